@@ -1,0 +1,84 @@
+/** The 68-byte MD2 header, field for field, in camelCase. */
+export interface MD2Header {
+  ident: number
+  version: number
+  skinWidth: number
+  skinHeight: number
+  /** Bytes per frame: 40 + 4 × numVertices (more when a tool padded frames). */
+  frameSize: number
+  numSkins: number
+  numVertices: number
+  numST: number
+  numTris: number
+  /** Number of 32-bit words in the GL command stream (terminator included). */
+  numGlCmds: number
+  numFrames: number
+  offsetSkins: number
+  offsetST: number
+  offsetTris: number
+  offsetFrames: number
+  offsetGlCmds: number
+  offsetEnd: number
+}
+
+/**
+ * One keyframe, still quantized: `vertices` holds `numVertices × 4` bytes (x, y, z, normal index),
+ * a view on the file's own bytes. Position = v × scale + translate, Quake II coordinates (Z up).
+ */
+export interface MD2Frame {
+  name: string
+  scale: readonly [number, number, number]
+  translate: readonly [number, number, number]
+  vertices: Uint8Array
+}
+
+/** One GL command: a triangle strip or fan, each vertex with float s,t (already divided) and an xyz index. */
+export interface MD2GlCommand {
+  mode: 'strip' | 'fan'
+  /** Per vertex: s, t (floats, 0..1), stored interleaved as [s0, t0, s1, t1, ...]. */
+  st: Float32Array
+  /** Per vertex: index into the frame vertices. */
+  indices: Uint32Array
+}
+
+/** A named run of keyframes, inclusive at both ends. */
+export interface MD2Animation {
+  name: string
+  start: number
+  end: number
+  /** Keyframes per second (Quake II ticks at 10 Hz). */
+  fps: number
+  /** Where it came from: grouped from frame names, the Quake II player table, or a caller's table. */
+  source?: 'names' | 'quake2' | 'table'
+}
+
+/** An animation as a caller may write it: `fps` defaults to 10. */
+export interface MD2AnimationDef {
+  name: string
+  start: number
+  end: number
+  fps?: number
+}
+
+export interface MD2Model {
+  /** The file name or URL, when the caller gave one. */
+  name?: string
+  header: MD2Header
+  /** Skin paths as written in the file (`players/ogro/igdosh.pcx`). */
+  skins: string[]
+  /** Texture coordinates in texels: s0, t0, s1, t1, ... (`numST × 2`). Divide by skinWidth/skinHeight. */
+  st: Int16Array
+  /**
+   * Triangles, 6 numbers each: the 3 vertex (xyz) indices then the 3 st indices, in file order
+   * (clockwise seen from outside, Quake II's winding).
+   */
+  triangles: Uint16Array
+  frames: MD2Frame[]
+  /** Decoded GL commands; empty when the file has none or they were dropped as damaged (see warnings). */
+  glCommands: MD2GlCommand[]
+  /** The raw GL command words as stored (terminator included), or an empty array. */
+  glCommandData: Int32Array
+  animations: MD2Animation[]
+  /** What was tolerated: engine limits exceeded, damaged parts dropped or clamped. */
+  warnings: string[]
+}

@@ -1,0 +1,21 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'vite'
+
+// Library build: two ESM entry points; peers stay external. Declarations come from `tsc -p tsconfig.build.json`.
+export default defineConfig({
+  build: {
+    target: 'es2022',
+    minify: false,
+    sourcemap: true,
+    lib: {
+      entry: {
+        index: resolve(import.meta.dirname, 'src/index.ts'),
+        core: resolve(import.meta.dirname, 'src/core/index.ts'),
+      },
+      formats: ['es'],
+    },
+    rollupOptions: {
+      external: [/^react($|\/)/, /^react-dom($|\/)/, /^three($|\/)/, /^@react-three\/fiber($|\/)/, /^node:/],
+    },
+  },
+})
