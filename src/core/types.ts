@@ -32,13 +32,16 @@ export interface MD2Frame {
   vertices: Uint8Array
 }
 
-/** One GL command: a triangle strip or fan, each vertex with float s,t (already divided) and an xyz index. */
+/**
+ * One GL command: a triangle strip or fan. Its vertices live in the model's `glCommandData` words,
+ * 3 words each from `start`: s and t as float bits (read them from `glCommandFloats`), then the
+ * vertex index.
+ */
 export interface MD2GlCommand {
   mode: 'strip' | 'fan'
-  /** Per vertex: s, t (floats, 0..1), stored interleaved as [s0, t0, s1, t1, ...]. */
-  st: Float32Array
-  /** Per vertex: index into the frame vertices. */
-  indices: Uint32Array
+  /** Word index of the first vertex in `glCommandData` / `glCommandFloats`. */
+  start: number
+  vertexCount: number
 }
 
 /** A named run of keyframes, inclusive at both ends. */
@@ -76,8 +79,10 @@ export interface MD2Model {
   frames: MD2Frame[]
   /** Decoded GL commands; empty when the file has none or they were dropped as damaged (see warnings). */
   glCommands: MD2GlCommand[]
-  /** The raw GL command words as stored (terminator included), or an empty array. */
+  /** The raw GL command words as stored (terminator included); empty when none or dropped. */
   glCommandData: Int32Array
+  /** The same words read as floats, for the s,t of each command vertex. */
+  glCommandFloats: Float32Array
   animations: MD2Animation[]
   /** What was tolerated: engine limits exceeded, damaged parts dropped or clamped. */
   warnings: string[]

@@ -1,0 +1,28 @@
+/**
+ * react-three-md2/core: the MD2 format in plain TypeScript. No React, no three.js, no DOM; runs in
+ * Node, browsers and workers.
+ */
+export { MD2Error, isMD2Error, type MD2ErrorCode, type MD2ErrorDetails } from './errors'
+export type { MD2Animation, MD2AnimationDef, MD2Frame, MD2GlCommand, MD2Header, MD2Model } from './types'
+export { ENGINE_LIMITS, MD2_IDENT, MD2_VERSION, QUAKE2_FPS } from './constants'
+export { parseMD2, decodeGlCommands, type ParseMD2Options } from './parse'
+export { decodeFrame, decodeFrameNormals, blendFrames, frameBounds } from './frame'
+export {
+  QUAKE2_PLAYER_ANIMATIONS,
+  groupFrameAnimations,
+  resolveAnimations,
+  parseAnimationTable,
+  findAnimation,
+  type AnimationSelector,
+} from './animations'
+export {
+  createAnimationState,
+  setAnimation,
+  advanceAnimation,
+  holdFrame,
+  type AnimationState,
+  type AnimationRange,
+} from './animation-state'
+export { ANORMS, ANORMS_256, ANORMTAB, NUM_VERTEX_NORMALS, SHADEDOT_QUANT, shadeDots, nearestNormalIndex } from './normals'
+export { buildVertexLayout, type MD2VertexLayout } from './mesh'
+export { blendVerticesYUp, quakeToYUp, ANORMS_256_YUP } from './blend'

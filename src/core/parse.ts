@@ -1,0 +1,353 @@
+import { resolveAnimations } from './animations'
+import {
+  ENGINE_LIMITS,
+  FRAME_HEADER_SIZE,
+  FRAME_NAME_SIZE,
+  HEADER_SIZE,
+  MD2_IDENT,
+  MD2_VERSION,
+  SKIN_NAME_SIZE,
+  ST_SIZE,
+  TRIANGLE_SIZE,
+  VERTEX_SIZE,
+} from './constants'
+import { MD2Error, type MD2ErrorCode } from './errors'
+import { NUM_VERTEX_NORMALS } from './normals'
+import type { MD2AnimationDef, MD2Frame, MD2GlCommand, MD2Header, MD2Model } from './types'
+
+export interface ParseMD2Options {
+  /** File name or URL, quoted in errors and kept as `model.name`. */
+  name?: string
+  /** An animation table to use instead of the one grouped from frame names (e.g. from a UFO:AI `.anm`). */
+  animations?: readonly MD2AnimationDef[]
+}
+
+/** Typed-array views read host byte order; MD2 is little-endian, so views are only taken on such hosts. */
+const LITTLE_ENDIAN_HOST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1
+
+/** Header fields in file order, with their byte offsets (for error messages). */
+const HEADER_FIELDS = [
+  'ident', 'version', 'skinWidth', 'skinHeight', 'frameSize', 'numSkins', 'numVertices', 'numST', 'numTris',
+  'numGlCmds', 'numFrames', 'offsetSkins', 'offsetST', 'offsetTris', 'offsetFrames', 'offsetGlCmds', 'offsetEnd',
+] as const satisfies readonly (keyof MD2Header)[]
+
+interface Source {
+  bytes: Uint8Array
+  view: DataView
+  file: string | undefined
+  warnings: string[]
+}
+
+/**
+ * Parses an MD2 file. Strict about anything that would read outside the data (every count, offset
+ * and index is checked against the real length before anything is allocated); lenient, with
+ * `warnings`, about damage real files carry and engines ignore. Zero-copy: frames stay quantized as
+ * views on `data`, which must not be modified afterwards.
+ */
+export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Options = {}): MD2Model {
+  const bytes = toBytes(data, options.name)
+  const source: Source = {
+    bytes,
+    view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    file: options.name,
+    warnings: [],
+  }
+  const header = readHeader(source)
+  checkSections(source, header)
+
+  const skins = readSkins(source, header)
+  const st = readST(source, header)
+  const triangles = readTriangles(source, header)
+  const frames = readFrames(source, header)
+  const gl = readGlCommands(source, header)
+  const animations = resolveAnimations(frames, options.animations, source.warnings)
+
+  const model: MD2Model = {
+    header,
+    skins,
+    st,
+    triangles,
+    frames,
+    glCommands: gl.commands,
+    glCommandData: gl.data,
+    glCommandFloats: gl.floats,
+    animations,
+    warnings: source.warnings,
+  }
+  if (options.name !== undefined) model.name = options.name
+  return model
+}
+
+function toBytes(data: ArrayBuffer | Uint8Array, file: string | undefined): Uint8Array {
+  if (data instanceof Uint8Array) return data
+  if (data instanceof ArrayBuffer) return new Uint8Array(data)
+  if (ArrayBuffer.isView(data)) {
+    const view = data as ArrayBufferView
+    return new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
+  }
+  throw new MD2Error('BAD_ARGUMENT', `expected an ArrayBuffer or Uint8Array, got ${describe(data)}`, { file })
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object'
+  return typeof value
+}
+
+function fail(source: Source, code: MD2ErrorCode, section: string, offset: number | undefined, message: string): never {
+  throw new MD2Error(code, message, { section, offset, file: source.file })
+}
+
+function readHeader(source: Source): MD2Header {
+  const { view, bytes } = source
+  if (bytes.byteLength < HEADER_SIZE) {
+    fail(source, 'TRUNCATED', 'header', 0, `the header needs ${HEADER_SIZE} bytes, the data has ${bytes.byteLength}`)
+  }
+  const header = {} as MD2Header
+  HEADER_FIELDS.forEach((field, i) => {
+    header[field] = view.getInt32(i * 4, true)
+  })
+  if (header.ident !== MD2_IDENT) {
+    const magic = String.fromCharCode(...bytes.subarray(0, 4)).replace(/[^\x20-\x7e]/g, '?')
+    fail(source, 'BAD_MAGIC', 'header', 0, `not an MD2 file: magic is "${magic}", expected "IDP2"`)
+  }
+  if (header.version !== MD2_VERSION) {
+    fail(source, 'BAD_VERSION', 'header', 4, `unsupported version ${header.version}, expected ${MD2_VERSION}`)
+  }
+  HEADER_FIELDS.forEach((field, i) => {
+    if (i >= 2 && header[field] < 0) {
+      fail(source, 'OUT_OF_RANGE', 'header', i * 4, `${field} is negative (${header[field]})`)
+    }
+  })
+  if (header.numVertices === 0) fail(source, 'EMPTY', 'header', 24, 'the model has no vertices')
+  if (header.numST === 0) fail(source, 'EMPTY', 'header', 28, 'the model has no texture coordinates')
+  if (header.numTris === 0) fail(source, 'EMPTY', 'header', 32, 'the model has no triangles')
+  if (header.numFrames === 0) fail(source, 'EMPTY', 'header', 40, 'the model has no frames')
+  if (header.skinWidth === 0 || header.skinHeight === 0) {
+    fail(source, 'OUT_OF_RANGE', 'header', 8, `skin size ${header.skinWidth}×${header.skinHeight} cannot map texture coordinates`)
+  }
+  const minFrameSize = FRAME_HEADER_SIZE + VERTEX_SIZE * header.numVertices
+  if (header.frameSize < minFrameSize) {
+    fail(source, 'BAD_FRAME_SIZE', 'header', 16, `frameSize ${header.frameSize} cannot hold ${header.numVertices} vertices (needs ${minFrameSize})`)
+  }
+  warnPastEngineLimits(source, header, minFrameSize)
+  return header
+}
+
+function warnPastEngineLimits(source: Source, header: MD2Header, minFrameSize: number): void {
+  const checks: [number, number, string][] = [
+    [header.numTris, ENGINE_LIMITS.triangles, 'triangles'],
+    [header.numVertices, ENGINE_LIMITS.vertices, 'vertices'],
+    [header.numST, ENGINE_LIMITS.st, 'texture coordinates'],
+    [header.numFrames, ENGINE_LIMITS.frames, 'frames'],
+    [header.numSkins, ENGINE_LIMITS.skins, 'skins'],
+    [header.skinHeight, ENGINE_LIMITS.skinHeight, 'texels of skin height'],
+  ]
+  for (const [value, limit, what] of checks) {
+    if (value > limit) source.warnings.push(`${value} ${what}: past Quake II's engine limit of ${limit}`)
+  }
+  if (header.frameSize > minFrameSize) {
+    source.warnings.push(`frameSize ${header.frameSize} is larger than the ${minFrameSize} bytes the vertices need; the rest is ignored`)
+  }
+}
+
+/** Every section must lie inside the data, after the header, before anything is read or allocated. */
+function checkSections(source: Source, header: MD2Header): void {
+  const length = source.bytes.byteLength
+  const sections: [string, number, number, number][] = [
+    ['skins', header.offsetSkins, header.numSkins, SKIN_NAME_SIZE],
+    ['st', header.offsetST, header.numST, ST_SIZE],
+    ['triangles', header.offsetTris, header.numTris, TRIANGLE_SIZE],
+    ['frames', header.offsetFrames, header.numFrames, header.frameSize],
+    ['glcmds', header.offsetGlCmds, header.numGlCmds, 4],
+  ]
+  for (const [section, offset, count, itemSize] of sections) {
+    if (count === 0) continue
+    if (offset < HEADER_SIZE || offset >= length) {
+      fail(source, 'OUT_OF_RANGE', section, offset, `the section starts outside the data (valid: ${HEADER_SIZE}..${length - 1})`)
+    }
+    const end = offset + count * itemSize
+    if (end > length) {
+      fail(source, 'TRUNCATED', section, offset, `${count} × ${itemSize} bytes end at ${end}, past the end of the data (${length} bytes)`)
+    }
+  }
+  if (header.offsetEnd !== length) {
+    source.warnings.push(`ofs_end says ${header.offsetEnd} bytes, the data has ${length}`)
+  }
+}
+
+function readName(bytes: Uint8Array, offset: number, size: number): { name: string; clean: boolean } {
+  let end = offset
+  const limit = offset + size
+  while (end < limit && bytes[end] !== 0) end++
+  let clean = true
+  for (let i = end + 1; i < limit; i++) {
+    if (bytes[i] !== 0) {
+      clean = false
+      break
+    }
+  }
+  // Names are ASCII in practice; latin1 keeps any other byte visible rather than failing.
+  let name = ''
+  for (let i = offset; i < end; i++) name += String.fromCharCode(bytes[i]!)
+  return { name, clean }
+}
+
+function readSkins(source: Source, header: MD2Header): string[] {
+  const skins: string[] = []
+  let unterminated = 0
+  for (let i = 0; i < header.numSkins; i++) {
+    const offset = header.offsetSkins + i * SKIN_NAME_SIZE
+    const { name } = readName(source.bytes, offset, SKIN_NAME_SIZE)
+    if (name.length === SKIN_NAME_SIZE) unterminated++
+    skins.push(name)
+  }
+  if (unterminated > 0) source.warnings.push(`${unterminated} skin name(s) fill all ${SKIN_NAME_SIZE} bytes with no terminating NUL`)
+  return skins
+}
+
+function readST(source: Source, header: MD2Header): Int16Array {
+  const { bytes, view } = source
+  const count = header.numST * 2
+  const start = bytes.byteOffset + header.offsetST
+  if (LITTLE_ENDIAN_HOST && start % 2 === 0) return new Int16Array(bytes.buffer, start, count)
+  const st = new Int16Array(count)
+  for (let i = 0; i < count; i++) st[i] = view.getInt16(header.offsetST + i * 2, true)
+  return st
+}
+
+function readTriangles(source: Source, header: MD2Header): Uint16Array {
+  const { bytes, view } = source
+  const count = header.numTris * 6
+  const start = bytes.byteOffset + header.offsetTris
+  let triangles: Uint16Array
+  if (LITTLE_ENDIAN_HOST && start % 2 === 0) {
+    triangles = new Uint16Array(bytes.buffer, start, count)
+  } else {
+    triangles = new Uint16Array(count)
+    for (let i = 0; i < count; i++) triangles[i] = view.getUint16(header.offsetTris + i * 2, true)
+  }
+  // A bad index would read outside the vertex or st data: refuse the file, naming the triangle.
+  const { numVertices, numST } = header
+  for (let i = 0; i < count; i += 6) {
+    for (let k = 0; k < 3; k++) {
+      const xyz = triangles[i + k]!
+      const st = triangles[i + 3 + k]!
+      if (xyz >= numVertices) {
+        fail(source, 'BAD_INDEX', 'triangles', header.offsetTris + i * 2 + k * 2, `triangle ${i / 6} uses vertex ${xyz}, the model has ${numVertices}`)
+      }
+      if (st >= numST) {
+        fail(source, 'BAD_INDEX', 'triangles', header.offsetTris + i * 2 + 6 + k * 2, `triangle ${i / 6} uses texture coordinate ${st}, the model has ${numST}`)
+      }
+    }
+  }
+  return triangles
+}
+
+function readFrames(source: Source, header: MD2Header): MD2Frame[] {
+  const { bytes } = source
+  const vertexBytes = header.numVertices * VERTEX_SIZE
+  const frames: MD2Frame[] = new Array(header.numFrames)
+  let dirtyNames = 0
+  let badNormals = 0
+  let framesWithBadNormals = 0
+  for (let f = 0; f < header.numFrames; f++) {
+    const offset = header.offsetFrames + f * header.frameSize
+    const scale = readVector(source, offset, f, 'scale')
+    const translate = readVector(source, offset + 12, f, 'translate')
+    const { name, clean } = readName(bytes, offset + 24, FRAME_NAME_SIZE)
+    if (!clean || name.length === FRAME_NAME_SIZE) dirtyNames++
+    const start = offset + FRAME_HEADER_SIZE
+    const vertices = bytes.subarray(start, start + vertexBytes)
+    const bad = countBadNormals(vertices)
+    if (bad > 0) {
+      badNormals += bad
+      framesWithBadNormals++
+    }
+    frames[f] = { name, scale, translate, vertices }
+  }
+  if (dirtyNames > 0) {
+    source.warnings.push(`${dirtyNames} frame name(s) carry bytes after their NUL or no NUL at all; read up to the first NUL`)
+  }
+  if (badNormals > 0) {
+    source.warnings.push(
+      `${badNormals} vertices in ${framesWithBadNormals} frame(s) have normal indices of ${NUM_VERTEX_NORMALS} or more (past the table); they are lit as straight up`,
+    )
+  }
+  return frames
+}
+
+function readVector(source: Source, offset: number, frame: number, what: string): [number, number, number] {
+  const { view } = source
+  const x = view.getFloat32(offset, true)
+  const y = view.getFloat32(offset + 4, true)
+  const z = view.getFloat32(offset + 8, true)
+  if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
+    fail(source, 'BAD_VALUE', 'frames', offset, `frame ${frame} ${what} is not finite (${x}, ${y}, ${z})`)
+  }
+  return [x, y, z]
+}
+
+function countBadNormals(vertices: Uint8Array): number {
+  let bad = 0
+  for (let i = 3; i < vertices.length; i += 4) if (vertices[i]! >= NUM_VERTEX_NORMALS) bad++
+  return bad
+}
+
+interface GlCommandsRead {
+  commands: MD2GlCommand[]
+  data: Int32Array
+  floats: Float32Array
+}
+
+const NO_GL_COMMANDS: GlCommandsRead = { commands: [], data: new Int32Array(0), floats: new Float32Array(0) }
+
+function readGlCommands(source: Source, header: MD2Header): GlCommandsRead {
+  const count = header.numGlCmds
+  if (count === 0) return NO_GL_COMMANDS
+  const { bytes, view } = source
+  const start = bytes.byteOffset + header.offsetGlCmds
+  let data: Int32Array
+  if (LITTLE_ENDIAN_HOST && start % 4 === 0) {
+    data = new Int32Array(bytes.buffer, start, count)
+  } else {
+    data = new Int32Array(count)
+    for (let i = 0; i < count; i++) data[i] = view.getInt32(header.offsetGlCmds + i * 4, true)
+  }
+  const floats = new Float32Array(data.buffer, data.byteOffset, count)
+  const result = decodeGlCommands(data, header.numVertices)
+  if (typeof result === 'string') {
+    // Engines that draw from the triangle list never read these; the model stays usable without them.
+    source.warnings.push(`GL commands dropped: ${result}`)
+    return NO_GL_COMMANDS
+  }
+  if (!result.terminated) source.warnings.push('GL commands have no 0 terminator; read to the end of the section')
+  return { commands: result.commands, data, floats }
+}
+
+/** Decodes the strip/fan stream, or says what is wrong with it. */
+export function decodeGlCommands(
+  data: Int32Array,
+  numVertices: number,
+): { commands: MD2GlCommand[]; terminated: boolean } | string {
+  const commands: MD2GlCommand[] = []
+  let pos = 0
+  while (pos < data.length) {
+    const word = data[pos++]!
+    if (word === 0) return { commands, terminated: true }
+    const vertexCount = Math.abs(word)
+    if (vertexCount < 3) return `command at word ${pos - 1} has ${vertexCount} vertices`
+    if (pos + vertexCount * 3 > data.length) {
+      return `command at word ${pos - 1} needs ${vertexCount * 3} words, the section has ${data.length - pos} left`
+    }
+    for (let k = 0; k < vertexCount; k++) {
+      const index = data[pos + k * 3 + 2]!
+      if (index < 0 || index >= numVertices) {
+        return `command at word ${pos - 1} uses vertex ${index}, the model has ${numVertices}`
+      }
+    }
+    commands.push({ mode: word > 0 ? 'strip' : 'fan', start: pos, vertexCount })
+    pos += vertexCount * 3
+  }
+  return { commands, terminated: false }
+}
