@@ -1,0 +1,16 @@
+/**
+ * react-three-md2: Quake II MD2 models in React Three Fiber. Re-exports the core
+ * (`react-three-md2/core`) with the three.js and React layers.
+ */
+export * from './core/index'
+export { MD2Loader } from './three/MD2Loader'
+export {
+  createMD2Geometry,
+  writeMD2Frame,
+  getMD2RenderData,
+  type MD2RenderData,
+  type CreateMD2GeometryOptions,
+} from './three/MD2Geometry'
+export { useMD2 } from './react/useMD2'
+export { useMD2Skin } from './react/useMD2Skin'
+export { MD2Model, type MD2ModelProps } from './react/MD2Model'

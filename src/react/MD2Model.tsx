@@ -1,0 +1,247 @@
+import { useFrame, type ThreeElements } from '@react-three/fiber'
+import { forwardRef, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react'
+import {
+  Frustum,
+  Matrix4,
+  MeshLambertMaterial,
+  Sphere,
+  type Camera,
+  type ColorRepresentation,
+  type Group,
+  type Material,
+  type Mesh,
+  type Texture,
+  type Vector3,
+} from 'three'
+import { advanceAnimation, createAnimationState, holdFrame, setAnimation, type AnimationState } from '../core/animation-state'
+import { findAnimation, resolveAnimations, type AnimationSelector } from '../core/animations'
+import { MD2Error } from '../core/errors'
+import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/types'
+import { createMD2Geometry, writeMD2Frame } from '../three/MD2Geometry'
+import { useMD2 } from './useMD2'
+import { useMD2Skin } from './useMD2Skin'
+
+type GroupProps = Omit<ThreeElements['group'], 'ref' | 'scale' | 'children'>
+
+export interface MD2ModelProps extends GroupProps {
+  /** An MD2 file to load (Suspense; cached by URL). Give `url` or `model`. */
+  url?: string
+  /** An already parsed model (from `useMD2` or `parseMD2`), shared, never modified. */
+  model?: MD2ModelData
+  /** Animation to play: a name (case-insensitive), an index into the model's animations, or a frame range. */
+  animation?: AnimationSelector
+  /** An animation table replacing the model's own (e.g. from a `.anm` file via `parseAnimationTable`). */
+  animationTable?: readonly MD2AnimationDef[]
+  /** Keyframes per second; default: the animation's own (10 for Quake II). */
+  fps?: number
+  /** Playback rate multiplier. Default 1. */
+  speed?: number
+  /** Default true. When false the model holds its current pose and writes nothing. */
+  playing?: boolean
+  /** Default true. When false the animation stops on its last frame and calls `onAnimationEnd`. */
+  loop?: boolean
+  /** Blend between keyframes (default true); false snaps from keyframe to keyframe like a 10 Hz server. */
+  interpolate?: boolean
+  /** Show this one frame, still (a scrubber). Overrides `animation` while set. */
+  frame?: number
+  /** A skin texture or image URL (PNG/JPEG); `null` for none. */
+  skin?: string | Texture | null
+  /** Replaces the default material. Not disposed by the component. */
+  material?: Material
+  /** Default material only. */
+  wireframe?: boolean
+  /** Default material only. */
+  color?: ColorRepresentation
+  /** Uniform or per-axis scale of the model (Quake II units are about an inch). */
+  scale?: number | [number, number, number] | Vector3
+  castShadow?: boolean
+  receiveShadow?: boolean
+  /** Called when a play-once animation (`loop={false}`) reaches its last frame. */
+  onAnimationEnd?: (animation: MD2Animation) => void
+  children?: ReactNode
+}
+
+/**
+ * An animated MD2 model. The root is a `<group>` (the ref, position, rotation, events and any other
+ * group props); its first child is the mesh. Each instance owns its position/normal buffers and
+ * writes the CPU-blended frame into them in `useFrame`, allocating nothing per frame; instances of
+ * one model share everything else.
+ */
+export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url, model, ...props }, ref) {
+  if (model) return <MD2ModelView ref={ref} model={model} {...props} />
+  if (url !== undefined) return <MD2ModelFromUrl ref={ref} url={url} {...props} />
+  throw new MD2Error('BAD_ARGUMENT', '<MD2Model> needs a `url` or a `model`')
+})
+
+type ViewProps = Omit<MD2ModelProps, 'url' | 'model'> & { model: MD2ModelData }
+
+const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: string }>(function MD2ModelFromUrl(
+  { url, ...props },
+  ref,
+) {
+  const model = useMD2(url)
+  return <MD2ModelView ref={ref} model={model} {...props} />
+})
+
+const warned = new Set<string>()
+function warnOnce(key: string, message: string): void {
+  if (warned.has(key)) return
+  warned.add(key)
+  console.warn(message)
+}
+
+function useAnimationList(model: MD2ModelData, table: readonly MD2AnimationDef[] | undefined): MD2Animation[] {
+  return useMemo(() => {
+    if (!table) return model.animations
+    const warnings: string[] = []
+    const list = resolveAnimations(model.frames, table, warnings)
+    for (const warning of warnings) warnOnce(`${model.name}:${warning}`, `react-three-md2: ${model.name ?? 'model'}: ${warning}`)
+    return list
+  }, [model, table])
+}
+
+function selectAnimation(model: MD2ModelData, list: MD2Animation[], selector: AnimationSelector | undefined): MD2Animation {
+  const fallback = list[0] ?? { name: 'all', start: 0, end: model.frames.length - 1, fps: 10 }
+  if (selector === undefined) return fallback
+  const found = findAnimation({ animations: list, frames: model.frames }, selector)
+  if (found) return found
+  warnOnce(
+    `${model.name}:${String(selector)}`,
+    `react-three-md2: ${model.name ?? 'model'} has no animation ${JSON.stringify(selector)}; playing "${fallback.name}". ` +
+      `Available: ${list.map((animation) => animation.name).join(', ')}`,
+  )
+  return fallback
+}
+
+function selectorKey(selector: AnimationSelector | undefined): string {
+  return typeof selector === 'object' ? `${selector.start}-${selector.end}-${selector.fps}` : String(selector)
+}
+
+const cullFrustum = new Frustum()
+const cullMatrix = new Matrix4()
+const cullSphere = new Sphere()
+
+/** Whether the mesh's all-frames sphere (with a margin for last frame's transforms) is in view. */
+function inView(mesh: Mesh, camera: Camera): boolean {
+  if (!mesh.frustumCulled) return true
+  const sphere = mesh.geometry.boundingSphere
+  if (!sphere) return true
+  cullMatrix.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+  cullFrustum.setFromProjectionMatrix(cullMatrix)
+  cullSphere.copy(sphere).applyMatrix4(mesh.matrixWorld)
+  cullSphere.radius *= 1.25
+  return cullFrustum.intersectsSphere(cullSphere)
+}
+
+interface Written {
+  from: number
+  to: number
+  t: number
+}
+
+const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
+  {
+    model,
+    animation,
+    animationTable,
+    fps,
+    speed = 1,
+    playing = true,
+    loop = true,
+    interpolate = true,
+    frame,
+    skin,
+    material,
+    wireframe = false,
+    color,
+    scale,
+    castShadow,
+    receiveShadow,
+    onAnimationEnd,
+    children,
+    ...groupProps
+  },
+  ref,
+) {
+  const skinTexture = useMD2Skin(typeof skin === 'string' ? skin : undefined)
+  const texture = typeof skin === 'string' ? skinTexture : (skin ?? undefined)
+  const list = useAnimationList(model, animationTable)
+  const selected = selectAnimation(model, list, animation)
+
+  const needsNormals = !(material && 'isMeshBasicMaterial' in material)
+  const geometry = useMemo(() => createMD2Geometry(model, { normals: needsNormals }), [model, needsNormals])
+  useEffect(() => () => geometry.dispose(), [geometry])
+
+  const ownMaterial = useMemo(() => (material ? undefined : new MeshLambertMaterial()), [material])
+  useEffect(() => () => ownMaterial?.dispose(), [ownMaterial])
+  useLayoutEffect(() => {
+    if (!ownMaterial) return
+    ownMaterial.map = texture ?? null
+    ownMaterial.wireframe = wireframe
+    ownMaterial.color.set(color ?? 0xffffff)
+    ownMaterial.needsUpdate = true
+  }, [ownMaterial, texture, wireframe, color])
+
+  const meshRef = useRef<Mesh>(null)
+  const stateRef = useRef<AnimationState | null>(null)
+  const written = useRef<Written>({ from: -1, to: -1, t: -1 })
+  const endRef = useRef(onAnimationEnd)
+  endRef.current = onAnimationEnd
+
+  const effectiveFps = fps ?? selected.fps
+  const animationKey = `${selected.name}:${selected.start}-${selected.end}:${selectorKey(animation)}`
+  useLayoutEffect(() => {
+    const range = { start: selected.start, end: selected.end, fps: effectiveFps }
+    if (stateRef.current) setAnimation(stateRef.current, range, loop)
+    else stateRef.current = createAnimationState(range, loop)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the key covers `selected`
+  }, [model, animationKey, loop])
+  useLayoutEffect(() => {
+    if (stateRef.current) stateRef.current.fps = effectiveFps
+  }, [effectiveFps])
+  // A new geometry starts on frame 0: make the next tick write.
+  useLayoutEffect(() => {
+    written.current.from = -1
+  }, [geometry])
+
+  const stillFrame = frame === undefined ? undefined : validFrame(model, frame)
+
+  useFrame((rootState, delta) => {
+    const state = stateRef.current
+    const mesh = meshRef.current
+    if (!state || !mesh) return
+    if (stillFrame !== undefined) holdFrame(state, stillFrame)
+    else if (playing && advanceAnimation(state, delta, speed)) endRef.current?.(selected)
+
+    const t = interpolate ? state.interpolation : 0
+    const last = written.current
+    if (last.from === state.currentFrame && last.to === state.nextFrame && last.t === t) return
+    if (!inView(mesh, rootState.camera)) return
+    writeMD2Frame(geometry, model, state.currentFrame, state.nextFrame, t)
+    last.from = state.currentFrame
+    last.to = state.nextFrame
+    last.t = t
+  })
+
+  return (
+    <group ref={ref} {...groupProps}>
+      <mesh
+        ref={meshRef}
+        geometry={geometry}
+        material={material ?? ownMaterial}
+        scale={scale}
+        castShadow={castShadow}
+        receiveShadow={receiveShadow}
+        name={model.name ?? 'md2'}
+      />
+      {children}
+    </group>
+  )
+})
+
+/** A frame outside the model is replaced by frame 0, as Quake II does, with a warning. */
+function validFrame(model: MD2ModelData, frame: number): number {
+  if (Number.isInteger(frame) && frame >= 0 && frame < model.frames.length) return frame
+  warnOnce(`${model.name}:frame:${frame}`, `react-three-md2: ${model.name ?? 'model'} has no frame ${frame} (0–${model.frames.length - 1}); showing frame 0`)
+  return 0
+}
