@@ -1,13 +1,18 @@
 import ReactThreeTestRenderer from '@react-three/test-renderer'
-import { createRef } from 'react'
-import type { BufferGeometry, Group, Mesh } from 'three'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Suspense, createRef } from 'react'
+import { BufferGeometry, Material, MeshBasicMaterial, Vector3, type BufferAttribute, type Group, type Mesh } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { blendFrames, decodeFrame, parseMD2 } from '../src/core'
+import { blendFrames, buildVertexLayout, decodeFrame, parseAnimationTable, parseMD2, type MD2Model as Model } from '../src/core'
 import { MD2Model } from '../src/react/MD2Model'
-import { readAsset } from './assets'
+import { useMD2 } from '../src/react/useMD2'
+import { getMD2RenderData } from '../src/three/MD2Geometry'
+import { ASSETS_DIR, readAsset } from './assets'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2'), { name: 'ogro/tris.MD2' })
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2'), { name: 'soldier/body.md2' })
+const soldierTable = parseAnimationTable(readFileSync(join(ASSETS_DIR, 'ufoai/soldier-male/body.anm'), 'utf8'))
 
 type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
 let renderer: Renderer | undefined
@@ -17,52 +22,234 @@ afterEach(async () => {
   vi.restoreAllMocks()
 })
 
-function meshOf(group: Group): Mesh {
-  return group.children[0] as Mesh
-}
-function positionsOf(group: Group): Float32Array {
-  return (meshOf(group).geometry as BufferGeometry).getAttribute('position').array as Float32Array
+async function mount(element: React.ReactElement): Promise<Renderer> {
+  renderer = await ReactThreeTestRenderer.create(element)
+  return renderer
 }
 
-/** Reference: the Y-up position of output vertex `i` for a blend, from core decodeFrame/blendFrames. */
-function expectedPosition(model: typeof ogro, group: Group, i: number, from: number, to: number, t: number): number[] {
-  const mesh = meshOf(group)
-  const xyz = (mesh.geometry as BufferGeometry).userData
-  void xyz
+const meshOf = (group: Group) => group.children[0] as Mesh
+const positionAttribute = (group: Group) => (meshOf(group).geometry as BufferGeometry).getAttribute('position') as BufferAttribute
+
+/** What the mesh should hold: the core's blend, per output vertex, turned to Y-up (X, Y, Z) = (y, z, x). */
+function expectPose(group: Group, model: Model, from: number, to: number, t: number): void {
+  const { xyzIndex } = buildVertexLayout(model)
   const quake = blendFrames(model, from, to, t)
-  return [quake[i * 3 + 1]!, quake[i * 3 + 2]!, quake[i * 3]!]
+  const positions = positionAttribute(group).array as Float32Array
+  expect(positions.length).toBe(xyzIndex.length * 3)
+  let worst = 0
+  for (let i = 0; i < xyzIndex.length; i++) {
+    const v = xyzIndex[i]!
+    worst = Math.max(
+      worst,
+      Math.abs(positions[i * 3]! - quake[v * 3 + 1]!),
+      Math.abs(positions[i * 3 + 1]! - quake[v * 3 + 2]!),
+      Math.abs(positions[i * 3 + 2]! - quake[v * 3]!),
+    )
+  }
+  expect(worst).toBeLessThan(1e-3)
 }
 
 describe('<MD2Model>', () => {
-  it('mounts and writes frame 0 of the first animation', async () => {
+  it('mounts a group holding a mesh that shows the first frame of the first animation', async () => {
     const ref = createRef<Group>()
-    renderer = await ReactThreeTestRenderer.create(<MD2Model ref={ref} model={ogro} />)
-    const group = ref.current!
-    expect(group.type).toBe('Group')
-    const positions = positionsOf(group)
-    const frame0 = decodeFrame(ogro, 0)
-    // Every written vertex is one of frame 0's vertices, turned to Y-up.
-    const set = new Set<string>()
-    for (let v = 0; v < ogro.header.numVertices; v++) set.add([frame0[v * 3 + 1], frame0[v * 3 + 2], frame0[v * 3]].map((x) => x!.toFixed(3)).join())
-    for (let i = 0; i < positions.length; i += 3) expect(set.has([positions[i], positions[i + 1], positions[i + 2]].map((x) => x!.toFixed(3)).join())).toBe(true)
-    void expectedPosition
+    await mount(<MD2Model ref={ref} model={ogro} />)
+    expect(ref.current!.type).toBe('Group')
+    expect(meshOf(ref.current!).type).toBe('Mesh')
+    expectPose(ref.current!, ogro, 0, 0, 0)
   })
 
-  it('advancing frames changes positions', async () => {
+  it('advancing frames blends the two keyframes by elapsed time', async () => {
     const ref = createRef<Group>()
-    renderer = await ReactThreeTestRenderer.create(<MD2Model ref={ref} model={ogro} animation="run" />)
-    const before = positionsOf(ref.current!).slice()
-    await renderer.advanceFrames(3, 1 / 60)
-    const after = positionsOf(ref.current!)
-    let changed = 0
-    for (let i = 0; i < after.length; i++) if (Math.abs(after[i]! - before[i]!) > 1e-4) changed++
-    expect(changed).toBeGreaterThan(after.length / 4)
+    const r = await mount(<MD2Model ref={ref} model={ogro} animation="run" />)
+    expectPose(ref.current!, ogro, 40, 40, 0)
+    await r.advanceFrames(3, 1 / 60) // 0.05 s at 10 fps: halfway from 40 to 41
+    expectPose(ref.current!, ogro, 40, 41, 0.5)
+    await r.advanceFrames(6, 1 / 60) // 0.15 s: halfway from 41 to 42
+    expectPose(ref.current!, ogro, 41, 42, 0.5)
   })
 
-  it('soldier 1007 frames', async () => {
+  it('switching animation restarts on the new first frame', async () => {
     const ref = createRef<Group>()
-    renderer = await ReactThreeTestRenderer.create(<MD2Model ref={ref} model={soldier} animation={{ start: 174, end: 204 }} fps={30} />)
-    await renderer.advanceFrames(10, 1 / 60)
-    expect(positionsOf(ref.current!).length).toBeGreaterThan(0)
+    const r = await mount(<MD2Model ref={ref} model={ogro} animation="run" />)
+    await r.advanceFrames(4, 1 / 60)
+    await r.update(<MD2Model ref={ref} model={ogro} animation="attack" />)
+    await r.advanceFrames(1, 0.02)
+    expectPose(ref.current!, ogro, 46, 47, 0.2)
+  })
+
+  it('selects animations by index and by frame range', async () => {
+    const ref = createRef<Group>()
+    const r = await mount(<MD2Model ref={ref} model={ogro} animation={2} />)
+    await r.advanceFrames(1, 0.01)
+    expectPose(ref.current!, ogro, 46, 47, 0.1)
+    await r.update(<MD2Model ref={ref} model={ogro} animation={{ start: 150, end: 152 }} />)
+    await r.advanceFrames(1, 0.25)
+    expectPose(ref.current!, ogro, 152, 150, 0.5)
+  })
+
+  it('playing={false} freezes the pose and uploads nothing', async () => {
+    const ref = createRef<Group>()
+    const r = await mount(<MD2Model ref={ref} model={ogro} animation="run" />)
+    await r.advanceFrames(2, 1 / 60)
+    await r.update(<MD2Model ref={ref} model={ogro} animation="run" playing={false} />)
+    await r.advanceFrames(1, 1 / 60)
+    const attribute = positionAttribute(ref.current!)
+    const before = (attribute.array as Float32Array).slice()
+    const version = attribute.version
+    await r.advanceFrames(20, 1 / 60)
+    expect(Array.from(attribute.array as Float32Array)).toEqual(Array.from(before))
+    expect(attribute.version).toBe(version)
+  })
+
+  it('interpolate={false} snaps from keyframe to keyframe', async () => {
+    const ref = createRef<Group>()
+    const r = await mount(<MD2Model ref={ref} model={ogro} animation="run" interpolate={false} />)
+    await r.advanceFrames(1, 0.08)
+    expectPose(ref.current!, ogro, 40, 40, 0)
+    await r.advanceFrames(1, 0.04)
+    expectPose(ref.current!, ogro, 41, 41, 0)
+  })
+
+  it('speed and fps scale playback', async () => {
+    const fast = createRef<Group>()
+    const r = await mount(<MD2Model ref={fast} model={ogro} animation="run" speed={2} />)
+    await r.advanceFrames(1, 0.075) // 1.5 keyframes
+    expectPose(fast.current!, ogro, 41, 42, 0.5)
+    await r.update(<MD2Model ref={fast} model={ogro} animation="run" fps={20} />)
+    await r.advanceFrames(1, 0.025) // keeps its place; 0.5 more keyframes
+    expectPose(fast.current!, ogro, 42, 43, 0)
+  })
+
+  it('frame shows one frame still; a frame outside the model shows frame 0 and warns once', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const ref = createRef<Group>()
+    const r = await mount(<MD2Model ref={ref} model={ogro} frame={100} />)
+    await r.advanceFrames(5, 1 / 60)
+    expectPose(ref.current!, ogro, 100, 100, 0)
+    await r.update(<MD2Model ref={ref} model={ogro} frame={500} />)
+    await r.advanceFrames(5, 1 / 60)
+    expectPose(ref.current!, ogro, 0, 0, 0)
+    expect(warn.mock.calls.filter(([message]) => String(message).includes('no frame 500'))).toHaveLength(1)
+  })
+
+  it('loop={false} stops on the last frame and calls onAnimationEnd once', async () => {
+    const onEnd = vi.fn()
+    const ref = createRef<Group>()
+    const r = await mount(<MD2Model ref={ref} model={ogro} animation="jump" loop={false} onAnimationEnd={onEnd} />)
+    await r.advanceFrames(30, 1 / 30)
+    expect(onEnd).toHaveBeenCalledTimes(1)
+    expect(onEnd.mock.calls[0]![0]).toMatchObject({ name: 'jump', start: 66, end: 71 })
+    expectPose(ref.current!, ogro, 71, 71, 0)
+  })
+
+  it('an unknown animation warns once, listing the available names, and plays the first', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const ref = createRef<Group>()
+    const r = await mount(<MD2Model ref={ref} model={ogro} animation="moonwalk" />)
+    await r.advanceFrames(3, 1 / 60)
+    await r.update(<MD2Model ref={ref} model={ogro} animation="moonwalk" speed={1.5} />)
+    const calls = warn.mock.calls.filter(([message]) => String(message).includes('moonwalk'))
+    expect(calls).toHaveLength(1)
+    expect(String(calls[0]![0])).toMatch(/Available: stand, run, attack, paina/)
+    expectPose(ref.current!, ogro, 0, 1, 0.5)
+  })
+
+  it('plays an animation table on the 1,007-frame UFO:AI soldier', async () => {
+    const ref = createRef<Group>()
+    const r = await mount(<MD2Model ref={ref} model={soldier} animationTable={soldierTable} animation="walk0" />)
+    expectPose(ref.current!, soldier, 174, 174, 0)
+    await r.advanceFrames(1, 0.05) // 30 fps in the .anm: 1.5 keyframes
+    expectPose(ref.current!, soldier, 175, 176, 0.5)
+  })
+
+  it('instances share index, uvs and bounds but each owns its position and normal buffers', async () => {
+    const a = createRef<Group>()
+    const b = createRef<Group>()
+    await mount(
+      <>
+        <MD2Model ref={a} model={ogro} animation="run" />
+        <MD2Model ref={b} model={ogro} animation="stand" />
+      </>,
+    )
+    const ga = meshOf(a.current!).geometry
+    const gb = meshOf(b.current!).geometry
+    expect(ga).not.toBe(gb)
+    expect(ga.index).toBe(gb.index)
+    expect(ga.getAttribute('uv')).toBe(gb.getAttribute('uv'))
+    expect(ga.getAttribute('position').array).not.toBe(gb.getAttribute('position').array)
+    expect(ga.getAttribute('normal').array).not.toBe(gb.getAttribute('normal').array)
+    expect(ga.index).toBe(getMD2RenderData(ogro).index)
+  })
+
+  it('the bounding sphere holds every vertex of every frame', async () => {
+    const ref = createRef<Group>()
+    await mount(<MD2Model ref={ref} model={ogro} />)
+    const sphere = meshOf(ref.current!).geometry.boundingSphere!
+    const point = new Vector3()
+    for (let f = 0; f < ogro.frames.length; f++) {
+      const quake = decodeFrame(ogro, f)
+      for (let v = 0; v < 358; v++) {
+        point.set(quake[v * 3 + 1]!, quake[v * 3 + 2]!, quake[v * 3]!)
+        expect(sphere.distanceToPoint(point)).toBeLessThanOrEqual(1e-4)
+      }
+    }
+  })
+
+  it('spreads other props onto the root group and applies scale to the model', async () => {
+    const ref = createRef<Group>()
+    await mount(<MD2Model ref={ref} model={ogro} position={[1, 2, 3]} name="hero" scale={0.5} castShadow />)
+    expect(ref.current!.position.toArray()).toEqual([1, 2, 3])
+    expect(ref.current!.name).toBe('hero')
+    expect(meshOf(ref.current!).scale.toArray()).toEqual([0.5, 0.5, 0.5])
+    expect(meshOf(ref.current!).castShadow).toBe(true)
+  })
+
+  it('unmount disposes the geometry and material it created, never a user material or the shared cache', async () => {
+    const geometryDispose = vi.spyOn(BufferGeometry.prototype, 'dispose')
+    const materialDispose = vi.spyOn(Material.prototype, 'dispose')
+    const userMaterial = new MeshBasicMaterial()
+    const own = createRef<Group>()
+    const custom = createRef<Group>()
+    const r = await mount(
+      <>
+        <MD2Model ref={own} model={ogro} />
+        <MD2Model ref={custom} model={ogro} material={userMaterial} />
+      </>,
+    )
+    const ownGeometry = meshOf(own.current!).geometry
+    const ownMaterial = meshOf(own.current!).material as Material
+    // An unlit user material needs no normals: none are allocated or written.
+    expect(meshOf(custom.current!).geometry.getAttribute('normal')).toBeUndefined()
+    await r.unmount()
+    renderer = undefined
+    const disposedGeometries = geometryDispose.mock.contexts
+    expect(disposedGeometries).toContain(ownGeometry)
+    expect(disposedGeometries).toHaveLength(2)
+    expect(materialDispose.mock.contexts).toEqual([ownMaterial])
+    expect(getMD2RenderData(ogro).index.count).toBe(ogro.header.numTris * 3)
+  })
+
+  it('loads from a URL with Suspense (useMD2), once for several components', async () => {
+    const bytes = readAsset('quake2/ogro/tris.MD2')
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(bytes.slice()))
+    const url = 'http://localhost/models/ogro-suspense.md2'
+    const a = createRef<Group>()
+    const b = createRef<Group>()
+    const r = await mount(
+      <Suspense fallback={null}>
+        <MD2Model ref={a} url={url} animation="run" />
+        <MD2Model ref={b} url={url} animation="stand" />
+      </Suspense>,
+    )
+    await vi.waitFor(async () => {
+      await r.advanceFrames(1, 0)
+      expect(a.current).toBeTruthy()
+    })
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+    const model = useMD2.peek(url)!
+    expect(model.name).toBe(url)
+    expectPose(a.current!, model, 40, 40, 0)
+    useMD2.clear(url)
+    expect(useMD2.peek(url)).toBeUndefined()
   })
 })

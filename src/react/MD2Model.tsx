@@ -194,15 +194,15 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     const range = { start: selected.start, end: selected.end, fps: effectiveFps }
     if (stateRef.current) setAnimation(stateRef.current, range, loop)
     else stateRef.current = createAnimationState(range, loop)
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the key covers `selected`
-  }, [model, animationKey, loop])
+    // Show the first frame right away, before any tick (a new geometry starts on frame 0).
+    const first = frame === undefined ? selected.start : validFrame(model, frame)
+    writeMD2Frame(geometry, model, first, first, 0)
+    Object.assign(written.current, { from: first, to: first, t: 0 })
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the key covers `selected`; `frame` is applied per tick
+  }, [model, geometry, animationKey, loop])
   useLayoutEffect(() => {
     if (stateRef.current) stateRef.current.fps = effectiveFps
   }, [effectiveFps])
-  // A new geometry starts on frame 0: make the next tick write.
-  useLayoutEffect(() => {
-    written.current.from = -1
-  }, [geometry])
 
   const stillFrame = frame === undefined ? undefined : validFrame(model, frame)
 

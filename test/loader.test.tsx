@@ -1,0 +1,150 @@
+import ReactThreeTestRenderer from '@react-three/test-renderer'
+import { useLoader } from '@react-three/fiber'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { Component, Suspense, type ReactNode } from 'react'
+import { LoadingManager } from 'three'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { MD2Error } from '../src/core'
+import { MD2Model } from '../src/react/MD2Model'
+import { useMD2 } from '../src/react/useMD2'
+import { MD2Loader } from '../src/three/MD2Loader'
+import { readAsset } from './assets'
+
+const ogroBytes = readAsset('quake2/ogro/tris.MD2')
+
+function serve(files: Record<string, Uint8Array | number>) {
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    const file = files[new URL(url).pathname]
+    if (typeof file === 'number' || file === undefined) return new Response('nope', { status: file ?? 404, statusText: 'Not Found' })
+    return new Response(file.slice(), { headers: { 'Content-Length': String(file.length) } })
+  })
+}
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe('MD2Loader (a three.js Loader)', () => {
+  it('loadAsync parses a served file, reports progress through the manager and names the model by URL', async () => {
+    serve({ '/a/tris.md2': ogroBytes })
+    const manager = new LoadingManager()
+    const onLoad = vi.fn()
+    manager.onLoad = onLoad
+    const progress = vi.fn()
+    const model = await new MD2Loader(manager).loadAsync('http://localhost/a/tris.md2', progress)
+    expect(model.frames).toHaveLength(199)
+    expect(model.name).toBe('http://localhost/a/tris.md2')
+    expect(progress).toHaveBeenCalled()
+    expect(progress.mock.calls.at(-1)![0]).toMatchObject({ loaded: ogroBytes.length, total: ogroBytes.length })
+    await vi.waitFor(() => expect(onLoad).toHaveBeenCalledTimes(1))
+  })
+
+  it('setPath resolves relative URLs', async () => {
+    serve({ '/models/ogro.md2': ogroBytes })
+    const model = await new MD2Loader().setPath('http://localhost/models/').loadAsync('ogro.md2')
+    expect(model.header.numVertices).toBe(358)
+  })
+
+  it('a missing file rejects with LOAD_FAILED naming the URL', async () => {
+    serve({})
+    const error = await new MD2Loader().loadAsync('http://localhost/missing.md2').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(MD2Error)
+    expect((error as MD2Error).code).toBe('LOAD_FAILED')
+    expect((error as MD2Error).message).toMatch(/^http:\/\/localhost\/missing\.md2: could not load/)
+  })
+
+  it('a damaged file rejects with the parser code and the URL in the message', async () => {
+    serve({ '/bad.md2': ogroBytes.subarray(0, 500) })
+    const error = (await new MD2Loader().loadAsync('http://localhost/bad.md2').catch((e: unknown) => e)) as MD2Error
+    expect(error.code).toBe('TRUNCATED')
+    expect(error.file).toBe('http://localhost/bad.md2')
+    expect(error.message).toMatch(/^http:\/\/localhost\/bad\.md2, skins at offset 68: 13 × 64 bytes end at 900/)
+  })
+
+  it('parse() applies an animation table', () => {
+    const model = new MD2Loader().setAnimationTable([{ name: 'all', start: 0, end: 198, fps: 5 }]).parse(ogroBytes)
+    expect(model.animations).toEqual([{ name: 'all', start: 0, end: 198, fps: 5, source: 'table' }])
+  })
+
+  it('works with fiber useLoader', async () => {
+    serve({ '/u/ogro.md2': ogroBytes })
+    let frames = 0
+    function Probe() {
+      frames = useLoader(MD2Loader, 'http://localhost/u/ogro.md2').frames.length
+      return null
+    }
+    const renderer = await ReactThreeTestRenderer.create(
+      <Suspense fallback={null}>
+        <Probe />
+      </Suspense>,
+    )
+    await vi.waitFor(() => expect(frames).toBe(199))
+    await renderer.unmount()
+  })
+})
+
+class Boundary extends Component<{ children: ReactNode; onError: (error: unknown) => void }, { failed: boolean }> {
+  override state = { failed: false }
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+  override componentDidCatch(error: unknown) {
+    this.props.onError(error)
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children
+  }
+}
+
+describe('useMD2 errors reach the error boundary as MD2Error naming the URL', () => {
+  it.each([
+    ['http://localhost/e/damaged.md2', 'TRUNCATED'],
+    ['http://localhost/e/missing.md2', 'LOAD_FAILED'],
+  ])('%s → %s', async (url, code) => {
+    serve({ '/e/damaged.md2': ogroBytes.subarray(0, 2000) })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const caught: unknown[] = []
+    const renderer = await ReactThreeTestRenderer.create(
+      <Boundary onError={(error) => caught.push(error)}>
+        <Suspense fallback={null}>
+          <MD2Model url={url} />
+        </Suspense>
+      </Boundary>,
+    )
+    await vi.waitFor(async () => {
+      await renderer.advanceFrames(1, 0)
+      expect(caught).toHaveLength(1)
+    })
+    expect(caught[0]).toBeInstanceOf(MD2Error)
+    expect((caught[0] as MD2Error).code).toBe(code)
+    expect((caught[0] as MD2Error).message).toContain(url)
+    await renderer.unmount()
+    useMD2.clear(url)
+  })
+
+  it('<MD2Model> with neither url nor model is a BAD_ARGUMENT error', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const caught: unknown[] = []
+    const renderer = await ReactThreeTestRenderer.create(
+      <Boundary onError={(error) => caught.push(error)}>
+        <MD2Model />
+      </Boundary>,
+    )
+    expect((caught[0] as MD2Error).code).toBe('BAD_ARGUMENT')
+    await renderer.unmount()
+  })
+})
+
+describe('package architecture', () => {
+  const coreDir = resolve(import.meta.dirname, '../src/core')
+  const coreFiles = readdirSync(coreDir).filter((file) => file.endsWith('.ts'))
+
+  it.each(coreFiles)('src/core/%s imports no React, three.js, Node or DOM API', (file) => {
+    const source = readFileSync(join(coreDir, file), 'utf8')
+    const imports = [...source.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((match) => match[1]!)
+    for (const specifier of imports) expect(specifier).toMatch(/^\.\//)
+    expect(source).not.toMatch(/\b(document|window|HTMLCanvasElement|ImageData|OffscreenCanvas)\b/)
+  })
+})
