@@ -1,0 +1,114 @@
+import { MD2Error } from './errors'
+
+/** A decoded skin: RGBA, 8 bits per channel, first row at the top, `width × height × 4` bytes. */
+export interface DecodedImage {
+  width: number
+  height: number
+  data: Uint8Array
+}
+
+/** Options every skin decoder takes. */
+export interface ImageDecodeOptions {
+  /** File name or URL, quoted in errors. */
+  name?: string
+}
+
+export type ImageType = 'pcx' | 'tga' | 'png' | 'jpeg'
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+
+/**
+ * Guesses a skin's format from its first bytes. PNG and JPEG have signatures and PCX a fairly
+ * specific header, but TGA has no magic number at all: it is reported only when nothing else matched
+ * and its 18-byte header is self-consistent (known image type, pixel depth and colour map for that
+ * type, non-zero size, header sections inside the file). Plenty of random bytes pass that test, so
+ * `'tga'` means "could be a TGA", and a caller that knows the file name should prefer the extension.
+ */
+export function sniffImageType(bytes: Uint8Array | ArrayBuffer): ImageType | undefined {
+  const data = toImageBytes(bytes, undefined)
+  if (startsWith(data, PNG_SIGNATURE)) return 'png'
+  if (startsWith(data, [0xff, 0xd8, 0xff])) return 'jpeg'
+  if (looksLikePCX(data)) return 'pcx'
+  if (looksLikeTGA(data)) return 'tga'
+  return undefined
+}
+
+function startsWith(data: Uint8Array, prefix: readonly number[]): boolean {
+  return data.length >= prefix.length && prefix.every((value, i) => data[i] === value)
+}
+
+function looksLikePCX(data: Uint8Array): boolean {
+  if (data.length < 128) return false
+  const [manufacturer, version, encoding, bitsPerPixel] = data
+  return (
+    manufacturer === 0x0a &&
+    version !== undefined &&
+    version <= 5 &&
+    (encoding === 0 || encoding === 1) &&
+    (bitsPerPixel === 1 || bitsPerPixel === 2 || bitsPerPixel === 4 || bitsPerPixel === 8)
+  )
+}
+
+function looksLikeTGA(data: Uint8Array): boolean {
+  if (data.length < 18) return false
+  const idLength = data[0]!
+  const colorMapType = data[1]!
+  const imageType = data[2]!
+  const colorMapLength = readUint16LE(data, 5)
+  const colorMapEntrySize = data[7]!
+  const width = readUint16LE(data, 12)
+  const height = readUint16LE(data, 14)
+  const pixelDepth = data[16]!
+  if (colorMapType > 1 || width === 0 || height === 0) return false
+  // 9, 10 and 11 are the run-length encoded forms of 1, 2 and 3.
+  const baseType = imageType & ~8
+  if (baseType < 1 || baseType > 3) return false
+  const colourMapped = baseType === 1
+  if (colourMapped && (colorMapType !== 1 || (pixelDepth !== 8 && pixelDepth !== 16))) return false
+  if (baseType === 2 && ![15, 16, 24, 32].includes(pixelDepth)) return false
+  if (baseType === 3 && pixelDepth !== 8 && pixelDepth !== 16) return false
+  if (colorMapType === 1 && ![15, 16, 24, 32].includes(colorMapEntrySize)) return false
+  const mapBytes = colorMapType === 1 ? colorMapLength * Math.ceil(colorMapEntrySize / 8) : 0
+  return 18 + idLength + mapBytes < data.length
+}
+
+/** @internal Little-endian uint16 at `offset`; the caller has checked `offset + 2 <= bytes.length`. */
+export function readUint16LE(bytes: Uint8Array, offset: number): number {
+  return bytes[offset]! | (bytes[offset + 1]! << 8)
+}
+
+/** @internal Accepts what the public decoders accept, as a Uint8Array view (no copy). */
+export function toImageBytes(data: Uint8Array | ArrayBuffer, file: string | undefined): Uint8Array {
+  if (data instanceof Uint8Array) return data
+  if (data instanceof ArrayBuffer) return new Uint8Array(data)
+  if (ArrayBuffer.isView(data)) {
+    const view = data as ArrayBufferView
+    return new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
+  }
+  throw new MD2Error('BAD_ARGUMENT', `expected an ArrayBuffer or Uint8Array, got ${describe(data)}`, { file })
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object'
+  return typeof value
+}
+
+/**
+ * @internal Throws a BAD_IMAGE error. `section` is the format (`'pcx'`, `'tga'`); the reason starts
+ * with the part of the file (`'pcx header'`, `'tga rle'`...) so that the message alone says where.
+ */
+export function failImage(
+  section: 'pcx' | 'tga',
+  part: string,
+  offset: number | undefined,
+  message: string,
+  file: string | undefined,
+): never {
+  throw new MD2Error('BAD_IMAGE', `${section} ${part}: ${message}`, { section, offset, file })
+}
+
+/** @internal Formats a byte for error messages: `0x0b`. */
+export function hexByte(value: number): string {
+  return `0x${value.toString(16).padStart(2, '0')}`
+}
