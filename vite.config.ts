@@ -11,6 +11,7 @@ export default defineConfig({
       entry: {
         index: resolve(import.meta.dirname, 'src/index.ts'),
         core: resolve(import.meta.dirname, 'src/core/index.ts'),
+        cli: resolve(import.meta.dirname, 'src/cli/main.ts'),
       },
       formats: ['es'],
     },

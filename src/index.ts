@@ -11,6 +11,7 @@ export {
   type MD2RenderData,
   type CreateMD2GeometryOptions,
 } from './three/MD2Geometry'
+export { md2FromGeometry, type MD2FromGeometryOptions } from './three/md2FromGeometry'
 export { useMD2 } from './react/useMD2'
 export { useMD2Skin } from './react/useMD2Skin'
 export { MD2Model, type MD2ModelProps } from './react/MD2Model'

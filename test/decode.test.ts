@@ -100,7 +100,7 @@ describe('Z-up to Y-up is a rotation, never a mirror', () => {
 
   it('the mapping (x, y, z) → (y, z, x) has determinant +1', () => {
     const columns = [quakeToYUp(1, 0, 0), quakeToYUp(0, 1, 0), quakeToYUp(0, 0, 1)]
-    const [a, b, c] = columns as [number[], number[], number[]]
+    const [a, b, c] = columns as unknown as [number[], number[], number[]]
     const det =
       a[0]! * (b[1]! * c[2]! - b[2]! * c[1]!) - b[0]! * (a[1]! * c[2]! - a[2]! * c[1]!) + c[0]! * (a[1]! * b[2]! - a[2]! * b[1]!)
     expect(det).toBe(1)

@@ -29,3 +29,17 @@ export { blendVerticesYUp, quakeToYUp, ANORMS_256_YUP } from './blend'
 export { sniffImageType, type DecodedImage, type ImageDecodeOptions, type ImageType } from './image'
 export { decodePCX, decodePCXIndexed, type PCXOptions, type PCXIndexedImage } from './pcx'
 export { decodeTGA, type TGAOptions } from './tga'
+export {
+  writeMD2,
+  checkWritable,
+  md2Header,
+  MAX_MD2_INDEXED,
+  MAX_FRAME_NAME_LENGTH,
+  MAX_SKIN_NAME_LENGTH,
+  type WritableMD2,
+  type WriteMD2Options,
+  type MD2Counts,
+} from './write'
+export { buildGlCommands, glCommandTopology, type GlCommandSource, type GlCommandTopology } from './glcommands'
+export { quantizeFrame, computeVertexNormals, type QuantizedFrame } from './quantize'
+export { createMD2, type CreateMD2Input } from './create'
