@@ -255,6 +255,7 @@ function readFrames(source: Source, header: MD2Header): MD2Frame[] {
     const offset = header.offsetFrames + f * header.frameSize
     const scale = readVector(source, offset, f, 'scale')
     const translate = readVector(source, offset + 12, f, 'translate')
+    checkFrameReach(source, offset, f, scale, translate)
     const { name, clean } = readName(bytes, offset + 24, FRAME_NAME_SIZE)
     if (!clean || name.length === FRAME_NAME_SIZE) dirtyNames++
     const start = offset + FRAME_HEADER_SIZE
@@ -286,6 +287,25 @@ function readVector(source: Source, offset: number, frame: number, what: string)
     fail(source, 'BAD_VALUE', 'frames', offset, `frame ${frame} ${what} is not finite (${x}, ${y}, ${z})`)
   }
   return [x, y, z]
+}
+
+/**
+ * Positions are `v × scale + translate` for bytes v of 0..255, kept as 32-bit floats: a finite but
+ * huge scale or translate (3e38) would decode to Infinity. Refuse the frame if either end overflows.
+ */
+function checkFrameReach(
+  source: Source,
+  offset: number,
+  frame: number,
+  scale: readonly [number, number, number],
+  translate: readonly [number, number, number],
+): void {
+  for (let k = 0; k < 3; k++) {
+    const far = 255 * scale[k]! + translate[k]!
+    if (!Number.isFinite(Math.fround(far))) {
+      fail(source, 'BAD_VALUE', 'frames', offset + k * 4, `frame ${frame} positions reach ${far} on axis ${'xyz'[k]}, past the 32-bit float range`)
+    }
+  }
 }
 
 function countBadNormals(vertices: Uint8Array): number {
