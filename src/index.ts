@@ -13,5 +13,6 @@ export {
 } from './three/MD2Geometry'
 export { md2FromGeometry, type MD2FromGeometryOptions } from './three/md2FromGeometry'
 export { useMD2 } from './react/useMD2'
-export { useMD2Skin } from './react/useMD2Skin'
+export { MD2SkinLoader, createSkinTexture, getMissingSkinTexture, skinKindOf, type MD2SkinKind } from './three/MD2SkinLoader'
+export { useMD2Skin, type ResolvedMD2Skin, type MD2SkinProp } from './react/useMD2Skin'
 export { MD2Model, type MD2ModelProps } from './react/MD2Model'

@@ -43,3 +43,4 @@ export {
 export { buildGlCommands, glCommandTopology, type GlCommandSource, type GlCommandTopology } from './glcommands'
 export { quantizeFrame, computeVertexNormals, type QuantizedFrame } from './quantize'
 export { createMD2, type CreateMD2Input } from './create'
+export { skinCandidates, SKIN_EXTENSIONS } from './skin-paths'

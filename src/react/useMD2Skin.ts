@@ -1,36 +1,173 @@
-import { SRGBColorSpace, TextureLoader, type Texture } from 'three'
-import { MD2Error } from '../core/errors'
+import { useDeferredValue } from 'react'
+import type { Texture } from 'three'
+import { isMD2Error } from '../core/errors'
+import { skinCandidates } from '../core/skin-paths'
+import type { MD2Model } from '../core/types'
+import { MD2SkinLoader, getMissingSkinTexture } from '../three/MD2SkinLoader'
 import { createAssetCache } from './assetCache'
+import { useMD2 } from './useMD2'
 
-async function loadSkin(url: string): Promise<Texture> {
-  try {
-    const texture = await new TextureLoader().loadAsync(url)
-    texture.colorSpace = SRGBColorSpace
-    texture.name = url
-    return texture
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : 'the image could not be loaded'
-    throw new MD2Error('LOAD_FAILED', `could not load skin: ${reason}`, { file: url, section: 'skin', cause: error })
-  }
+/** How one of a model's own skin names was resolved. */
+export interface ResolvedMD2Skin {
+  /** The skin name as written in the model. */
+  name: string
+  /** The URL that loaded, or undefined when none did. */
+  url: string | undefined
+  /** The skin, or the shared checkerboard (`getMissingSkinTexture()`) when nothing was found. */
+  texture: Texture
+  /** The URLs tried, in order, up to and including the one that loaded. */
+  tried: string[]
 }
 
-const skins = createAssetCache<Texture>(loadSkin)
+const loader = new MD2SkinLoader()
+/** Every URL the texture cache has loaded (an AssetCache cannot list its keys), for `clear()`. */
+const requested = new Set<string>()
+const skins = createAssetCache<Texture>((url) => {
+  requested.add(url)
+  return loader.loadAsync(url)
+})
+
+const SEPARATOR = '\u0000'
+const resolutions = createAssetCache<ResolvedMD2Skin>((key) => {
+  const at = key.indexOf(SEPARATOR)
+  return resolveSkin(key.slice(0, at), key.slice(at + 1))
+})
+
+/** Tries the candidates one after another through the texture cache: the first that loads wins. */
+async function resolveSkin(modelUrl: string, name: string): Promise<ResolvedMD2Skin> {
+  const candidates = skinCandidates(modelUrl, name)
+  const failures: string[] = []
+  for (const [i, url] of candidates.entries()) {
+    const cachedBefore = skins.has(url)
+    try {
+      const texture = await skins.preload(url)
+      return { name, url, texture, tried: candidates.slice(0, i + 1) }
+    } catch (error) {
+      failures.push(`  ${url} (${isMD2Error(error) ? `${error.code}: ${error.reason}` : String(error)})`)
+      // A miss is not worth keeping: only the resolution (this whole search) is cached.
+      if (!cachedBefore) {
+        skins.clear(url)
+        requested.delete(url)
+      }
+    }
+  }
+  const where = modelUrl === '' ? 'a model with no URL' : modelUrl
+  console.warn(
+    `react-three-md2: skin ${JSON.stringify(name)} of ${where} not found; showing a checkerboard. ` +
+      (candidates.length === 0 ? 'The name holds no file name.' : `Tried:\n${failures.join('\n')}`),
+  )
+  return { name, url: undefined, texture: getMissingSkinTexture(), tried: candidates }
+}
+
+const warnedIndex = new Set<string>()
+
+/** @internal The skin of `model` named `skin` (a name, or an index into `model.skins`), relative to `modelUrl`. */
+export function readModelSkin(model: MD2Model, skin: number | string, modelUrl = model.name ?? ''): Texture {
+  if (typeof skin === 'number') {
+    const name = Number.isInteger(skin) ? model.skins[skin] : undefined
+    if (name === undefined) {
+      const key = `${modelUrl}${SEPARATOR}${skin}`
+      if (!warnedIndex.has(key)) {
+        warnedIndex.add(key)
+        const names = model.skins.length === 0 ? 'names no skins' : `names ${model.skins.length} (0–${model.skins.length - 1})`
+        console.warn(`react-three-md2: ${modelUrl || 'model'} has no skin ${skin} (it ${names}); showing a checkerboard`)
+      }
+      return getMissingSkinTexture()
+    }
+    skin = name
+  }
+  return resolutions.read(`${modelUrl}${SEPARATOR}${skin}`).texture
+}
+
+/** What `<MD2Model skin>` accepts. */
+export type MD2SkinProp = string | number | Texture | null | undefined
 
 /**
- * Loads a skin image as a texture with Suspense, cached by URL (PNG and JPEG through three's own
- * loader). The texture is shared between every model that uses it: never dispose it from one.
+ * @internal The texture for `<MD2Model skin>`: a `Texture` as given; `null` none; a number, an index
+ * into `model.skins`; a string, a name from `model.skins` (looked up next to the model) or else a
+ * URL; `undefined`, skin 0 when the model names one and came from a URL (`modelUrl`, or the model
+ * `useMD2` cached under its `name`). Suspends while loading; a new skin keeps the old one on screen
+ * until it has loaded (a deferred value), so switching never hides the model.
+ */
+export function useSkinProp(model: MD2Model, skin: MD2SkinProp, modelUrl?: string): Texture | undefined {
+  const loadedFrom = modelUrl ?? (model.name !== undefined && useMD2.peek(model.name) === model ? model.name : undefined)
+  const key = skinKey(model, skin, loadedFrom)
+  const deferred = useDeferredValue(key)
+  if (skin === null) return undefined
+  if (typeof skin === 'object') return skin
+  return readSkinKey(model, deferred)
+}
+
+/** A string naming what to show, for `useDeferredValue`: `url:…`, `name:<model url>\0<name>`, `index:…`. */
+function skinKey(model: MD2Model, skin: MD2SkinProp, loadedFrom: string | undefined): string | undefined {
+  if (skin === null || typeof skin === 'object') return undefined
+  const base = loadedFrom ?? model.name ?? ''
+  if (skin === undefined) return loadedFrom !== undefined && model.skins.length > 0 ? `name:${loadedFrom}${SEPARATOR}${model.skins[0]}` : undefined
+  if (typeof skin === 'number') {
+    const name = Number.isInteger(skin) ? model.skins[skin] : undefined
+    return name === undefined ? `index:${base}${SEPARATOR}${skin}` : `name:${base}${SEPARATOR}${name}`
+  }
+  return model.skins.includes(skin) ? `name:${base}${SEPARATOR}${skin}` : `url:${skin}`
+}
+
+function readSkinKey(model: MD2Model, key: string | undefined): Texture | undefined {
+  if (key === undefined) return undefined
+  const colon = key.indexOf(':')
+  const kind = key.slice(0, colon)
+  const rest = key.slice(colon + 1)
+  if (kind === 'url') return skins.read(rest)
+  if (kind === 'name') return resolutions.read(rest).texture
+  const at = rest.indexOf(SEPARATOR)
+  return readModelSkin(model, Number(rest.slice(at + 1)), rest.slice(0, at))
+}
+
+/**
+ * A skin texture, with Suspense, cached: many models showing one skin share one texture. Never
+ * dispose it from a component.
+ *
+ * - `useMD2Skin(url)`: loads an image URL. `.pcx` and `.tga` are decoded by the core's decoders into
+ *   a `DataTexture`; PNG/JPEG go through three's loader; other URLs are sniffed. A failure throws an
+ *   `MD2Error` (`LOAD_FAILED`, `BAD_IMAGE`) naming the URL to the nearest error boundary.
+ * - `useMD2Skin(model, skin)`: one of the model's own skins, by index into `model.skins` or by name,
+ *   looked up next to the model's URL (`model.name`) as `skinCandidates` lists. A skin found
+ *   nowhere gives a shared magenta/black checkerboard and one warning naming every URL tried.
  */
 export function useMD2Skin(url: string): Texture
 export function useMD2Skin(url: string | undefined): Texture | undefined
-export function useMD2Skin(url: string | undefined): Texture | undefined {
-  return url === undefined ? undefined : skins.read(url)
+export function useMD2Skin(model: MD2Model, skin: number | string): Texture
+export function useMD2Skin(source: string | MD2Model | undefined, skin?: number | string): Texture | undefined {
+  if (source === undefined) return undefined
+  if (typeof source === 'string') return skins.read(source)
+  return readModelSkin(source, skin ?? 0)
 }
 
+/** Starts loading a skin URL before any component asks for it. */
 useMD2Skin.preload = (url: string): Promise<Texture> => skins.preload(url)
 
-/** Forgets a cached skin (or all) and disposes its GPU texture: call only when nothing shows it. */
+/**
+ * Looks up the skin `skinName` (as written in a model) next to `modelUrl`, once (the result is
+ * cached): the same search `useMD2Skin(model, skin)` and `<MD2Model skin>` do. Never rejects: a
+ * skin found nowhere resolves to the checkerboard, `url` undefined.
+ */
+useMD2Skin.resolve = (modelUrl: string, skinName: string): Promise<ResolvedMD2Skin> =>
+  resolutions.preload(`${modelUrl}${SEPARATOR}${skinName}`)
+
+/** The cached texture of a URL if it has loaded, without suspending. */
+useMD2Skin.peek = (url: string): Texture | undefined => skins.peek(url)
+
+/**
+ * Forgets a cached skin URL (or every one) and disposes its GPU texture: call only when nothing
+ * shows it. Skin name look-ups are forgotten too (they run again on next use); the shared
+ * checkerboard is never disposed.
+ */
 useMD2Skin.clear = (url?: string): void => {
   const drop = (key: string) => skins.peek(key)?.dispose()
-  if (url !== undefined) drop(url)
+  const keys = url === undefined ? [...requested] : [url]
+  for (const key of keys) {
+    drop(key)
+    requested.delete(key)
+  }
   skins.clear(url)
+  resolutions.clear()
+  warnedIndex.clear()
 }

@@ -1,5 +1,5 @@
 import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, Sphere, Vector3 } from 'three'
-import { blendVerticesYUp } from '../core/blend'
+import { blendVerticesYUpBy } from '../core/blend'
 import { frameBounds } from '../core/frame'
 import { buildVertexLayout, type MD2VertexLayout } from '../core/mesh'
 import type { MD2Model } from '../core/types'
@@ -77,17 +77,37 @@ export function createMD2Geometry(model: MD2Model, options: CreateMD2GeometryOpt
   return geometry
 }
 
+/** Which blend a geometry shows: keyframes `from` → `to` at `t` (0 = from). */
+export interface MD2Blend {
+  from: number
+  to: number
+  t: number
+}
+
+const scratchBlend: MD2Blend = { from: 0, to: 0, t: 0 }
+
 /**
  * Writes the blend of frames `from` → `to` at `t` into a geometry made by `createMD2Geometry`
  * and flags the attributes for upload. Allocates nothing.
  */
 export function writeMD2Frame(geometry: BufferGeometry, model: MD2Model, from: number, to: number, t: number): void {
+  scratchBlend.from = from
+  scratchBlend.to = to
+  scratchBlend.t = t
+  writeMD2Blend(geometry, model, scratchBlend)
+}
+
+/**
+ * `writeMD2Frame` taking the blend as an object: the per-frame path keeps one per instance, so no
+ * fractional `t` is passed by value (which V8 boxes, 16 bytes a call, when it does not inline).
+ */
+export function writeMD2Blend(geometry: BufferGeometry, model: MD2Model, blend: Readonly<MD2Blend>): void {
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
   const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
-  const a = model.frames[from] ?? model.frames[0]!
-  const b = model.frames[to] ?? model.frames[0]!
-  blendVerticesYUp(a, b, t, layout.xyzIndex, position.array as Float32Array, normal?.array as Float32Array | undefined)
+  const a = model.frames[blend.from] ?? model.frames[0]!
+  const b = model.frames[blend.to] ?? model.frames[0]!
+  blendVerticesYUpBy(a, b, blend, layout.xyzIndex, position.array as Float32Array, normal?.array as Float32Array | undefined)
   position.needsUpdate = true
   if (normal) normal.needsUpdate = true
 }

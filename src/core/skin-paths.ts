@@ -1,0 +1,74 @@
+/**
+ * Where to look for a skin named inside an MD2 file. Pure string work: no DOM, no `URL` (the core
+ * runs in workers and Node without one).
+ *
+ * Model files name their skins as game paths (`players/ogro/igdosh.pcx`, `players\faerie\weapon.pcx`)
+ * or, in UFO: Alien Invasion, as a dot and a base name with the extension left open (`.bloodspider`,
+ * meaning "bloodspider.* next to the model"). Web servers are usually case-sensitive while the
+ * files come from case-insensitive systems (`tris.MD2`, `Ratamahatta.pcx`, `ctf_b.PCX`).
+ */
+
+/** Extensions tried, in this order, for a skin name written without one. */
+export const SKIN_EXTENSIONS = ['.png', '.jpg', '.tga', '.pcx'] as const
+
+/**
+ * The URLs to try, in order, for the skin `skinName` of the model at `modelUrl` (a URL or path; its
+ * query and fragment are ignored; `''` means "relative to the page"):
+ *
+ * 1. the path as written (backslashes turned into slashes) relative to the model's folder, then
+ * 2. the file name alone, next to the model;
+ *
+ * for each, the extension as written or, when the name has none, `.png`, `.jpg`, `.tga`, `.pcx` in
+ * that order; and for each of those the spellings: as written, all lower-case, upper-case extension,
+ * lower-case name with upper-case extension, all upper-case. Duplicates are dropped. Returns `[]` for
+ * a name with no file name in it (empty, only slashes or dots).
+ */
+export function skinCandidates(modelUrl: string, skinName: string): string[] {
+  const folder = folderOf(modelUrl)
+  // Names are NUL-padded in the file and sometimes blank-padded by tools; '/' and '\' both occur.
+  const written = skinName.replace(/\0.*$/s, '').trim().replace(/\\/g, '/').replace(/^\/+/, '')
+  const slash = written.lastIndexOf('/')
+  const dir = written.slice(0, slash + 1)
+  let file = written.slice(slash + 1)
+  // UFO:AI writes ".name": the file `name.<some image extension>` in the model's folder.
+  const ufoStyle = dir === '' && /^\.[^.]+$/.test(file)
+  if (ufoStyle) file = file.slice(1)
+  if (file === '' || /^\.+$/.test(file)) return []
+
+  const dot = file.lastIndexOf('.')
+  const hasExtension = dot > 0 && dot < file.length - 1
+  const base = hasExtension ? file.slice(0, dot) : file
+  const extensions = hasExtension ? [file.slice(dot)] : SKIN_EXTENSIONS
+
+  const locations = dir === '' ? [folder] : [folder + dir, folder]
+  const out: string[] = []
+  const seen = new Set<string>()
+  for (const location of locations) {
+    for (const extension of extensions) {
+      for (const name of spellings(base, extension)) {
+        const url = location + name
+        if (!seen.has(url)) {
+          seen.add(url)
+          out.push(url)
+        }
+      }
+    }
+  }
+  return out
+}
+
+/** The folder part of a model URL, ending in '/', or '' when it has none. */
+function folderOf(modelUrl: string): string {
+  const path = modelUrl.replace(/[?#].*$/s, '').replace(/\\/g, '/')
+  return path.slice(0, path.lastIndexOf('/') + 1)
+}
+
+function spellings(base: string, extension: string): string[] {
+  return [
+    base + extension,
+    (base + extension).toLowerCase(),
+    base + extension.toUpperCase(),
+    base.toLowerCase() + extension.toUpperCase(),
+    (base + extension).toUpperCase(),
+  ]
+}

@@ -1,0 +1,225 @@
+import {
+  DataTexture,
+  FileLoader,
+  LinearFilter,
+  LinearMipmapLinearFilter,
+  Loader,
+  NearestFilter,
+  RGBAFormat,
+  RepeatWrapping,
+  SRGBColorSpace,
+  Texture,
+  TextureLoader,
+  UnsignedByteType,
+  type LoadingManager,
+} from 'three'
+import { MD2Error, isMD2Error } from '../core/errors'
+import { sniffImageType, type DecodedImage } from '../core/image'
+import { decodePCX } from '../core/pcx'
+import { decodeTGA } from '../core/tga'
+
+/** The formats the loader tells apart by extension; anything else is sniffed from its bytes. */
+export type MD2SkinKind = 'pcx' | 'tga' | 'image' | 'unknown'
+
+const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'bmp'])
+
+/** `pcx`, `tga`, `image` (PNG, JPEG... for the browser to decode) or `unknown`, from the URL's extension. */
+export function skinKindOf(url: string): MD2SkinKind {
+  const path = url.replace(/[?#].*$/s, '')
+  const match = /\.([a-z0-9]+)$/i.exec(path.slice(path.lastIndexOf('/') + 1))
+  const extension = match?.[1]?.toLowerCase()
+  if (extension === 'pcx' || extension === 'tga') return extension
+  if (extension !== undefined && IMAGE_EXTENSIONS.has(extension)) return 'image'
+  return 'unknown'
+}
+
+/**
+ * A three.js loader for MD2 skins. URLs ending in `.pcx` or `.tga` (any case) are fetched as bytes
+ * and decoded by the core's `decodePCX` / `decodeTGA` into a `DataTexture`; PNG, JPEG and the other
+ * browser formats go through three's `TextureLoader`; any other URL is fetched and its format
+ * sniffed. Every texture is sRGB, mipmapped (trilinear), and oriented like an image texture with
+ * `flipY = true`, so it lines up with the UVs of `createMD2Geometry` (v = 1 − t / skinHeight).
+ *
+ * Failures are `MD2Error`s naming the URL: `LOAD_FAILED` for the fetch, `BAD_IMAGE` for a file the
+ * decoders reject.
+ */
+export class MD2SkinLoader extends Loader<Texture> {
+  constructor(manager?: LoadingManager) {
+    super(manager)
+  }
+
+  override load(
+    url: string,
+    onLoad: (texture: Texture) => void,
+    onProgress?: (event: ProgressEvent) => void,
+    onError?: (error: unknown) => void,
+  ): void {
+    const fail = (error: unknown) => {
+      if (onError) onError(error)
+      else console.error(error)
+    }
+    const kind = skinKindOf(url)
+    if (kind === 'image' && typeof document !== 'undefined') {
+      this.loadImage(url, onLoad, onProgress, fail)
+      return
+    }
+    const loader = new FileLoader(this.manager)
+    loader.setPath(this.path)
+    loader.setResponseType('arraybuffer')
+    loader.setRequestHeader(this.requestHeader)
+    loader.setWithCredentials(this.withCredentials)
+    loader.load(
+      url,
+      (data) => {
+        this.parseAsync(data as ArrayBuffer, url).then(onLoad, (error: unknown) => {
+          fail(error)
+          this.manager.itemError(url)
+        })
+      },
+      onProgress,
+      (error) => fail(loadError(url, error)),
+    )
+  }
+
+  /**
+   * Decodes a PCX or TGA skin's bytes into a `DataTexture` (synchronously). `name` (the file name or
+   * URL) picks the format by its extension and is quoted in errors; without a `.pcx`/`.tga` name the
+   * format is sniffed. PNG/JPEG bytes need the browser: use `parseAsync` or `load`.
+   */
+  parse(data: ArrayBuffer | Uint8Array, name?: string): DataTexture {
+    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data)
+    const kind = name === undefined ? 'unknown' : skinKindOf(name)
+    const format = kind === 'pcx' || kind === 'tga' ? kind : sniffImageType(bytes)
+    if (format === 'pcx') return createSkinTexture(decodePCX(bytes, { name }), name)
+    if (format === 'tga') return createSkinTexture(decodeTGA(bytes, { name }), name)
+    throw new MD2Error(
+      'BAD_IMAGE',
+      format === undefined ? 'not a PCX, TGA, PNG or JPEG image' : `a ${format.toUpperCase()} image needs parseAsync (the browser decodes it)`,
+      { section: 'skin', file: name },
+    )
+  }
+
+  /** Like `parse`, and also decodes PNG/JPEG bytes with `createImageBitmap` where there is one. */
+  async parseAsync(data: ArrayBuffer | Uint8Array, name?: string): Promise<Texture> {
+    const kind = name === undefined ? 'unknown' : skinKindOf(name)
+    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data)
+    const sniffed = sniffImageType(bytes)
+    // A PNG/JPEG signature wins over the name (a mislabelled file); otherwise the extension decides.
+    const format = sniffed === 'png' || sniffed === 'jpeg' || kind === 'image' ? 'image' : kind === 'pcx' || kind === 'tga' ? kind : sniffed
+    try {
+      if (format === 'image') return await bitmapTexture(bytes, name)
+      if (format === 'pcx') return createSkinTexture(decodePCX(bytes, { name }), name)
+      if (format === 'tga') return createSkinTexture(decodeTGA(bytes, { name }), name)
+      throw new MD2Error('BAD_IMAGE', 'not a PCX, TGA, PNG or JPEG image', { section: 'skin', file: name })
+    } catch (error) {
+      throw isMD2Error(error) && name !== undefined ? error.withFile(name) : error
+    }
+  }
+
+  private loadImage(
+    url: string,
+    onLoad: (texture: Texture) => void,
+    onProgress: ((event: ProgressEvent) => void) | undefined,
+    fail: (error: unknown) => void,
+  ): void {
+    const loader = new TextureLoader(this.manager)
+    loader.setPath(this.path)
+    loader.setCrossOrigin(this.crossOrigin)
+    loader.setWithCredentials(this.withCredentials)
+    loader.setRequestHeader(this.requestHeader)
+    loader.load(
+      url,
+      (texture) => {
+        texture.colorSpace = SRGBColorSpace
+        texture.name = url
+        onLoad(texture)
+      },
+      onProgress,
+      (error) => fail(loadError(url, error)),
+    )
+  }
+}
+
+/**
+ * A `DataTexture` for a decoded skin (RGBA, first row at the top, as the core decoders return):
+ * sRGB, trilinear mipmaps, rows stored bottom-up so that it samples like an image texture with
+ * `flipY = true` and lines up with the MD2 UVs (no `UNPACK_FLIP_Y` on a typed-array upload, which
+ * some browsers deprecate). `image` is not modified.
+ */
+export function createSkinTexture(image: DecodedImage, name?: string): DataTexture {
+  const { width, height } = image
+  const texture = new DataTexture(bottomUp(image), width, height, RGBAFormat, UnsignedByteType)
+  texture.colorSpace = SRGBColorSpace
+  texture.flipY = false
+  texture.generateMipmaps = true
+  texture.minFilter = LinearMipmapLinearFilter
+  texture.magFilter = LinearFilter
+  if (name !== undefined) texture.name = name
+  texture.needsUpdate = true
+  return texture
+}
+
+/** The image's rows in reverse order (last row first), in a new array. */
+function bottomUp({ width, height, data }: DecodedImage): Uint8Array<ArrayBuffer> {
+  const rowBytes = width * 4
+  const out = new Uint8Array(rowBytes * height)
+  for (let y = 0; y < height; y++) out.set(data.subarray(y * rowBytes, (y + 1) * rowBytes), (height - 1 - y) * rowBytes)
+  return out
+}
+
+let checkerboard: DataTexture | undefined
+
+/**
+ * The texture shown for a skin that cannot be found: an 8 × 8 magenta and black checkerboard,
+ * created once and shared. Never dispose it.
+ */
+export function getMissingSkinTexture(): DataTexture {
+  if (checkerboard) return checkerboard
+  const size = 64
+  const cell = 8
+  const data = new Uint8Array(size * size * 4)
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const on = (Math.floor(x / cell) + Math.floor(y / cell)) % 2 === 0
+      data.set(on ? [255, 0, 255, 255] : [0, 0, 0, 255], (y * size + x) * 4)
+    }
+  }
+  const texture = new DataTexture(data, size, size, RGBAFormat, UnsignedByteType)
+  texture.colorSpace = SRGBColorSpace
+  texture.wrapS = texture.wrapT = RepeatWrapping
+  texture.magFilter = NearestFilter
+  texture.minFilter = NearestFilter
+  texture.name = 'react-three-md2:missing-skin'
+  texture.needsUpdate = true
+  checkerboard = texture
+  return texture
+}
+
+async function bitmapTexture(bytes: Uint8Array, name: string | undefined): Promise<Texture> {
+  if (typeof createImageBitmap === 'undefined') {
+    throw new MD2Error('BAD_IMAGE', 'PNG/JPEG skins need createImageBitmap or an HTML document to decode them', { section: 'skin', file: name })
+  }
+  let bitmap: ImageBitmap
+  try {
+    // As three's ImageBitmapLoader: flip while decoding (flipY is ignored for bitmaps), no colour conversion.
+    bitmap = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
+      imageOrientation: 'flipY',
+      premultiplyAlpha: 'none',
+      colorSpaceConversion: 'none',
+    })
+  } catch (error) {
+    throw new MD2Error('BAD_IMAGE', 'the browser could not decode the image', { section: 'skin', file: name, cause: error })
+  }
+  const texture = new Texture(bitmap)
+  texture.flipY = false
+  texture.colorSpace = SRGBColorSpace
+  if (name !== undefined) texture.name = name
+  texture.needsUpdate = true
+  return texture
+}
+
+function loadError(url: string, error: unknown): MD2Error {
+  // An <img> that fails reports a bare Event: missing, or not an image the browser can decode.
+  const reason = error instanceof Error ? error.message : 'the browser could not load the image (missing, or not an image)'
+  return new MD2Error('LOAD_FAILED', `could not load skin: ${reason}`, { file: url, section: 'skin', cause: error })
+}
