@@ -1,7 +1,64 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
+import react from '@vitejs/plugin-react'
+import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+
+const root = fileURLToPath(new URL('.', import.meta.url))
+
+// Debian's Chromium (npm cannot download a browser here); test/browser/require-chromium.ts checks
+// the same path as a globalSetup of the browser projects.
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const CHROMIUM_MISSING =
+  `Chromium not found at ${CHROMIUM_PATH}. The browser tests drive Debian's Chromium: ` +
+  'install it with `apt-get install -y chromium` (or point CHROMIUM_PATH at a Chromium binary).'
+
+/** Is a browser project part of this run? (`vitest run --project unit` must not need Chromium.) */
+function runsBrowserProjects(): boolean {
+  const argv = process.argv
+  const selected: string[] = []
+  argv.forEach((arg, i) => {
+    if (arg === '--project' && argv[i + 1]) selected.push(argv[i + 1]!)
+    else if (arg.startsWith('--project=')) selected.push(arg.slice('--project='.length))
+  })
+  return selected.length === 0 || selected.some((name) => !/^unit$/.test(name))
+}
+
+/**
+ * Browser options for one project: Debian's Chromium, headless, WebGL through ANGLE on SwiftShader
+ * (no GPU here). A fresh object per project: vitest mutates `instances`.
+ */
+function chromium() {
+  if (!existsSync(CHROMIUM_PATH) && runsBrowserProjects()) throw new Error(CHROMIUM_MISSING)
+  return {
+    enabled: true,
+    headless: true,
+    provider: playwright({
+      launchOptions: {
+        executablePath: CHROMIUM_PATH,
+        args: [
+          '--use-angle=swiftshader',
+          '--enable-unsafe-swiftshader',
+          '--ignore-gpu-blocklist',
+          '--no-sandbox',
+          '--disable-dev-shm-usage',
+          // Keep rAF and timers running at full speed in a hidden headless page.
+          '--disable-background-timer-throttling',
+          '--disable-renderer-backgrounding',
+          '--disable-backgrounding-occluded-windows',
+        ],
+      },
+    }),
+    instances: [{ browser: 'chromium' as const }],
+    screenshotFailures: false,
+  }
+}
 
 export default defineConfig({
   test: {
+    // The second reporter prints how many stories were checked in Chromium (silent otherwise).
+    reporters: ['default', './test/browser/story-count-reporter.ts'],
     projects: [
       {
         test: {
@@ -11,6 +68,37 @@ export default defineConfig({
           exclude: ['test/browser/**'],
           setupFiles: ['test/setup.ts'],
           testTimeout: 30_000,
+        },
+      },
+      {
+        // Plain browser tests: <Canvas> + <MD2Model> mounted with react-dom in real Chromium.
+        plugins: [react()],
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.{ts,tsx}'],
+          globalSetup: ['test/browser/require-chromium.ts'],
+          browser: { ...chromium(), viewport: { width: 800, height: 600 } },
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // Every story is a test: its play function checks the pixels (see stories/support/pixels.ts).
+        plugins: [
+          storybookTest({
+            configDir: `${root}.storybook`,
+            // A 640×480 viewport (defined in .storybook/preview.tsx): SwiftShader draws it quickly.
+            initialGlobals: { viewport: { value: 'pixelTests', isRotated: false } },
+          }),
+        ],
+        test: {
+          name: 'storybook',
+          globalSetup: ['test/browser/require-chromium.ts'],
+          browser: chromium(),
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
         },
       },
     ],

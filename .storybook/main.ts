@@ -1,0 +1,24 @@
+import type { StorybookConfig } from '@storybook/react-vite'
+import { mergeConfig } from 'vite'
+
+const config: StorybookConfig = {
+  framework: '@storybook/react-vite',
+  stories: ['../stories/**/*.stories.@(ts|tsx)'],
+  addons: ['@storybook/addon-vitest'],
+  // The bundled real models and skins, served as they are (never copied into src).
+  // (Mounted at /models, not /assets: story modules import `assets/...?md2-animations` and
+  // `assets/...?raw`, and vite must see those URLs rather than the static files.)
+  staticDirs: [
+    { from: '../assets', to: '/models' },
+    { from: '../stories/fixtures', to: '/fixtures' },
+  ],
+  core: { disableTelemetry: true },
+  typescript: { reactDocgen: false },
+  viteFinal: async (viteConfig) => {
+    // Imported when needed: the plugin runs the library's own TypeScript parser.
+    const { md2AnimationsPlugin } = await import('./md2-animations-plugin.js')
+    return mergeConfig(viteConfig, { plugins: [md2AnimationsPlugin()] })
+  },
+}
+
+export default config

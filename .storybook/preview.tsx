@@ -1,0 +1,27 @@
+import type { Preview } from '@storybook/react-vite'
+import { MINIMAL_VIEWPORTS } from 'storybook/viewport'
+import { Stage, type StageOptions } from '../stories/support/Stage'
+
+const preview: Preview = {
+  parameters: {
+    layout: 'fullscreen',
+    controls: { expanded: true, sort: 'none' },
+    viewport: {
+      options: {
+        ...MINIMAL_VIEWPORTS,
+        // vitest.config.ts runs the story tests at this size: software WebGL draws it quickly.
+        pixelTests: { name: 'Pixel tests (640×480)', styles: { width: '640px', height: '480px' }, type: 'desktop' },
+      },
+    },
+  },
+  decorators: [
+    // Every story is R3F content: wrap it in the shared <Canvas>. `parameters.stage` moves the camera.
+    (Story, { parameters }) => (
+      <Stage {...((parameters.stage ?? {}) as StageOptions)}>
+        <Story />
+      </Stage>
+    ),
+  ],
+}
+
+export default preview

@@ -1,0 +1,237 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { useState } from 'react'
+import { expect, fn, waitFor } from 'storybook/test'
+import ogroInfo, { animationNames, frameCount } from '../assets/quake2/ogro/tris.MD2?md2-animations'
+import { MD2Model, useMD2, type MD2ModelProps } from '../src/index'
+import { OGRO, OGRO_SKINS, OGRO_WEAPON, OGRO_WEAPON_SKIN } from './support/assets'
+import { modelArgTypes } from './support/controls'
+import { useLiveArgs, setStoryArgs } from './support/live-args'
+import { LiveMD2 } from './support/LiveMD2'
+import { coverage, difference, findStage } from './support/pixels'
+import { Overlay } from './support/Stage'
+
+/**
+ * Ogro by Magarnigal (skins by Ogro_Fix and Deranged): a 199-frame Quake II player model. Its
+ * animations come from its own frame names plus the Quake II player table, read from the file by
+ * `?md2-animations` at build time.
+ */
+const meta = {
+  title: 'Quake II/Ogro',
+  component: LiveMD2,
+  args: {
+    url: OGRO,
+    skin: OGRO_SKINS.igdosh,
+    animation: 'run',
+    playing: true,
+    loop: true,
+    interpolate: true,
+    speed: 1,
+    scale: 1,
+    wireframe: false,
+  },
+  argTypes: modelArgTypes({ animationNames, frameCount }, OGRO_SKINS),
+  // Shared check: the model is drawn and it moves.
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    await stage.expectAnimated()
+  },
+} satisfies Meta<typeof LiveMD2>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+const [firstAnimation] = ogroInfo
+const otherAnimation = ogroInfo.find((animation) => animation.name === 'crouch_stand') ?? ogroInfo[ogroInfo.length - 1]!
+
+/** Every animation of the file in the select; fps, speed, scale, playing, loop, interpolation, wireframe. */
+export const Playing: Story = {}
+
+/** `playing={false}` holds the pose; choosing another animation shows its first frame. */
+export const Paused: Story = {
+  args: { playing: false, animation: firstAnimation!.name },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const before = await stage.expectStill()
+    setStoryArgs({ animation: otherAnimation.name })
+    const other = await stage.settle((p) => difference(before, p) > 200, `animation "${otherAnimation.name}" to show`)
+    await stage.expectStill()
+    setStoryArgs({ animation: firstAnimation!.name })
+    const back = await stage.settle((p) => difference(other, p) > 200, `animation "${firstAnimation!.name}" to show again`)
+    await expect(difference(before, back), 'pixels differing from the first picture of the same pose').toBe(0)
+  },
+}
+
+/** The skin switcher: Ogro's PCX skins as PNG conversions (PCX decoding comes later). */
+export const Skins: Story = {
+  args: { playing: false, animation: 'stand', skin: OGRO_SKINS.igdosh },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const igdosh = await stage.settle(() => true, 'the first skin to settle')
+    setStoryArgs({ skin: OGRO_SKINS.khorne })
+    const khorne = await stage.settle((p) => coverage(p) > 0.004 && difference(igdosh, p) > 200, 'the khorne skin to show')
+    setStoryArgs({ skin: OGRO_SKINS.igdosh })
+    const again = await stage.settle((p) => coverage(p) > 0.004 && difference(khorne, p) > 200, 'the igdosh skin to show again')
+    await expect(difference(igdosh, again), 'pixels differing from the first picture with the same skin').toBe(0)
+  },
+}
+
+/** `frame` shows one still frame: scrub through all of the file's frames. */
+export const FrameScrubber: Story = {
+  args: { frame: 0 },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const frame0 = await stage.expectStill()
+    setStoryArgs({ frame: 120 })
+    const frame120 = await stage.settle((p) => difference(frame0, p) > 200, 'frame 120 to show')
+    await stage.expectStill()
+    setStoryArgs({ frame: 0 })
+    const again = await stage.settle((p) => difference(frame120, p) > 200, 'frame 0 to show again')
+    await expect(difference(frame0, again), 'frame 0 twice: differing pixels').toBe(0)
+  },
+}
+
+export const Wireframe: Story = {
+  args: { wireframe: true, color: '#7fdbff', skin: null },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel(undefined, 0.002)
+    await stage.expectAnimated()
+  },
+}
+
+function WithWeaponScene(props: MD2ModelProps) {
+  const args = useLiveArgs(props)
+  return (
+    <group>
+      <MD2Model {...args} />
+      {/* The weapon is animated along with the body: same animation, same clock. */}
+      <MD2Model {...args} url={OGRO_WEAPON} skin={OGRO_WEAPON_SKIN} />
+    </group>
+  )
+}
+
+/** Body and `weapon.md2` playing the same animation. */
+export const WithWeapon: Story = {
+  args: { animation: 'attack' },
+  render: (args) => <WithWeaponScene {...args} />,
+}
+
+function InterpolationScene(props: MD2ModelProps) {
+  const args = useLiveArgs(props)
+  return (
+    <>
+      <Overlay at={{ x: 0.3, y: 0.1 }}>interpolate</Overlay>
+      <Overlay at={{ x: 0.7, y: 0.1 }}>{'interpolate={false}'}</Overlay>
+      <group position={[-32, 0, 0]}>
+        <MD2Model {...args} interpolate />
+      </group>
+      <group position={[32, 0, 0]}>
+        <MD2Model {...args} interpolate={false} />
+      </group>
+    </>
+  )
+}
+
+const LEFT = { right: 0.5 }
+const RIGHT = { left: 0.5 }
+
+/** Interpolation on (left) and off (right, snapping from keyframe to keyframe like the 10 Hz server). */
+export const Interpolation: Story = {
+  args: { animation: 'run' },
+  parameters: { stage: { camera: [0, 12, 120] } },
+  render: (args) => <InterpolationScene {...args} />,
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel(LEFT)
+    await stage.expectModel(RIGHT)
+    await stage.expectAnimated(LEFT)
+    await stage.expectAnimated(RIGHT)
+    // At 2 keyframes a second the snapping model holds each keyframe for 500 ms while the
+    // interpolated one keeps moving: find a drawn frame where the left changed and the right did not.
+    setStoryArgs({ fps: 2 })
+    let previous = await stage.next()
+    await stage.until((picture) => {
+      const left = difference(previous, picture, LEFT)
+      const right = difference(previous, picture, RIGHT)
+      previous = picture
+      return left > 20 && right === 0
+    }, 'a frame where only the interpolated model moved')
+  },
+}
+
+function PlayOnceScene(props: MD2ModelProps) {
+  const args = useLiveArgs(props)
+  const [ended, setEnded] = useState<string[]>([])
+  return (
+    <>
+      <MD2Model
+        {...args}
+        onAnimationEnd={(animation) => {
+          args.onAnimationEnd?.(animation)
+          setEnded((list) => [...list, animation.name])
+        }}
+      />
+      <Overlay>{ended.length === 0 ? `playing "${String(args.animation)}" once…` : `onAnimationEnd: ${ended.join(', ')}`}</Overlay>
+    </>
+  )
+}
+
+/** `loop={false}`: plays once, stops on the last frame and calls `onAnimationEnd` once. */
+export const PlayOnce: Story = {
+  args: { animation: 'death1', loop: false, onAnimationEnd: fn() },
+  render: (args) => <PlayOnceScene {...args} />,
+  play: async ({ canvasElement, args, canvas }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    await canvas.findByText('onAnimationEnd: death1', {}, { timeout: 60_000 })
+    await waitFor(() => expect(args.onAnimationEnd).toHaveBeenCalledTimes(1))
+    await expect(args.onAnimationEnd).toHaveBeenCalledWith(expect.objectContaining({ name: 'death1' }))
+    await stage.expectStill()
+    await expect(args.onAnimationEnd).toHaveBeenCalledTimes(1)
+  },
+}
+
+function CrowdScene({ count = 25, ...props }: MD2ModelProps & { count?: number }) {
+  const args = useLiveArgs(props)
+  // One fetch, one parse: every instance shares the parsed model (and its own buffers).
+  const model = useMD2(OGRO)
+  const skins = Object.values(OGRO_SKINS)
+  const columns = Math.ceil(Math.sqrt(count))
+  const spacing = 48
+  const fit = Math.min(1, 120 / (columns * spacing))
+  return (
+    <group scale={fit}>
+      {Array.from({ length: count }, (_, i) => {
+        const column = i % columns
+        const row = Math.floor(i / columns)
+        return (
+          <MD2Model
+            key={i}
+            {...args}
+            model={model}
+            animation={ogroInfo[i % ogroInfo.length]!.name}
+            skin={skins[i % skins.length]}
+            position={[(column - (columns - 1) / 2) * spacing, 0, -row * spacing + ((columns - 1) / 2) * spacing]}
+          />
+        )
+      })}
+    </group>
+  )
+}
+
+/** N instances of one cached model, each with its own animation, skin and buffers. */
+export const Crowd: StoryObj<MD2ModelProps & { count: number }> = {
+  args: { count: 25 },
+  argTypes: { count: { control: { type: 'range', min: 1, max: 200, step: 1 } } },
+  parameters: { stage: { camera: [0, 75, 165], target: [0, 0, 0] } },
+  render: (args) => <CrowdScene {...args} />,
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel(undefined, 0.02)
+    await stage.expectAnimated()
+  },
+}

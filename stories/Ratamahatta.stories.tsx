@@ -1,0 +1,64 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { animationNames, frameCount } from '../assets/quake2/ratamahatta/tris.md2?md2-animations'
+import { MD2Model, type MD2ModelProps } from '../src/index'
+import { RATAMAHATTA, RATAMAHATTA_SKINS, RATAMAHATTA_WEAPON, RATAMAHATTA_WEAPON_SKIN } from './support/assets'
+import { modelArgTypes } from './support/controls'
+import { useLiveArgs, setStoryArgs } from './support/live-args'
+import { coverage, difference, findStage } from './support/pixels'
+
+/**
+ * Ratamahatta by Brian "EvilBastard" Collins: a 198-frame Quake II player model whose file names no
+ * skin; the skins are PNG conversions of its PCX files.
+ */
+function RatamahattaScene({ weapon = true, ...props }: MD2ModelProps & { weapon?: boolean }) {
+  const args = useLiveArgs(props)
+  return (
+    <group>
+      <MD2Model {...args} />
+      {weapon && <MD2Model {...args} url={RATAMAHATTA_WEAPON} skin={RATAMAHATTA_WEAPON_SKIN} />}
+    </group>
+  )
+}
+
+const meta = {
+  title: 'Quake II/Ratamahatta',
+  component: RatamahattaScene,
+  args: {
+    url: RATAMAHATTA,
+    skin: RATAMAHATTA_SKINS.ratamahatta,
+    animation: 'stand',
+    weapon: true,
+    playing: true,
+    loop: true,
+    interpolate: true,
+    speed: 1,
+    scale: 1,
+    wireframe: false,
+  },
+  argTypes: { ...modelArgTypes({ animationNames, frameCount }, RATAMAHATTA_SKINS), weapon: { control: 'boolean' } },
+  render: (args) => <RatamahattaScene {...args} />,
+} satisfies Meta<typeof RatamahattaScene>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+/** Standing with his weapon; every animation of the file in the select. */
+export const Playing: Story = {
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    await stage.expectAnimated()
+  },
+}
+
+/** Paused on a frame, switching skins changes the picture. */
+export const Skins: Story = {
+  args: { playing: false, animation: 'taunt' },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const first = await stage.settle(() => true, 'the first skin to settle')
+    setStoryArgs({ skin: RATAMAHATTA_SKINS.gearwhore })
+    await stage.settle((p) => coverage(p) > 0.004 && difference(first, p) > 200, 'the gearwhore skin to show')
+  },
+}

@@ -1,0 +1,93 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import soldierAnm from '../assets/ufoai/soldier-male/body.anm?raw'
+import { frameCount as soldierFrames } from '../assets/ufoai/soldier-male/body.md2?md2-animations'
+import bloodspiderAnm from '../assets/ufoai/bloodspider/bloodspider.anm?raw'
+import { frameCount as bloodspiderFrames } from '../assets/ufoai/bloodspider/bloodspider.md2?md2-animations'
+import { animationNames as wcAnimations, frameCount as wcFrames } from '../assets/ufoai/wc/wc.md2?md2-animations'
+import { expect } from 'storybook/test'
+import { parseAnimationTable, type MD2AnimationDef } from '../src/index'
+import { BLOODSPIDER, BLOODSPIDER_SKINS, SOLDIER, SOLDIER_SKIN, WC, WC_SKINS } from './support/assets'
+import { modelArgTypes } from './support/controls'
+import { setStoryArgs } from './support/live-args'
+import { LiveMD2 } from './support/LiveMD2'
+import { difference, findStage } from './support/pixels'
+
+/**
+ * Models from UFO: Alien Invasion (GPL-2+ / CC-BY-SA-3.0, the UFO:AI Team). Their frame names
+ * say nothing ("FRAME 000......"): the animations come from the `.anm` tables shipped with them,
+ * imported as text and read by `parseAnimationTable`.
+ */
+const soldierTable = parseAnimationTable(soldierAnm, 'body.anm')
+const bloodspiderTable = parseAnimationTable(bloodspiderAnm, 'bloodspider.anm')
+
+/** The names of a table's entries that fit the model's frames (the select's options). */
+function usable(table: readonly MD2AnimationDef[], frames: number): string[] {
+  return [...new Set(table.filter((def) => def.start >= 0 && def.end < frames && def.start <= def.end).map((def) => def.name))]
+}
+
+/** The playback controls every story here offers (after its model's own args). */
+const PLAYBACK = { playing: true, loop: true, interpolate: true, speed: 1, scale: 1, wireframe: false }
+
+const meta = {
+  title: 'UFO:AI',
+  component: LiveMD2,
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    await stage.expectAnimated()
+  },
+} satisfies Meta<typeof LiveMD2>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+/**
+ * The male soldier: 1,007 frames (past Quake II's 512) with the animations of body.anm. His head is a
+ * separate model (head01.md2, attached at body.tag's tag_head), not shown here.
+ */
+export const Soldier: Story = {
+  args: { url: SOLDIER, skin: SOLDIER_SKIN, animationTable: soldierTable, animation: 'walk1', position: [0, 10, 0], ...PLAYBACK },
+  argTypes: modelArgTypes({ animationNames: usable(soldierTable, soldierFrames), frameCount: soldierFrames }),
+}
+
+/** Scrub through all 1,007 frames of the soldier. */
+export const SoldierFrames: Story = {
+  args: { ...Soldier.args, frame: 0 },
+  argTypes: Soldier.argTypes,
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const frame0 = await stage.expectStill()
+    setStoryArgs({ frame: 856 })
+    const frame856 = await stage.settle((p) => difference(frame0, p) > 200, 'frame 856 (dead1) to show')
+    setStoryArgs({ frame: 0 })
+    const again = await stage.settle((p) => difference(frame856, p) > 200, 'frame 0 to show again')
+    await expect(difference(frame0, again), 'frame 0 twice: differing pixels').toBe(0)
+  },
+}
+
+/** 96 frames, a 1023×1023 skin, animations from bloodspider.anm. */
+export const Bloodspider: Story = {
+  args: {
+    url: BLOODSPIDER,
+    skin: BLOODSPIDER_SKINS.bloodspider,
+    animationTable: bloodspiderTable,
+    animation: 'walk0',
+    position: [0, 38, 0],
+    ...PLAYBACK,
+    scale: 1.6,
+  },
+  argTypes: modelArgTypes({ animationNames: usable(bloodspiderTable, bloodspiderFrames), frameCount: bloodspiderFrames }, BLOODSPIDER_SKINS),
+}
+
+/** Two one-frame animations named in the file: `wc` and `flush`. */
+export const Wc: Story = {
+  args: { url: WC, skin: WC_SKINS.wc, animation: 'wc', position: [0, -28, 0], ...PLAYBACK },
+  argTypes: modelArgTypes({ animationNames: wcAnimations, frameCount: wcFrames }, WC_SKINS),
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    // One-frame animations hold still (`flush` moves only a few vertices out of this view).
+    await stage.expectStill()
+  },
+}

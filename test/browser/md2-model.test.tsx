@@ -1,0 +1,188 @@
+/**
+ * <MD2Model> in real Chromium (WebGL through ANGLE on SwiftShader): mounted with react-dom's
+ * createRoot inside an R3F <Canvas>, checked by reading the drawn pixels and the renderer's own
+ * resource counts.
+ */
+import { Canvas, type RootState } from '@react-three/fiber'
+import { Suspense, type ReactNode } from 'react'
+import { createRoot, type Root } from 'react-dom/client'
+import { MeshBasicMaterial, type WebGLRenderer } from 'three'
+import { afterEach, describe, expect, test } from 'vitest'
+import type { MD2Model as MD2ModelData } from '../../src/core/index'
+import { parseMD2, useMD2, MD2Model } from '../../src/index'
+import { coverage, difference, findStage, hexToRgb, type Picture, type StageProbe } from '../../stories/support/pixels'
+
+const OGRO = '/assets/quake2/ogro/tris.MD2'
+const OGRO_SKIN = '/assets/quake2/ogro/png/igdosh.png'
+const RATAMAHATTA = '/assets/quake2/ratamahatta/tris.md2'
+const BLACK = hexToRgb('#000000')
+const TIMEOUT = 60_000
+
+interface Mounted {
+  root: Root
+  host: HTMLDivElement
+  stage: StageProbe
+  renderer: WebGLRenderer
+  render(children: ReactNode): void
+}
+
+const mounted: Mounted[] = []
+
+afterEach(() => {
+  for (const { root, host } of mounted.splice(0)) {
+    root.unmount()
+    host.remove()
+  }
+})
+
+/** A 400×300 R3F canvas with a black background, flat colours, no antialiasing. */
+async function mount(children: ReactNode, { antialias = false } = {}): Promise<Mounted> {
+  const host = document.createElement('div')
+  host.style.cssText = 'width: 400px; height: 300px'
+  document.body.append(host)
+  const root = createRoot(host)
+  let state: RootState | undefined
+  const render = (scene: ReactNode) =>
+    root.render(
+      <Canvas
+        flat
+        dpr={1}
+        gl={{ preserveDrawingBuffer: true, antialias }}
+        camera={{ position: [0, 2, 100], fov: 50, near: 1, far: 1000 }}
+        onCreated={(created) => {
+          state = created
+        }}
+      >
+        <color attach="background" args={['#000000']} />
+        <ambientLight intensity={2} />
+        <Suspense fallback={null}>{scene}</Suspense>
+      </Canvas>,
+    )
+  render(children)
+  const stage = await findStage(host, TIMEOUT, BLACK)
+  await waitUntil(() => state !== undefined, 'the R3F root to be created')
+  const entry: Mounted = { root, host, stage, renderer: state!.gl, render }
+  mounted.push(entry)
+  return entry
+}
+
+async function waitUntil(condition: () => boolean, what: string, timeout = TIMEOUT): Promise<void> {
+  const deadline = performance.now() + timeout
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => requestAnimationFrame(resolve))
+  }
+}
+
+function pixelsOf(picture: Picture): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (let i = 0; i < picture.data.length; i += 4) {
+    const key = `${picture.data[i]},${picture.data[i + 1]},${picture.data[i + 2]}`
+    counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  return counts
+}
+
+const red = new MeshBasicMaterial({ color: '#ff0000' })
+
+describe('Chromium', () => {
+  test('gives WebGL2 through ANGLE on SwiftShader (no GPU needed)', () => {
+    const gl = document.createElement('canvas').getContext('webgl2')
+    expect(gl, 'a WebGL2 context').not.toBeNull()
+    const info = gl!.getExtension('WEBGL_debug_renderer_info')
+    const renderer = String(gl!.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl!.RENDERER))
+    expect(renderer).toMatch(/SwiftShader/i)
+  })
+})
+
+describe('<MD2Model> in a real WebGL canvas', () => {
+  test('draws exact colours with flat + preserveDrawingBuffer: every pixel is the material or the background', async () => {
+    const { stage } = await mount(<MD2Model url={OGRO} material={red} frame={0} />)
+    await stage.expectModel(undefined, 0.02)
+    const picture = await stage.settle(() => true, 'a still picture')
+    const colours = pixelsOf(picture)
+    const total = picture.width * picture.height
+    const redShare = (colours.get('255,0,0') ?? 0) / total
+    expect(redShare, 'share of exactly #ff0000 pixels').toBeGreaterThan(0.02)
+    expect([...colours.keys()].sort()).toEqual(['0,0,0', '255,0,0'])
+  })
+
+  test('a skinned, lit model covers a meaningful share of the canvas', async () => {
+    const { stage } = await mount(<MD2Model url={OGRO} skin={OGRO_SKIN} animation="stand" />)
+    const picture = await stage.expectModel(undefined, 0.02)
+    expect(coverage(picture, undefined, BLACK)).toBeGreaterThan(0.02)
+    expect(coverage(picture, undefined, BLACK)).toBeLessThan(0.6)
+  })
+
+  test('`frame` shows the frame asked for: the same frame twice gives the same pixels, another frame does not', async () => {
+    const { stage, render } = await mount(<MD2Model url={OGRO} material={red} frame={0} />)
+    await stage.expectModel()
+    const frame0 = await stage.settle(() => true, 'frame 0')
+    render(<MD2Model url={OGRO} material={red} frame={123} />)
+    const frame123 = await stage.settle((p) => difference(frame0, p) > 100, 'frame 123')
+    render(<MD2Model url={OGRO} material={red} frame={0} />)
+    const again = await stage.settle((p) => difference(frame123, p) > 100, 'frame 0 again')
+    expect(difference(frame0, again)).toBe(0)
+  })
+
+  test('a one-frame animation shows exactly what `frame` shows', async () => {
+    const { stage, render } = await mount(<MD2Model url={RATAMAHATTA} material={red} frame={50} />)
+    await stage.expectModel()
+    const still = await stage.settle(() => true, 'frame 50')
+    render(<MD2Model url={RATAMAHATTA} material={red} frame={51} />)
+    await stage.settle((p) => difference(still, p) > 50, 'frame 51')
+    render(<MD2Model url={RATAMAHATTA} material={red} animation={{ start: 50, end: 50 }} />)
+    const animated = await stage.settle((p) => difference(still, p) === 0, 'the one-frame animation to match frame 50', 30_000)
+    expect(difference(still, animated)).toBe(0)
+  })
+
+  test('instances of one parsed model keep their own buffers', async () => {
+    const model = parseMD2(await (await fetch(OGRO)).arrayBuffer(), { name: OGRO })
+    const pair = (left: number, right: number) => (
+      <>
+        <MD2Model model={model} material={red} frame={left} position={[-28, 0, 0]} />
+        <MD2Model model={model} material={red} frame={right} position={[28, 0, 0]} />
+      </>
+    )
+    const { stage, render } = await mount(pair(0, 0))
+    await stage.expectModel({ right: 0.5 })
+    await stage.expectModel({ left: 0.5 })
+    const same = await stage.settle(() => true, 'both on frame 0')
+    render(pair(0, 178))
+    const changed = await stage.settle((p) => difference(same, p, { left: 0.5 }) > 100, 'the right model to change')
+    expect(difference(same, changed, { right: 0.5 }), 'pixels changed on the left').toBe(0)
+  })
+
+  test('playing changes the picture; playing={false} holds it', async () => {
+    const { stage, render } = await mount(<MD2Model url={OGRO} material={red} animation="run" />)
+    await stage.expectModel()
+    await stage.expectAnimated()
+    render(<MD2Model url={OGRO} material={red} animation="run" playing={false} />)
+    await stage.expectStill(undefined, 30, 1000)
+  })
+
+  test('unmounting 100 instances disposes the 100 geometries they created; the cached model and skin stay', async () => {
+    const Crowd = ({ count }: { count: number }) => {
+      const model: MD2ModelData = useMD2(OGRO)
+      return (
+        <group scale={0.15}>
+          {Array.from({ length: count }, (_, i) => (
+            <MD2Model key={i} model={model} skin={OGRO_SKIN} animation={i % 20} position={[((i % 10) - 4.5) * 40, Math.floor(i / 10) * 60 - 270, 0]} />
+          ))}
+        </group>
+      )
+    }
+    const { stage, renderer, render } = await mount(<Crowd count={0} />)
+    await stage.next(3)
+    const baseline = renderer.info.memory.geometries
+    render(<Crowd count={100} />)
+    await stage.expectModel(undefined, 0.02)
+    await waitUntil(() => renderer.info.memory.geometries === baseline + 100, `100 more geometries (${renderer.info.memory.geometries - baseline})`)
+    const textures = renderer.info.memory.textures
+    render(<Crowd count={0} />)
+    await waitUntil(() => renderer.info.memory.geometries === baseline, `the geometries to be disposed (${renderer.info.memory.geometries - baseline} left)`)
+    await stage.next(3)
+    expect(renderer.info.memory.textures, 'the shared skin texture is not disposed').toBe(textures)
+    expect(useMD2.peek(OGRO), 'the cached model').toBeDefined()
+  })
+})
