@@ -2,6 +2,8 @@
  * react-three-md2: Quake II MD2 models in React Three Fiber. Re-exports the core
  * (`react-three-md2/core`) with the three.js and React layers.
  */
+import type { MD2Model as MD2ModelData } from './core/types'
+
 export * from './core/index'
 export { MD2Loader } from './three/MD2Loader'
 export {
@@ -16,3 +18,9 @@ export { useMD2 } from './react/useMD2'
 export { MD2SkinLoader, createSkinTexture, getMissingSkinTexture, skinKindOf, type MD2SkinKind } from './three/MD2SkinLoader'
 export { useMD2Skin, type ResolvedMD2Skin, type MD2SkinProp } from './react/useMD2Skin'
 export { MD2Model, type MD2ModelProps } from './react/MD2Model'
+/**
+ * The component `MD2Model` shares its name with the core's parsed-model type; both are exported:
+ * use `MD2Model` as a type for the data (or its alias `MD2ModelData`) and as a value for the component.
+ */
+export type MD2Model = MD2ModelData
+export type { MD2ModelData }
