@@ -1,0 +1,366 @@
+/**
+ * The browser benchmark page (built by bench/browser.ts with vite, driven by playwright).
+ *
+ *   ?mode=animate&lib=md2|md2-paused|md2-shared|three&n=200   N animated Ogros, frames stepped by window.bench.run
+ *   ?mode=load&lib=md2|three[&skin=1]   the soldier: suspend → first drawn frame
+ *   ?mode=parts                         where the soldier's load time goes
+ *
+ * Both libraries render in the same R3F root (same renderer settings, lights, camera, canvas size);
+ * three.js's side is MD2Loader geometry (parsed once, shared by every mesh, its best case: MD2Character
+ * parses one per character) with one AnimationMixer per mesh as MD2Character does, and one shared
+ * MeshLambertMaterial with the same skin.
+ */
+import { advance, createRoot, extend, useFrame, useThree, type RootState } from '@react-three/fiber'
+import * as THREE from 'three'
+import { Suspense, useMemo, type ReactNode } from 'react'
+import {
+  type AnimationClip,
+  AnimationMixer,
+  type BufferGeometry,
+  Mesh,
+  MeshLambertMaterial,
+  type Object3D,
+  SRGBColorSpace,
+  type Texture,
+  TextureLoader,
+} from 'three'
+import { MD2Loader as ThreeMD2Loader } from 'three/addons/loaders/MD2Loader.js'
+import { parseAnimationTable } from '../../src/core/animations'
+import { parseMD2 } from '../../src/core/parse'
+import type { MD2Model as MD2ModelData } from '../../src/core/types'
+import { MD2Model } from '../../src/react/MD2Model'
+import { useMD2 } from '../../src/react/useMD2'
+
+const OGRO_URL = '/quake2/ogro/tris.MD2'
+const OGRO_SKIN_URL = '/quake2/ogro/png/igdosh.png'
+const SOLDIER_URL = '/ufoai/soldier-male/body.md2'
+const SOLDIER_SKIN_URL = '/ufoai/soldier-male/body.png'
+const SOLDIER_ANM_URL = '/ufoai/soldier-male/body.anm'
+const WIDTH = 800
+const HEIGHT = 600
+const STEP = 1 / 60
+
+const params = new URLSearchParams(location.search)
+const mode = params.get('mode') ?? 'animate'
+const lib = params.get('lib') ?? 'md2'
+const count = Number(params.get('n') ?? '1')
+
+interface Bench {
+  ready: Promise<void>
+  error?: string
+  /** Steps `frames` frames at 1/60 s each; per frame: JS time, and JS + GPU time (a 1-pixel read waits for the GPU). */
+  run?: (frames: number, maxMs: number) => Promise<{ cpuMs: number[]; frameMs: number[] }>
+  /** requestAnimationFrame intervals over `ms`, stepping one frame per callback. */
+  raf?: (ms: number) => Promise<number[]>
+  /** Bytes the page has handed to WebGL, by kind, from the scene's geometries (see gpuBytes). */
+  gpu?: () => Record<string, number>
+  /** Load mode: ms from the first suspend to the first drawn frame, and its parts. */
+  load?: Promise<Record<string, number>>
+}
+
+const bench: Bench = { ready: Promise.resolve() }
+;(window as unknown as { bench: Bench }).bench = bench
+window.addEventListener('error', (event) => (bench.error = String(event.message)))
+
+async function fetchBytes(url: string): Promise<ArrayBuffer> {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`${url}: ${response.status}`)
+  return response.arrayBuffer()
+}
+
+function loadTexture(url: string): Promise<Texture> {
+  return new TextureLoader().loadAsync(url).then((texture) => {
+    texture.colorSpace = SRGBColorSpace
+    return texture
+  })
+}
+
+// createRoot, unlike <Canvas>, does not register three's classes as JSX elements by itself.
+extend(THREE as unknown as Parameters<typeof extend>[0])
+
+const canvas = document.createElement('canvas')
+canvas.style.width = `${WIDTH}px`
+canvas.style.height = `${HEIGHT}px`
+document.getElementById('root')!.appendChild(canvas)
+
+async function makeRoot(frameloop: 'never' | 'always', camera: { position: [number, number, number]; far: number }) {
+  const root = createRoot(canvas)
+  await root.configure({
+    frameloop,
+    dpr: 1,
+    size: { width: WIDTH, height: HEIGHT, top: 0, left: 0 },
+    gl: { antialias: false, powerPreference: 'high-performance' },
+    camera: { position: camera.position, fov: 50, near: 1, far: camera.far },
+    onCreated: (state) => state.camera.lookAt(0, 0, 0),
+  })
+  return root
+}
+
+function Lights() {
+  return (
+    <>
+      <ambientLight intensity={0.6} />
+      <directionalLight position={[200, 400, 300]} intensity={2} />
+    </>
+  )
+}
+
+/** Grid positions on the ground, spaced so N Ogros fill the view. */
+function grid(n: number, spacing: number): [number, number, number][] {
+  const side = Math.ceil(Math.sqrt(n))
+  return Array.from({ length: n }, (_, i) => {
+    const x = (i % side) - (side - 1) / 2
+    const z = Math.floor(i / side) - (side - 1) / 2
+    return [x * spacing, 0, z * spacing]
+  })
+}
+
+/** GPU bytes: every distinct attribute and index of the scene's geometries, plus morph textures as three builds them. */
+function gpuBytes(scene: Object3D, gl: WebGL2RenderingContext): Record<string, number> {
+  const maxTextureSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number
+  const geometries = new Set<BufferGeometry>()
+  scene.traverse((object) => {
+    if ((object as Mesh).isMesh) geometries.add((object as Mesh).geometry)
+  })
+  const seen = new Set<unknown>()
+  const bytes = { shared: 0, perInstance: 0, morphTexture: 0, geometries: geometries.size }
+  const attributeUsers = new Map<unknown, number>()
+  for (const geometry of geometries) {
+    for (const attribute of [...Object.values(geometry.attributes), geometry.index]) {
+      if (attribute) attributeUsers.set(attribute, (attributeUsers.get(attribute) ?? 0) + 1)
+    }
+  }
+  for (const geometry of geometries) {
+    for (const attribute of [...Object.values(geometry.attributes), geometry.index]) {
+      if (!attribute || seen.has(attribute)) continue
+      seen.add(attribute)
+      const size = (attribute.array as ArrayBufferView).byteLength
+      if ((attributeUsers.get(attribute) ?? 0) > 1) bytes.shared += size
+      else bytes.perInstance += size
+    }
+    const morph = geometry.morphAttributes.position
+    if (morph?.length && !seen.has(morph)) {
+      seen.add(morph)
+      const perVertex = geometry.morphAttributes.normal ? 2 : 1
+      let width = geometry.attributes.position!.count * perVertex
+      let height = 1
+      if (width > maxTextureSize) {
+        height = Math.ceil(width / maxTextureSize)
+        width = maxTextureSize
+      }
+      bytes.morphTexture += width * height * 16 * morph.length
+    }
+  }
+  return bytes
+}
+
+function wireRun(get: () => RootState, step: (time: number) => void) {
+  let time = 0
+  const pixel = new Uint8Array(4)
+  const sync = () => {
+    const gl = get().gl.getContext()
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel)
+  }
+  bench.run = async (frames, maxMs) => {
+    const cpuMs: number[] = []
+    const frameMs: number[] = []
+    const start = performance.now()
+    for (let f = 0; f < frames && performance.now() - start < maxMs; f++) {
+      const t0 = performance.now()
+      time += STEP
+      step(time)
+      const t1 = performance.now()
+      sync()
+      const t2 = performance.now()
+      cpuMs.push(t1 - t0)
+      frameMs.push(t2 - t0)
+      // Let the browser breathe (and playwright talk) between frames.
+      if (f % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+    return { cpuMs, frameMs }
+  }
+  bench.raf = (ms) =>
+    new Promise((resolve) => {
+      const intervals: number[] = []
+      let last = performance.now()
+      const end = last + ms
+      const tick = (now: number) => {
+        intervals.push(now - last)
+        last = now
+        time += STEP
+        step(time)
+        if (now < end) requestAnimationFrame(tick)
+        else resolve(intervals.slice(1))
+      }
+      requestAnimationFrame(tick)
+    })
+  bench.gpu = () => gpuBytes(get().scene, get().gl.getContext() as WebGL2RenderingContext)
+}
+
+let getState: () => RootState = () => {
+  throw new Error('no root yet')
+}
+function Grab() {
+  getState = useThree((state) => state.get)
+  return null
+}
+
+function ThreeOgros({ geometry, clip, material, n }: { geometry: BufferGeometry; clip: AnimationClip; material: MeshLambertMaterial; n: number }) {
+  const { meshes, mixers } = useMemo(() => {
+    const meshes = grid(n, 60).map((position) => {
+      const mesh = new Mesh(geometry, material)
+      mesh.position.set(...position)
+      return mesh
+    })
+    const mixers = meshes.map((mesh) => {
+      const mixer = new AnimationMixer(mesh)
+      mixer.clipAction(clip).play()
+      return mixer
+    })
+    return { meshes, mixers }
+  }, [geometry, clip, material, n])
+  useFrame((_, delta) => {
+    for (let i = 0; i < mixers.length; i++) mixers[i]!.update(delta)
+  })
+  return (
+    <>
+      {meshes.map((mesh, i) => (
+        <primitive key={i} object={mesh} />
+      ))}
+    </>
+  )
+}
+
+async function animate(): Promise<void> {
+  const [buffer, skin] = await Promise.all([fetchBytes(OGRO_URL), loadTexture(OGRO_SKIN_URL)])
+  const side = Math.ceil(Math.sqrt(Math.max(count, 1)))
+  const distance = 80 + side * 60
+  const root = await makeRoot('never', { position: [0, distance * 0.8, distance * 1.1], far: distance * 4 })
+  let scene: ReactNode
+  if (lib === 'three') {
+    const geometry = new ThreeMD2Loader().parse(buffer)
+    const clip = (geometry as BufferGeometry & { animations: AnimationClip[] }).animations.find((candidate) => candidate.name === 'run')!
+    const material = new MeshLambertMaterial({ map: skin })
+    scene = <ThreeOgros geometry={geometry} clip={clip} material={material} n={count} />
+  } else {
+    // Variants for diagnosis: md2-shared (one material for all), md2-paused (paused: no uploads),
+    // md2-basic (MeshBasicMaterial: no normals).
+    const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
+    const shared =
+      lib === 'md2-shared'
+        ? new MeshLambertMaterial({ map: skin })
+        : lib === 'md2-basic'
+          ? new THREE.MeshBasicMaterial({ map: skin })
+          : undefined
+    scene = grid(count, 60).map((position, i) => (
+      <MD2Model key={i} model={model} skin={skin} material={shared} playing={lib !== 'md2-paused'} animation="run" position={position} />
+    ))
+  }
+  root.render(
+    <>
+      <Grab />
+      <Lights />
+      {scene}
+    </>,
+  )
+  // Two frames: mount, first render (shader compile), then the page is ready to be timed.
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  advance(0)
+  advance(STEP / 2)
+  wireRun(() => getState(), (time) => advance(time))
+}
+
+function LoadProbe({ onDrawn, children }: { onDrawn: (mesh: Mesh) => void; children: (ref: (group: Object3D | null) => void) => ReactNode }) {
+  const ref = (group: Object3D | null) => {
+    const mesh = group?.children[0] as Mesh | undefined
+    if (mesh) mesh.onAfterRender = () => onDrawn(mesh)
+  }
+  return <>{children(ref)}</>
+}
+
+async function load(): Promise<Record<string, number>> {
+  const withSkin = params.get('skin') === '1'
+  // The animation table is the caller's, fetched before the clock starts (three.js has none).
+  const table = parseAnimationTable(await (await fetch(SOLDIER_ANM_URL)).text())
+  const root = await makeRoot('always', { position: [0, 60, 160], far: 2000 })
+  const pixel = new Uint8Array(4)
+  let resolveDrawn!: (times: Record<string, number>) => void
+  const drawn = new Promise<Record<string, number>>((resolve) => (resolveDrawn = resolve))
+  let done = false
+  const times: Record<string, number> = {}
+  const t0 = performance.now()
+  const finish = (mesh: Mesh) => {
+    if (done) return
+    done = true
+    mesh.onAfterRender = () => {}
+    // After this render call returns: wait for the GPU, then stop the clock.
+    queueMicrotask(() => {
+      const gl = getState().gl.getContext()
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel)
+      times.total = performance.now() - t0
+      resolveDrawn(times)
+    })
+  }
+  if (lib === 'three') {
+    const [geometry, skin] = await Promise.all([
+      new ThreeMD2Loader().loadAsync(SOLDIER_URL),
+      withSkin ? loadTexture(SOLDIER_SKIN_URL) : Promise.resolve(null),
+    ])
+    times.loaded = performance.now() - t0
+    const mesh = new Mesh(geometry, new MeshLambertMaterial({ map: skin }))
+    mesh.onAfterRender = () => finish(mesh)
+    root.render(
+      <>
+        <Grab />
+        <Lights />
+        <primitive object={mesh} />
+      </>,
+    )
+  } else {
+    useMD2.preload(SOLDIER_URL).then(() => (times.loaded = performance.now() - t0))
+    root.render(
+      <>
+        <Grab />
+        <Lights />
+        <Suspense fallback={null}>
+          <LoadProbe onDrawn={finish}>
+            {(ref) => (
+              <MD2Model
+                ref={ref}
+                url={SOLDIER_URL}
+                skin={withSkin ? SOLDIER_SKIN_URL : null}
+                animationTable={table}
+                animation="walk0"
+              />
+            )}
+          </LoadProbe>
+        </Suspense>
+      </>,
+    )
+  }
+  return drawn
+}
+
+/** Where load time goes: a plain fetch, three's FileLoader (used by both MD2Loaders), and the parse. */
+async function loadParts(): Promise<Record<string, number>> {
+  const t0 = performance.now()
+  const buffer = await fetchBytes(`${SOLDIER_URL}?plain`)
+  const t1 = performance.now()
+  await new THREE.FileLoader().setResponseType('arraybuffer').loadAsync(`${SOLDIER_URL}?fileloader`)
+  const t2 = performance.now()
+  const model = parseMD2(buffer)
+  const t3 = performance.now()
+  const { getMD2RenderData } = await import('../../src/three/MD2Geometry')
+  const t4 = performance.now()
+  getMD2RenderData(model)
+  const t5 = performance.now()
+  new ThreeMD2Loader().parse(buffer)
+  const t6 = performance.now()
+  return { fetch: t1 - t0, fileLoader: t2 - t1, parseMD2: t3 - t2, renderData: t5 - t4, threeParse: t6 - t5 }
+}
+
+if (mode === 'animate') bench.ready = animate()
+else if (mode === 'parts') bench.load = loadParts()
+else bench.load = load()
+bench.ready.catch((error: unknown) => (bench.error = String(error)))
+bench.load?.catch((error: unknown) => (bench.error = String(error)))

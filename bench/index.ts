@@ -1,0 +1,120 @@
+/**
+ * npm run bench [-- [folder ...] [--only=parse,cpu,browser] [--quick] [--write | --no-write]]
+ *
+ * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
+ * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer.
+ * 3. Animate, browser: N Ogros in Chromium (software WebGL) vs MD2Loader + AnimationMixer; memory.
+ * 4. Load, browser: the soldier from the first suspend to the first drawn frame.
+ *
+ * A full run writes bench/RESULTS.md (tables, the command, the machine). Run with node --expose-gc
+ * (the npm script does). BENCH_CLOCK=wall times the Node benchmarks by wall clock instead of CPU time.
+ */
+import { execFileSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { runAnimateCpuBench } from './animate-cpu'
+import { CHROMIUM, runBrowserBench } from './browser'
+import { ASSETS, ROOT, listModels } from './lib/models'
+import { CLOCK, type Table, markdownTable, printTable } from './lib/stats'
+import { runParseBench } from './parse'
+
+const args = process.argv.slice(2)
+const flags = new Map(
+  args
+    .filter((arg) => arg.startsWith('--'))
+    .map((arg) => {
+      const [name, value] = arg.slice(2).split('=')
+      return [name!, value ?? 'true'] as const
+    }),
+)
+const folders = args.filter((arg) => !arg.startsWith('--'))
+const sections = new Set((flags.get('only') ?? 'parse,cpu,browser').split(','))
+const quick = flags.has('quick')
+const full = !flags.has('only') && !quick
+const write = flags.has('write') || (full && !flags.has('no-write'))
+
+function machine(): string[] {
+  const cpu = cpus()
+  let chromium = 'unknown'
+  try {
+    chromium = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    // Reported as unknown.
+  }
+  return [
+    `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, ${process.platform} ${process.arch}`,
+    `Node ${process.version}, ${chromium}, three ${threeVersion()}`,
+    `load average at start ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`,
+  ]
+}
+
+function threeVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'node_modules/three/package.json'), 'utf8')) as { version: string }).version
+  } catch {
+    return 'unknown'
+  }
+}
+
+async function main(): Promise<void> {
+  if (!(globalThis as { gc?: unknown }).gc) throw new Error('run with node --expose-gc (npm run bench does)')
+  const started = new Date()
+  const about = machine()
+  console.log(`react-three-md2 benchmarks · ${about.join(' · ')}`)
+  console.log(`Node benchmarks time ${CLOCK === 'cpu' ? 'CPU time of this process (BENCH_CLOCK=wall for wall time)' : 'wall time'}.`)
+  const tables: Table[] = []
+
+  if (sections.has('parse')) {
+    const files = listModels([ASSETS, ...folders])
+    console.log(`\n[1/4] parse: ${files.length} files`)
+    const table = runParseBench(files, quick ? { rounds: 3, sampleMs: 20, memoryRounds: 1 } : { rounds: 7, sampleMs: 40, memoryRounds: 2 })
+    printTable(table)
+    tables.push(table)
+  }
+  if (sections.has('cpu')) {
+    console.log('\n[2/4] animate, CPU')
+    const table = await runAnimateCpuBench(
+      quick ? { counts: [1, 100, 300, 1000], rounds: 2, frames: 20 } : { counts: [1, 100, 300, 1000], rounds: 5, frames: 40 },
+    )
+    printTable(table)
+    tables.push(table)
+  }
+  if (sections.has('browser')) {
+    console.log('\n[3/4, 4/4] browser: building the page, then N = 50, 200, 500 for each library, then load')
+    const result = await runBrowserBench(
+      quick
+        ? { counts: [50, 200, 500], libs: ['md2', 'three'], rounds: 1, frames: 15, maxMsPerPage: 5000, loadRuns: 1 }
+        : { counts: [50, 200, 500], libs: ['md2', 'three', 'md2-paused', 'md2-shared'], rounds: 2, frames: 30, maxMsPerPage: 8000, loadRuns: 3 },
+    )
+    for (const table of [result.animate, result.memory, result.load]) {
+      printTable(table)
+      tables.push(table)
+    }
+  }
+
+  const minutes = (Date.now() - started.getTime()) / 60000
+  console.log(`\ndone in ${minutes.toFixed(1)} min; load average now ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`)
+  if (!write) {
+    console.log('(bench/RESULTS.md not written: partial run; pass --write to write it anyway)')
+    return
+  }
+  const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`
+  const markdown = [
+    '# Benchmark results',
+    '',
+    `Produced by \`${command}\` on ${started.toISOString().slice(0, 10)} in ${minutes.toFixed(1)} min.`,
+    '',
+    ...about.map((line) => `- ${line}`),
+    `- load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' / ')} (a shared machine: other work was running)`,
+    `- Node benchmarks are timed by ${CLOCK === 'cpu' ? 'CPU time of the benchmark process' : 'wall clock'}; browser ones by the page's performance.now().`,
+    '',
+    ...tables.flatMap((table) => [markdownTable(table), '']),
+  ].join('\n')
+  writeFileSync(join(ROOT, 'bench/RESULTS.md'), markdown)
+  console.log('wrote bench/RESULTS.md')
+}
+
+await main()
+// The test renderer and vite leave handles open; the work is done.
+process.exit(0)

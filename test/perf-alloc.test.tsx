@@ -1,0 +1,282 @@
+/**
+ * The per-frame path of <MD2Model>: it allocates nothing, and an instance whose frame does not change
+ * (paused, a still frame, between keyframes without interpolation) or that is out of view writes
+ * nothing and uploads nothing. Instances of one model share every attribute that does not change.
+ */
+import { getHeapSpaceStatistics } from 'node:v8'
+import { useThree, type RootState } from '@react-three/fiber'
+import ReactThreeTestRenderer from '@react-three/test-renderer'
+import { createRef, type ReactNode } from 'react'
+import { BufferAttribute, type BufferGeometry, type Group, type Mesh, type MeshLambertMaterial, Texture } from 'three'
+import { afterEach, describe, expect, it } from 'vitest'
+import { blendVerticesYUp, blendVerticesYUpBy } from '../src/core/blend'
+import { buildVertexLayout } from '../src/core/mesh'
+import { parseMD2 } from '../src/core/parse'
+import { MD2Model } from '../src/react/MD2Model'
+import { readAsset } from './assets'
+
+const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
+
+type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
+let renderer: Renderer | undefined
+afterEach(async () => {
+  await renderer?.unmount()
+  renderer = undefined
+})
+
+/** Mounts `children` and hands back the root store's getter. */
+async function mount(children: ReactNode): Promise<() => RootState> {
+  let get: (() => RootState) | undefined
+  function Grab() {
+    get = useThree((state) => state.get)
+    return null
+  }
+  renderer = await ReactThreeTestRenderer.create(
+    <>
+      <Grab />
+      {children}
+    </>,
+  )
+  return get!
+}
+
+/**
+ * Calls every useFrame callback `frames` times, frame by frame, as fiber's loop does (the test
+ * renderer's advanceFrames allocates a promise per call, which would hide ours).
+ */
+function tick(get: () => RootState, frames: number, delta = 1 / 60): void {
+  const state = get()
+  const subscribers = state.internal.subscribers
+  for (let f = 0; f < frames; f++) {
+    for (let i = 0; i < subscribers.length; i++) subscribers[i]!.ref.current(state, delta)
+  }
+}
+
+/** No render happens in the test renderer: bring world matrices up to date as gl.render would. */
+function updateMatrices(get: () => RootState): void {
+  const { scene, camera } = get()
+  scene.updateMatrixWorld()
+  camera.updateMatrixWorld()
+}
+
+function newSpaceUsed(): number {
+  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.space_used_size
+  throw new Error('no new_space in v8.getHeapSpaceStatistics()')
+}
+
+/**
+ * Bytes allocated per call of `fn`, from the growth of V8's young generation (allocation there is a
+ * pointer bump, so growth between two reads is what was allocated, unless a scavenge ran: such
+ * samples shrink and are dropped). The cost of reading the statistics is measured and subtracted.
+ */
+function bytesPerCall(fn: () => void, calls: number, samples = 60): number {
+  const grow = (body: () => void) => {
+    const deltas: number[] = []
+    for (let s = 0; s < samples; s++) {
+      const before = newSpaceUsed()
+      body()
+      const after = newSpaceUsed()
+      if (after >= before) deltas.push(after - before)
+    }
+    expect(deltas.length).toBeGreaterThan(samples / 2)
+    deltas.sort((a, b) => a - b)
+    return deltas[deltas.length >> 1]!
+  }
+  const empty = grow(() => {})
+  const used = grow(() => {
+    for (let c = 0; c < calls; c++) fn()
+  })
+  return (used - empty) / calls
+}
+
+/**
+ * The lowest of several measurements, running `warm` and yielding between them: the optimizing
+ * compiler works on a background thread (slow to get a core on a busy machine) and until its code
+ * is installed a path runs in baseline code, which boxes numbers. A real allocation shows in every
+ * measurement, so the lowest is the path's own figure.
+ */
+async function settled(measure: () => number, warm: () => void): Promise<number> {
+  let lowest = Number.POSITIVE_INFINITY
+  const deadline = performance.now() + 10_000
+  while (lowest >= 1 && performance.now() < deadline) {
+    lowest = Math.min(lowest, measure())
+    const until = performance.now() + 30
+    while (performance.now() < until) warm()
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return lowest
+}
+
+function geometryOf(group: Group): BufferGeometry {
+  return (group.children[0] as Mesh).geometry
+}
+function versions(group: Group): number[] {
+  const geometry = geometryOf(group)
+  return ['position', 'normal'].map((name) => (geometry.getAttribute(name) as BufferAttribute).version)
+}
+
+describe('per-frame allocation', () => {
+  it('the allocation counter sees an allocation of a few bytes per call (the check can fail)', () => {
+    const sink: object[] = [{}]
+    const perCall = bytesPerCall(() => {
+      sink[0] = { a: 1 }
+    }, 2000)
+    expect(perCall).toBeGreaterThanOrEqual(12)
+    expect(bytesPerCall(() => {
+      sink[0] = sink[0]!
+    }, 2000)).toBeLessThan(1)
+  })
+
+  it('40 animated instances (Ogro and weapon, lerped and snapped) allocate nothing per frame', async () => {
+    const weapon = parseMD2(readAsset('quake2/ogro/weapon.md2').slice(), { name: 'ogro/weapon.md2' })
+    const get = await mount(
+      Array.from({ length: 40 }, (_, i) => (
+        <MD2Model
+          key={i}
+          model={i % 4 === 3 ? weapon : ogro}
+          animation={i % 2 === 0 ? 'run' : 'attack'}
+          interpolate={i % 5 !== 0}
+          speed={1 + (i % 3) * 0.37}
+          position={[i * 3, 0, -50]}
+        />
+      )),
+    )
+    updateMatrices(get)
+    tick(get, 1000)
+    const perFrame = await settled(
+      () => bytesPerCall(() => tick(get, 1), 50),
+      () => tick(get, 1),
+    )
+    // One object a frame would be ≥ 16 bytes; anything per instance ≥ 40 × 16.
+    expect(perFrame).toBeLessThan(8)
+  })
+
+  it('the kernel allocates nothing, on the word path and on the byte path (unaligned frames)', async () => {
+    const bytes = readAsset('quake2/ogro/tris.MD2')
+    const shifted = new Uint8Array(bytes.length + 1)
+    shifted.set(bytes, 1)
+    for (const model of [ogro, parseMD2(shifted.subarray(1))]) {
+      const layout = buildVertexLayout(model)
+      const positions = new Float32Array(layout.vertexCount * 3)
+      const normals = new Float32Array(layout.vertexCount * 3)
+      const factor = { t: 0.5 }
+      const call = () => {
+        factor.t = (factor.t + 0.013) % 1
+        blendVerticesYUpBy(model.frames[3]!, model.frames[4]!, factor, layout.xyzIndex, positions, normals)
+      }
+      for (let i = 0; i < 5000; i++) call()
+      expect(await settled(() => bytesPerCall(call, 200), call)).toBeLessThan(1)
+    }
+  })
+})
+
+describe('blend kernel paths', () => {
+  it('word reads (aligned frames) and byte reads (unaligned) write identical floats', () => {
+    const bytes = readAsset('quake2/ogro/tris.MD2')
+    const shifted = new Uint8Array(bytes.length + 3)
+    shifted.set(bytes, 3)
+    const unaligned = parseMD2(shifted.subarray(3))
+    expect(ogro.frames[0]!.vertices.byteOffset % 4).toBe(0)
+    expect(unaligned.frames[0]!.vertices.byteOffset % 4).not.toBe(0)
+    const layout = buildVertexLayout(ogro)
+    const out = () => [new Float32Array(layout.vertexCount * 3), new Float32Array(layout.vertexCount * 3)] as const
+    for (const [from, to, t] of [[0, 1, 0], [10, 11, 0.25], [40, 45, 0.999], [197, 0, 0.5]] as const) {
+      const [pa, na] = out()
+      const [pb, nb] = out()
+      const [pc] = out()
+      blendVerticesYUp(ogro.frames[from]!, ogro.frames[to]!, t, layout.xyzIndex, pa, na)
+      blendVerticesYUp(unaligned.frames[from]!, unaligned.frames[to]!, t, layout.xyzIndex, pb, nb)
+      blendVerticesYUp(ogro.frames[from]!, ogro.frames[to]!, t, layout.xyzIndex, pc)
+      expect(pb).toEqual(pa)
+      expect(nb).toEqual(na)
+      expect(pc).toEqual(pa)
+    }
+  })
+})
+
+describe('nothing written, nothing uploaded, when nothing changes', () => {
+  it('a paused instance, a still frame and an off-screen instance keep their version counters; a playing one does not', async () => {
+    const paused = createRef<Group>()
+    const still = createRef<Group>()
+    const away = createRef<Group>()
+    const playing = createRef<Group>()
+    const get = await mount(
+      <>
+        <MD2Model ref={paused} model={ogro} animation="run" playing={false} position={[0, 0, -100]} />
+        <MD2Model ref={still} model={ogro} frame={12} position={[0, 0, -100]} />
+        <MD2Model ref={away} model={ogro} animation="run" position={[0, 0, 5000]} />
+        <MD2Model ref={playing} model={ogro} animation="run" position={[0, 0, -100]} />
+      </>,
+    )
+    updateMatrices(get)
+    tick(get, 2)
+    const before = [paused, still, away, playing].map((ref) => versions(ref.current!))
+    const positionsBefore = geometryOf(away.current!).getAttribute('position').array.slice()
+    tick(get, 120)
+    const after = [paused, still, away, playing].map((ref) => versions(ref.current!))
+    expect(after[0]).toEqual(before[0])
+    expect(after[1]).toEqual(before[1])
+    expect(after[2]).toEqual(before[2])
+    expect(geometryOf(away.current!).getAttribute('position').array).toEqual(positionsBefore)
+    // The playing one writes (and flags for upload) every frame: 120 frames at 60 fps, lerped.
+    expect(after[3]![0]! - before[3]![0]!).toBe(120)
+    expect(after[3]![1]! - before[3]![1]!).toBe(120)
+
+    // Brought into view, the off-screen one catches up on its next tick.
+    away.current!.position.set(0, 0, -100)
+    updateMatrices(get)
+    tick(get, 1)
+    expect(versions(away.current!)[0]).toBe(before[2]![0]! + 1)
+  })
+
+  it('without interpolation an instance writes once per keyframe, not once per frame', async () => {
+    const ref = createRef<Group>()
+    const get = await mount(<MD2Model ref={ref} model={ogro} animation="run" interpolate={false} position={[0, 0, -100]} />)
+    updateMatrices(get)
+    tick(get, 1)
+    const before = versions(ref.current!)[0]!
+    // 2 seconds at 60 fps of a 10 fps animation: 20 keyframe changes, 120 frames.
+    tick(get, 120)
+    const writes = versions(ref.current!)[0]! - before
+    expect(writes).toBeGreaterThanOrEqual(19)
+    expect(writes).toBeLessThanOrEqual(21)
+  })
+
+  it('normals are neither allocated nor written for a MeshBasicMaterial', async () => {
+    const { MeshBasicMaterial } = await import('three')
+    const ref = createRef<Group>()
+    const get = await mount(<MD2Model ref={ref} model={ogro} animation="run" material={new MeshBasicMaterial()} position={[0, 0, -100]} />)
+    updateMatrices(get)
+    tick(get, 10)
+    expect(geometryOf(ref.current!).getAttribute('normal')).toBeUndefined()
+  })
+})
+
+describe('instances share what does not change', () => {
+  it('index, uv, bounds source and skin texture are shared; only position and normal are per instance', async () => {
+    const skin = new Texture()
+    const a = createRef<Group>()
+    const b = createRef<Group>()
+    await mount(
+      <>
+        <MD2Model ref={a} model={ogro} skin={skin} animation="run" />
+        <MD2Model ref={b} model={ogro} skin={skin} animation="attack" />
+      </>,
+    )
+    const ga = geometryOf(a.current!)
+    const gb = geometryOf(b.current!)
+    expect(ga).not.toBe(gb)
+    expect(ga.index).toBe(gb.index)
+    expect(ga.getAttribute('uv')).toBe(gb.getAttribute('uv'))
+    expect(ga.getAttribute('position')).not.toBe(gb.getAttribute('position'))
+    expect(ga.getAttribute('position').array.buffer).not.toBe(gb.getAttribute('position').array.buffer)
+    const materials = [a, b].map((ref) => (ref.current!.children[0] as Mesh).material as MeshLambertMaterial)
+    expect(materials[0]!.map).toBe(skin)
+    expect(materials[1]!.map).toBe(skin)
+    // Per instance: 6 floats per vertex and nothing else of any size.
+    const { vertexCount } = buildVertexLayout(ogro)
+    const own = ['position', 'normal'].map((name) => (ga.getAttribute(name) as BufferAttribute).array.byteLength)
+    expect(own).toEqual([vertexCount * 12, vertexCount * 12])
+    expect(ga.getAttribute('position')).toBeInstanceOf(BufferAttribute)
+  })
+})
