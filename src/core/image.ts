@@ -1,3 +1,4 @@
+import { toBytes } from './bytes'
 import { MD2Error } from './errors'
 
 /** A decoded skin: RGBA, 8 bits per channel, first row at the top, `width × height × 4` bytes. */
@@ -78,21 +79,7 @@ export function readUint16LE(bytes: Uint8Array, offset: number): number {
 }
 
 /** @internal Accepts what the public decoders accept, as a Uint8Array view (no copy). */
-export function toImageBytes(data: Uint8Array | ArrayBuffer, file: string | undefined): Uint8Array {
-  if (data instanceof Uint8Array) return data
-  if (data instanceof ArrayBuffer) return new Uint8Array(data)
-  if (ArrayBuffer.isView(data)) {
-    const view = data as ArrayBufferView
-    return new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
-  }
-  throw new MD2Error('BAD_ARGUMENT', `expected an ArrayBuffer or Uint8Array, got ${describe(data)}`, { file })
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object'
-  return typeof value
-}
+export const toImageBytes = toBytes
 
 /**
  * @internal Throws a BAD_IMAGE error. `section` is the format (`'pcx'`, `'tga'`); the reason starts

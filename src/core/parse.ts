@@ -1,4 +1,5 @@
 import { resolveAnimations } from './animations'
+import { toBytes } from './bytes'
 import {
   ENGINE_LIMITS,
   FRAME_HEADER_SIZE,
@@ -76,22 +77,6 @@ export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Option
   }
   if (options.name !== undefined) model.name = options.name
   return model
-}
-
-function toBytes(data: ArrayBuffer | Uint8Array, file: string | undefined): Uint8Array {
-  if (data instanceof Uint8Array) return data
-  if (data instanceof ArrayBuffer) return new Uint8Array(data)
-  if (ArrayBuffer.isView(data)) {
-    const view = data as ArrayBufferView
-    return new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
-  }
-  throw new MD2Error('BAD_ARGUMENT', `expected an ArrayBuffer or Uint8Array, got ${describe(data)}`, { file })
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object'
-  return typeof value
 }
 
 function fail(source: Source, code: MD2ErrorCode, section: string, offset: number | undefined, message: string): never {
