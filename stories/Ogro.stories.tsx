@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import { useState } from 'react'
 import { expect, fn, waitFor } from 'storybook/test'
 import ogroInfo, { animationNames, frameCount } from '../assets/quake2/ogro/tris.MD2?md2-animations'
-import { MD2Model, useMD2, type MD2ModelProps } from '../src/index'
+import { MD2Model, useMD2, useMD2Skin, type MD2ModelProps } from '../src/index'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON, OGRO_WEAPON_SKIN } from './support/assets'
 import { modelArgTypes } from './support/controls'
 import { useLiveArgs, setStoryArgs } from './support/live-args'
@@ -11,9 +11,9 @@ import { coverage, difference, findStage } from './support/pixels'
 import { Overlay } from './support/Stage'
 
 /**
- * Ogro by Magarnigal (skins by Ogro_Fix and Deranged): a 199-frame Quake II player model. Its
- * animations come from its own frame names plus the Quake II player table, read from the file by
- * `?md2-animations` at build time.
+ * Ogro by Magarnigal (skins by Ogro_Fix and Deranged): a 199-frame Quake II player model wearing his
+ * original 8-bit PCX skins. Its animations come from its own frame names plus the Quake II player
+ * table, read from the file by `?md2-animations` at build time.
  */
 const meta = {
   title: 'Quake II/Ogro',
@@ -63,7 +63,7 @@ export const Paused: Story = {
   },
 }
 
-/** The skin switcher: Ogro's PCX skins as PNG conversions (PCX decoding comes later). */
+/** The skin switcher over Ogro's original PCX skins (the 13 his file names, then three it does not). */
 export const Skins: Story = {
   args: { playing: false, animation: 'stand', skin: OGRO_SKINS.igdosh },
   play: async ({ canvasElement }) => {
@@ -109,15 +109,25 @@ function WithWeaponScene(props: MD2ModelProps) {
     <group>
       <MD2Model {...args} />
       {/* The weapon is animated along with the body: same animation, same clock. */}
-      <MD2Model {...args} url={OGRO_WEAPON} skin={OGRO_WEAPON_SKIN} />
+      {/* No skin of its own: weapon.md2 names players/ogro/weapon.pcx, found beside it. */}
+      <MD2Model {...args} url={OGRO_WEAPON} skin={undefined} />
     </group>
   )
 }
 
-/** Body and `weapon.md2` playing the same animation. */
+/** Body and `weapon.md2` playing the same animation; the weapon wears the `weapon.pcx` its file names. */
 export const WithWeapon: Story = {
   args: { animation: 'attack' },
   render: (args) => <WithWeaponScene {...args} />,
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    await stage.expectAnimated()
+    // The weapon's default skin: the name written in weapon.md2, resolved next to it.
+    const [weaponSkin] = (await useMD2.preload(OGRO_WEAPON)).skins
+    await expect(weaponSkin).toBe('players/ogro/weapon.pcx')
+    await expect((await useMD2Skin.resolve(OGRO_WEAPON, weaponSkin!)).url).toBe(OGRO_WEAPON_SKIN)
+  },
 }
 
 function InterpolationScene(props: MD2ModelProps) {

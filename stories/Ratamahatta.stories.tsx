@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { animationNames, frameCount } from '../assets/quake2/ratamahatta/tris.md2?md2-animations'
-import { MD2Model, type MD2ModelProps } from '../src/index'
+import { expect } from 'storybook/test'
+import { MD2Model, useMD2, useMD2Skin, type MD2ModelProps } from '../src/index'
 import { RATAMAHATTA, RATAMAHATTA_SKINS, RATAMAHATTA_WEAPON, RATAMAHATTA_WEAPON_SKIN } from './support/assets'
 import { modelArgTypes } from './support/controls'
 import { useLiveArgs, setStoryArgs } from './support/live-args'
@@ -8,14 +9,15 @@ import { coverage, difference, findStage } from './support/pixels'
 
 /**
  * Ratamahatta by Brian "EvilBastard" Collins: a 198-frame Quake II player model whose file names no
- * skin; the skins are PNG conversions of its PCX files.
+ * skin, so his original PCX skins are given by URL. His weapon's file names `weapon.pcx`, found
+ * beside it with no `skin` prop.
  */
 function RatamahattaScene({ weapon = true, ...props }: MD2ModelProps & { weapon?: boolean }) {
   const args = useLiveArgs(props)
   return (
     <group>
       <MD2Model {...args} />
-      {weapon && <MD2Model {...args} url={RATAMAHATTA_WEAPON} skin={RATAMAHATTA_WEAPON_SKIN} />}
+      {weapon && <MD2Model {...args} url={RATAMAHATTA_WEAPON} skin={undefined} />}
     </group>
   )
 }
@@ -48,6 +50,9 @@ export const Playing: Story = {
     const stage = await findStage(canvasElement)
     await stage.expectModel()
     await stage.expectAnimated()
+    // The weapon's default skin: "players/Ratamahatta/weapon.pcx" as written, found as weapon.pcx beside it.
+    const [weaponSkin] = (await useMD2.preload(RATAMAHATTA_WEAPON)).skins
+    await expect((await useMD2Skin.resolve(RATAMAHATTA_WEAPON, weaponSkin!)).url).toBe(RATAMAHATTA_WEAPON_SKIN)
   },
 }
 

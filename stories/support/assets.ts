@@ -7,22 +7,26 @@ const UFO = '/models/ufoai'
 
 export const OGRO = `${Q2}/ogro/tris.MD2`
 export const OGRO_WEAPON = `${Q2}/ogro/weapon.md2`
-export const OGRO_WEAPON_SKIN = `${Q2}/ogro/png/weapon.jpg`
-/** The PNG conversions of Ogro's PCX skins (PCX decoding comes later). */
-export const OGRO_SKINS: Record<string, string> = {
-  ...Object.fromEntries(
-    ['igdosh', 'arboshak', 'ctf_b', 'ctf_r', 'darkam', 'freedom', 'gib', 'gordogh', 'khorne', 'nabogro', 'ogrobase', 'sharokh'].map(
-      (name) => [name, `${Q2}/ogro/png/${name}.png`],
-    ),
-  ),
-  grok: `${Q2}/ogro/png/grok.jpg`,
-}
+/** The skin `weapon.md2` names (`players/ogro/weapon.pcx`): what `<MD2Model url={OGRO_WEAPON}>` shows by default. */
+export const OGRO_WEAPON_SKIN = `${Q2}/ogro/weapon.pcx`
+/**
+ * Ogro's original 8-bit PCX skins: the 13 that `tris.MD2` names (igdosh first, its default) and the
+ * three it does not name.
+ */
+export const OGRO_SKINS: Record<string, string> = Object.fromEntries(
+  [
+    ...['igdosh', 'arboshak', 'darkam', 'freedom', 'gib', 'gorash', 'gordogh', 'grok', 'khorne', 'nabogro', 'slaanesh', 'ctf_r', 'ctf_b'],
+    ...['ogrobase', 'sharokh', 'cloth'],
+  ].map((name) => [name, `${Q2}/ogro/${name}.pcx`] as const),
+)
 
 export const RATAMAHATTA = `${Q2}/ratamahatta/tris.md2`
 export const RATAMAHATTA_WEAPON = `${Q2}/ratamahatta/weapon.MD2`
-export const RATAMAHATTA_WEAPON_SKIN = `${Q2}/ratamahatta/png/weapon.png`
+/** The skin `weapon.MD2` names (`players/Ratamahatta/weapon.pcx`), found beside it by default. */
+export const RATAMAHATTA_WEAPON_SKIN = `${Q2}/ratamahatta/weapon.pcx`
+/** Ratamahatta's original PCX skins (his `tris.md2` names none), file names as shipped (mixed case). */
 export const RATAMAHATTA_SKINS: Record<string, string> = Object.fromEntries(
-  ['ratamahatta', 'ctf_b', 'ctf_r', 'dead', 'gearwhore'].map((name) => [name, `${Q2}/ratamahatta/png/${name}.png`] as const),
+  ['Ratamahatta', 'Gearwhore', 'ctf_b', 'ctf_r', 'dead', 'jaws'].map((name) => [name.toLowerCase(), `${Q2}/ratamahatta/${name}.pcx`] as const),
 )
 
 export const SOLDIER = `${UFO}/soldier-male/body.md2`

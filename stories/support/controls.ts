@@ -8,7 +8,8 @@ export interface ModelInfo {
 
 /**
  * Controls for <MD2Model> props. The animation select lists the names found in the model file (or
- * in its .anm table); the frame scrubber runs over the file's own frame count.
+ * in its .anm table); the frame scrubber runs over the file's own frame count; the skin select
+ * offers the given skin files (labelled by their keys), the originals shipped with the model.
  */
 export function modelArgTypes(info: ModelInfo, skins?: Record<string, string>): ArgTypes {
   return {
@@ -18,7 +19,11 @@ export function modelArgTypes(info: ModelInfo, skins?: Record<string, string>): 
       description: `One of the ${info.animationNames.length} animations found in the file`,
     },
     skin: skins
-      ? { control: { type: 'select', labels: invert(skins) }, options: Object.values(skins), description: 'PNG/JPG skin' }
+      ? {
+          control: { type: 'select', labels: invert(skins) },
+          options: Object.values(skins),
+          description: `Skin: one of the ${Object.keys(skins).length} original image files shipped with the model`,
+        }
       : { control: false },
     frame: {
       control: { type: 'range', min: 0, max: info.frameCount - 1, step: 1 },
