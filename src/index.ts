@@ -5,7 +5,7 @@
 import type { MD2Model as MD2ModelData } from './core/types'
 
 export * from './core/index'
-export { MD2Loader } from './three/MD2Loader'
+export { MD2Loader, md2SourceUrl } from './three/MD2Loader'
 export {
   createMD2Geometry,
   writeMD2Frame,

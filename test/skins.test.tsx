@@ -20,6 +20,7 @@ import { MD2Model } from '../src/react/MD2Model'
 import { useMD2 } from '../src/react/useMD2'
 import { useMD2Skin } from '../src/react/useMD2Skin'
 import { createMD2Geometry } from '../src/three/MD2Geometry'
+import { MD2Loader, md2SourceUrl } from '../src/three/MD2Loader'
 import { MD2SkinLoader, createSkinTexture, getMissingSkinTexture, skinKindOf } from '../src/three/MD2SkinLoader'
 import { ASSETS_DIR, readAsset } from './assets'
 
@@ -374,6 +375,19 @@ describe('<MD2Model skin>', () => {
     expect(mapOf(a.current!)!.name).toBe(`${HOST}/a/quake2/ogro/igdosh.pcx`)
     expect(mapOf(b.current!)).toBeNull()
     expect(mapOf(c.current!)).toBeNull()
+  })
+
+  it('the same for a model from MD2Loader.loadAsync (as useLoader(MD2Loader) gives it)', async () => {
+    serve()
+    const model = await new MD2Loader().setPath(`${HOST}/a/quake2/`).loadAsync('ogro/tris.MD2')
+    expect(md2SourceUrl(model)).toBe(`${HOST}/a/quake2/ogro/tris.MD2`)
+    const ref = createRef<Group>()
+    const r = await mount(
+      <Suspense fallback={null}>
+        <MD2Model ref={ref} model={model} />
+      </Suspense>,
+    )
+    await until(r, () => expect(mapOf(ref.current!)?.name).toBe(`${HOST}/a/quake2/ogro/igdosh.pcx`))
   })
 
   it('accepts an index, a name from the list, a URL, a Texture and null', async () => {

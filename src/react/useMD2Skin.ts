@@ -3,9 +3,9 @@ import type { Texture } from 'three'
 import { isMD2Error } from '../core/errors'
 import { skinCandidates } from '../core/skin-paths'
 import type { MD2Model } from '../core/types'
+import { md2SourceUrl } from '../three/MD2Loader'
 import { MD2SkinLoader, getMissingSkinTexture } from '../three/MD2SkinLoader'
 import { createAssetCache } from './assetCache'
-import { useMD2 } from './useMD2'
 
 /** How one of a model's own skin names was resolved. */
 export interface ResolvedMD2Skin {
@@ -85,12 +85,13 @@ export type MD2SkinProp = string | number | Texture | null | undefined
 /**
  * @internal The texture for `<MD2Model skin>`: a `Texture` as given; `null` none; a number, an index
  * into `model.skins`; a string, a name from `model.skins` (looked up next to the model) or else a
- * URL; `undefined`, skin 0 when the model names one and came from a URL (`modelUrl`, or the model
- * `useMD2` cached under its `name`). Suspends while loading; a new skin keeps the old one on screen
+ * URL; `undefined`, skin 0 when the model names one and came from a URL (`modelUrl`, or the URL an
+ * `MD2Loader` fetched it from: `useMD2`, `useLoader(MD2Loader)`). Suspends while loading; a new skin
+ * keeps the old one on screen
  * until it has loaded (a deferred value), so switching never hides the model.
  */
 export function useSkinProp(model: MD2Model, skin: MD2SkinProp, modelUrl?: string): Texture | undefined {
-  const loadedFrom = modelUrl ?? (model.name !== undefined && useMD2.peek(model.name) === model ? model.name : undefined)
+  const loadedFrom = modelUrl ?? md2SourceUrl(model)
   const key = skinKey(model, skin, loadedFrom)
   const deferred = useDeferredValue(key)
   if (skin === null) return undefined

@@ -3,6 +3,17 @@ import { MD2Error, isMD2Error } from '../core/errors'
 import { parseMD2 } from '../core/parse'
 import type { MD2AnimationDef, MD2Model } from '../core/types'
 
+/** Models this loader fetched, with the URL they came from (what skin names are resolved against). */
+const sourceUrls = new WeakMap<MD2Model, string>()
+
+/**
+ * The URL an `MD2Loader` (and so `useMD2` or `useLoader(MD2Loader, …)`) fetched `model` from, or
+ * undefined for a model parsed from bytes. Skin names in the file are looked up next to it.
+ */
+export function md2SourceUrl(model: MD2Model): string | undefined {
+  return sourceUrls.get(model)
+}
+
 /**
  * A three.js loader for MD2 files (`load`, `loadAsync`, `LoadingManager`, progress), so
  * `useLoader(MD2Loader, url)` works too. It yields the parsed `MD2Model` (frames still quantized);
@@ -48,6 +59,7 @@ export class MD2Loader extends Loader<MD2Model> {
           fail(error)
           return
         }
+        sourceUrls.set(model, this.manager.resolveURL(this.path + url))
         onLoad(model)
       },
       onProgress,
