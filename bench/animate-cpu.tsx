@@ -117,13 +117,13 @@ function floorRunner(subject: Subject): Runner {
       const positions = Array.from({ length: n }, () => new Float32Array(size))
       const normals = Array.from({ length: n }, () => new Float32Array(size))
       const state = createAnimationState(subject, true)
-      const frames = subject.model.frames
+      const model = subject.model
       return {
         step: () => {
           advanceAnimation(state, DELTA)
-          const a = frames[state.currentFrame]!
-          const b = frames[state.nextFrame]!
-          for (let i = 0; i < n; i++) blendVerticesYUp(a, b, state.interpolation, layout.xyzIndex, positions[i]!, normals[i]!)
+          const a = state.currentFrame
+          const b = state.nextFrame
+          for (let i = 0; i < n; i++) blendVerticesYUp(model, a, b, state.interpolation, layout.xyzIndex, positions[i]!, normals[i]!)
         },
         done: async () => {},
       }

@@ -150,8 +150,8 @@ export function runParseBench(files: readonly ModelFile[], options: ParseOptions
   ]
   const perFrame = median(results.filter((r) => r.frames > 1).map((r) => (r.retained.md2 - r.size) / r.frames))
   footer.push(
-    `parseMD2 keeps the file plus about ${fmt(perFrame, 0)} bytes of JavaScript objects per frame (name, scale, translate, a view): ` +
-      'nothing next to a character model, several times the data of a weapon or item model whose frames hold a few vertices.',
+    `parseMD2 keeps the file plus about ${fmt(perFrame, 0)} bytes of JavaScript per frame (a name, 6 floats of scale and translate, its share of the animations): ` +
+      'nothing next to a character model, a fraction of a weapon or item model whose frames hold a few vertices.',
   )
   if (results.some((r) => r.threeRejects)) footer.push('† three.js MD2Loader.parse rejects this file (logs and returns undefined); left out of its totals.')
   return {

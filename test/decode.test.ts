@@ -109,7 +109,7 @@ describe('Z-up to Y-up is a rotation, never a mirror', () => {
   it('the weapon stays in the right hand: facing +Z with +Y up, it lies at −X and in front', () => {
     const layout = buildVertexLayout(weapon)
     const positions = new Float32Array(layout.vertexCount * 3)
-    blendVerticesYUp(weapon.frames[0]!, weapon.frames[0]!, 0, layout.xyzIndex, positions)
+    blendVerticesYUp(weapon, 0, 0, 0, layout.xyzIndex, positions)
     let x = 0
     let z = 0
     for (let i = 0; i < layout.vertexCount; i++) {
@@ -124,7 +124,7 @@ describe('Z-up to Y-up is a rotation, never a mirror', () => {
     const layout = buildVertexLayout(ogro)
     const positions = new Float32Array(layout.vertexCount * 3)
     const normals = new Float32Array(layout.vertexCount * 3)
-    blendVerticesYUp(ogro.frames[10]!, ogro.frames[11]!, 0.25, layout.xyzIndex, positions, normals)
+    blendVerticesYUp(ogro, 10, 11, 0.25, layout.xyzIndex, positions, normals)
     const reference = blendFrames(ogro, 10, 11, 0.25)
     const na = decodeFrameNormals(ogro, 10)
     const nb = decodeFrameNormals(ogro, 11)
@@ -147,7 +147,7 @@ describe('Z-up to Y-up is a rotation, never a mirror', () => {
     const layout = buildVertexLayout(ogro)
     const positions = new Float32Array(layout.vertexCount * 3)
     const normals = new Float32Array(layout.vertexCount * 3)
-    blendVerticesYUp(ogro.frames[0]!, ogro.frames[0]!, 0, layout.xyzIndex, positions, normals)
+    blendVerticesYUp(ogro, 0, 0, 0, layout.xyzIndex, positions, normals)
     let agree = 0
     const count = layout.indices.length / 3
     for (let t = 0; t < count; t++) {

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { MD2Error, decodeFrame, decodeFrameNormals, parseMD2 } from '../src/core'
+import {
+  MD2Error,
+  blendFrames,
+  blendVerticesYUp,
+  buildVertexLayout,
+  decodeFrame,
+  decodeFrameNormals,
+  findAnimation,
+  frameBounds,
+  parseMD2,
+  resolveAnimations,
+} from '../src/core'
 import { ALL_MD2, readAsset } from './assets'
 import { patch, rawHeader, rawVertex, withHeader } from './md2-bytes'
 
@@ -287,5 +298,46 @@ describe('parseMD2 refuses damaged files with a typed error', () => {
 
   it('BAD_ARGUMENT for something that is not bytes', () => {
     expect(() => parseMD2('tris.md2' as unknown as Uint8Array)).toThrow(MD2Error)
+  })
+})
+
+describe('frames are built lazily', () => {
+  it('parsing and the library paths make no frame objects; model.frames, once read, agrees with frameNames, frameTransforms and frameData', () => {
+    const model = parseMD2(ogroBytes.slice())
+    const isLazy = () => typeof Object.getOwnPropertyDescriptor(model, 'frames')?.get === 'function'
+    expect(isLazy()).toBe(true)
+    const { numFrames, numVertices, frameSize, offsetFrames } = model.header
+    expect(model.frameNames).toHaveLength(numFrames)
+    expect(model.frameTransforms).toHaveLength(numFrames * 6)
+    expect(model.frameStride).toBe(frameSize)
+    expect(model.frameData.byteLength).toBe(numFrames * frameSize)
+    expect(model.frameData.byteOffset).toBe(offsetFrames)
+
+    // Decoding, blending, bounds, animations and the vertex layout read the frame store only.
+    const layout = buildVertexLayout(model)
+    const positions = new Float32Array(layout.vertexCount * 3)
+    blendVerticesYUp(model, 3, 4, 0.5, layout.xyzIndex, positions, new Float32Array(layout.vertexCount * 3))
+    decodeFrame(model, 7)
+    decodeFrameNormals(model, 7)
+    blendFrames(model, 0, 1, 0.5)
+    frameBounds(model, 2)
+    findAnimation(model, { start: 0, end: 1000 })
+    resolveAnimations(model.frameNames, undefined, [])
+    expect(isLazy()).toBe(true)
+
+    const frames = model.frames
+    expect(isLazy()).toBe(false)
+    expect(model.frames).toBe(frames) // built once, then kept
+    expect(frames).toHaveLength(numFrames)
+    const view = new DataView(ogroBytes.buffer, ogroBytes.byteOffset, ogroBytes.byteLength)
+    frames.forEach((frame, f) => {
+      expect(frame.name).toBe(model.frameNames[f])
+      expect([...frame.scale, ...frame.translate]).toEqual([...model.frameTransforms.subarray(f * 6, f * 6 + 6)])
+      const offset = offsetFrames + f * frameSize
+      expect([...frame.scale, ...frame.translate]).toEqual([0, 1, 2, 3, 4, 5].map((k) => view.getFloat32(offset + k * 4, true)))
+      expect(frame.vertices.buffer).toBe(model.frameData.buffer)
+      expect(frame.vertices.byteOffset).toBe(model.frameData.byteOffset + f * model.frameStride + 40)
+      expect(frame.vertices).toEqual(ogroBytes.subarray(offset + 40, offset + 40 + numVertices * 4))
+    })
   })
 })

@@ -162,7 +162,7 @@ describe('per-frame allocation', () => {
       const factor = { t: 0.5 }
       const call = () => {
         factor.t = (factor.t + 0.013) % 1
-        blendVerticesYUpBy(model.frames[3]!, model.frames[4]!, factor, layout.xyzIndex, positions, normals)
+        blendVerticesYUpBy(model, 3, 4, factor, layout.xyzIndex, positions, normals)
       }
       for (let i = 0; i < 5000; i++) call()
       expect(await settled(() => bytesPerCall(call, 200), call)).toBeLessThan(1)
@@ -184,9 +184,9 @@ describe('blend kernel paths', () => {
       const [pa, na] = out()
       const [pb, nb] = out()
       const [pc] = out()
-      blendVerticesYUp(ogro.frames[from]!, ogro.frames[to]!, t, layout.xyzIndex, pa, na)
-      blendVerticesYUp(unaligned.frames[from]!, unaligned.frames[to]!, t, layout.xyzIndex, pb, nb)
-      blendVerticesYUp(ogro.frames[from]!, ogro.frames[to]!, t, layout.xyzIndex, pc)
+      blendVerticesYUp(ogro, from, to, t, layout.xyzIndex, pa, na)
+      blendVerticesYUp(unaligned, from, to, t, layout.xyzIndex, pb, nb)
+      blendVerticesYUp(ogro, from, to, t, layout.xyzIndex, pc)
       expect(pb).toEqual(pa)
       expect(nb).toEqual(na)
       expect(pc).toEqual(pa)

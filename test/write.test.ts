@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { MD2Error } from '../src/core/errors'
 import { decodeFrame } from '../src/core/frame'
 import { parseMD2 } from '../src/core/parse'
-import type { MD2Frame, MD2Model } from '../src/core/types'
-import { checkWritable, md2Header, writeMD2 } from '../src/core/write'
+import type { MD2Frame } from '../src/core/types'
+import { checkWritable, md2Header, writeMD2, type WritableMD2 } from '../src/core/write'
 import { ALL_MD2, readAsset } from './assets'
 
 function expectMD2Error(run: () => unknown, code: string, text?: RegExp): void {
@@ -98,7 +98,7 @@ describe('writeMD2 round trip on every real model', () => {
 })
 
 /** A one-triangle model, small enough to check by hand. */
-function tinyModel(overrides: Partial<MD2Model> = {}): MD2Model {
+function tinyModel(overrides: Partial<WritableMD2> = {}): WritableMD2 {
   const frame: MD2Frame = {
     name: 'stand01',
     scale: [1, 1, 1],

@@ -46,7 +46,7 @@ export function inspectReport(file: string, bytes: number, model: MD2Model): Ins
     header: model.header,
     sections: sections(model.header),
     skins: model.skins,
-    frameNames: model.frames.map((frame) => frame.name),
+    frameNames: model.frameNames.slice(),
     animations: model.animations,
     glCommands: { strips, fans: model.glCommands.length - strips, words: model.glCommandData.length },
     warnings: model.warnings,

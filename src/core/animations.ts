@@ -61,12 +61,12 @@ function startsSubRun(prev: ParsedFrameName, next: ParsedFrameName): boolean {
 }
 
 /**
- * Groups frames into animations by name: trailing digits stripped, contiguous runs kept apart,
+ * Groups frames into animations by name (`model.frameNames`, or frame objects): trailing digits stripped, contiguous runs kept apart,
  * names without digits (`boom`, `flush`) as one-frame animations, `pain1xx/pain2xx` apart.
  * A name that returns later gets a suffix (`stand_2`).
  */
-export function groupFrameAnimations(frames: readonly { name: string }[], fps: number = QUAKE2_FPS): MD2Animation[] {
-  const parsed = frames.map((frame) => splitFrameName(frame.name))
+export function groupFrameAnimations(frames: readonly (string | { name: string })[], fps: number = QUAKE2_FPS): MD2Animation[] {
+  const parsed = frames.map((frame) => splitFrameName(typeof frame === 'string' ? frame : frame.name))
   const runs: { base: string; start: number; end: number; split: boolean }[] = []
   parsed.forEach((frame, index) => {
     const run = runs[runs.length - 1]
@@ -95,10 +95,10 @@ export function groupFrameAnimations(frames: readonly { name: string }[], fps: n
 
 /**
  * The animations a parsed model offers: the caller's table if given, else the groups of its frame
- * names, plus the Quake II player table (by its own names) for 198/199-frame player models.
+ * names (`model.frameNames`, or frame objects), plus the Quake II player table (by its own names) for 198/199-frame player models.
  */
 export function resolveAnimations(
-  frames: readonly { name: string }[],
+  frames: readonly (string | { name: string })[],
   table: readonly MD2AnimationDef[] | undefined,
   warnings: string[],
 ): MD2Animation[] {
@@ -162,15 +162,19 @@ export type AnimationSelector = string | number | { start: number; end: number; 
 
 /**
  * Finds an animation by name (case-insensitive), index, or explicit range (clamped to the model's
- * frames). Returns undefined when there is no such animation.
+ * frames: `header.numFrames`, or `frames.length` when given no header). Returns undefined when
+ * there is no such animation.
  */
-export function findAnimation(model: Pick<MD2Model, 'animations' | 'frames'>, selector: AnimationSelector): MD2Animation | undefined {
+export function findAnimation(
+  model: Pick<MD2Model, 'animations'> & ({ header: { numFrames: number } } | { frames: readonly unknown[] }),
+  selector: AnimationSelector,
+): MD2Animation | undefined {
   if (typeof selector === 'number') return model.animations[selector]
   if (typeof selector === 'string') {
     const wanted = selector.toLowerCase()
     return model.animations.find((animation) => animation.name.toLowerCase() === wanted)
   }
-  const last = model.frames.length - 1
+  const last = ('header' in model ? model.header.numFrames : model.frames.length) - 1
   const start = clampFrame(selector.start, last)
   const end = Math.max(start, clampFrame(selector.end, last))
   return { name: selector.name ?? `${start}-${end}`, start, end, fps: selector.fps ?? QUAKE2_FPS, source: 'table' }

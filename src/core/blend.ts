@@ -1,5 +1,6 @@
+import { FRAME_HEADER_SIZE } from './constants'
 import { ANORMS_256 } from './normals'
-import type { MD2Frame } from './types'
+import type { MD2Model } from './types'
 
 /**
  * Quake II is Z-up (X forward, Y left); three.js and glTF are Y-up with +Z forward and +X left.
@@ -28,13 +29,13 @@ const LITTLE_ENDIAN_HOST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1
 const wordViews = new WeakMap<ArrayBufferLike, Uint32Array>()
 
 /**
- * The words of the buffer under `vertices` (vertex `k` of the frame is word `byteOffset / 4 + k`), or
- * undefined when the frame is not 4-byte aligned or the host is big-endian. Allocates only the first
- * time it sees a buffer.
+ * The words of the buffer under `frameData` (byte `frameData.byteOffset + i` is in word
+ * `(frameData.byteOffset + i) / 4`), or undefined when a frame's vertices would not be 4-byte aligned
+ * or the host is big-endian. Allocates only the first time it sees a buffer.
  */
-function wordsOf(vertices: Uint8Array): Uint32Array | undefined {
-  if (!LITTLE_ENDIAN_HOST || (vertices.byteOffset & 3) !== 0) return undefined
-  const buffer = vertices.buffer
+function wordsOf(frameData: Uint8Array, frameStride: number): Uint32Array | undefined {
+  if (!LITTLE_ENDIAN_HOST || ((frameData.byteOffset | frameStride) & 3) !== 0) return undefined
+  const buffer = frameData.buffer
   let words = wordViews.get(buffer)
   if (words === undefined) {
     words = new Uint32Array(buffer, 0, buffer.byteLength >>> 2)
@@ -42,6 +43,9 @@ function wordsOf(vertices: Uint8Array): Uint32Array | undefined {
   }
   return words
 }
+
+/** What the kernel reads of a model: its frame transforms and frame bytes. */
+export type MD2BlendSource = Pick<MD2Model, 'frameTransforms' | 'frameData' | 'frameStride'>
 
 /** The blend factor, held in an object so the per-frame path passes no double by value. */
 export interface BlendFactor {
@@ -52,24 +56,27 @@ const scratchFactor: BlendFactor = { t: 0 }
 
 /**
  * The per-frame kernel: for each output vertex `i` (reading MD2 vertex `xyzIndex[i]`), writes the
- * blend of two keyframes at `t` into `positions` (and `normals` if given), Y-up. Dequantizes while
- * blending with the scales and the blend factor folded into one multiply-add per component; touches
- * each output float once; allocates nothing (after the first call on a file's buffer).
+ * blend of keyframes `from` and `to` of `model` at `t` into `positions` (and `normals` if given),
+ * Y-up. Reads `model.frameData` and `model.frameTransforms` only (never `model.frames`). Dequantizes
+ * while blending with the scales and the blend factor folded into one multiply-add per component;
+ * touches each output float once; allocates nothing (after the first call on a file's buffer).
+ * `from` and `to` must be frame indices of the model (0 to `numFrames − 1`): they are not checked.
  *
  * Vertices are read one 32-bit word (x, y, z, normal index) per frame when the frames are 4-byte
  * aligned, as every well-formed file parsed from offset 0 is, and positions and normals are written
  * in the same pass: about 20% faster than byte reads in two passes (bench/RESULTS.md).
  */
 export function blendVerticesYUp(
-  from: MD2Frame,
-  to: MD2Frame,
+  model: MD2BlendSource,
+  from: number,
+  to: number,
   t: number,
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals?: Float32Array,
 ): void {
   scratchFactor.t = t
-  blendVerticesYUpBy(from, to, scratchFactor, xyzIndex, positions, normals)
+  blendVerticesYUpBy(model, from, to, scratchFactor, xyzIndex, positions, normals)
 }
 
 /**
@@ -78,8 +85,9 @@ export function blendVerticesYUp(
  * is updated in place, so per-frame callers that keep their factor in one allocate nothing.
  */
 export function blendVerticesYUpBy(
-  from: MD2Frame,
-  to: MD2Frame,
+  model: MD2BlendSource,
+  from: number,
+  to: number,
   factor: Readonly<BlendFactor>,
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
@@ -87,34 +95,39 @@ export function blendVerticesYUpBy(
 ): void {
   const t = factor.t
   const back = 1 - t
+  const m = model.frameTransforms
+  const fa = from * 6
+  const fb = to * 6
   const k = coefficients
-  k[AX] = from.scale[0] * back
-  k[AY] = from.scale[1] * back
-  k[AZ] = from.scale[2] * back
-  k[BX] = to.scale[0] * t
-  k[BY] = to.scale[1] * t
-  k[BZ] = to.scale[2] * t
-  k[CX] = from.translate[0] * back + to.translate[0] * t
-  k[CY] = from.translate[1] * back + to.translate[1] * t
-  k[CZ] = from.translate[2] * back + to.translate[2] * t
+  k[AX] = m[fa]! * back
+  k[AY] = m[fa + 1]! * back
+  k[AZ] = m[fa + 2]! * back
+  k[BX] = m[fb]! * t
+  k[BY] = m[fb + 1]! * t
+  k[BZ] = m[fb + 2]! * t
+  k[CX] = m[fa + 3]! * back + m[fb + 3]! * t
+  k[CY] = m[fa + 4]! * back + m[fb + 4]! * t
+  k[CZ] = m[fa + 5]! * back + m[fb + 5]! * t
   k[BACK] = back
   k[T] = t
-  const va = from.vertices
-  const vb = to.vertices
-  const wa = wordsOf(va)
-  const wb = wa === undefined ? undefined : wordsOf(vb)
+  const data = model.frameData
+  const stride = model.frameStride
+  // Byte offsets of the two frames' vertices in `data`.
+  const va = from * stride + FRAME_HEADER_SIZE
+  const vb = to * stride + FRAME_HEADER_SIZE
+  const words = wordsOf(data, stride)
   // Each loop is its own small function that only ever sees one kind of input, so the optimizing
   // compiler takes it whole and never has to deoptimize it when another path runs (a deoptimized
   // kernel can get stuck re-entering optimized code mid-loop, boxing numbers on every call).
-  if (wa !== undefined && wb !== undefined) {
-    const oa = va.byteOffset >>> 2
-    const ob = vb.byteOffset >>> 2
-    if (normals === undefined) blendWordPositions(wa, oa, wb, ob, xyzIndex, positions)
-    else blendWords(wa, oa, wb, ob, xyzIndex, positions, normals)
+  if (words !== undefined) {
+    const oa = (data.byteOffset + va) >>> 2
+    const ob = (data.byteOffset + vb) >>> 2
+    if (normals === undefined) blendWordPositions(words, oa, words, ob, xyzIndex, positions)
+    else blendWords(words, oa, words, ob, xyzIndex, positions, normals)
   } else {
     // Unaligned frames (a file read from an odd offset) or a big-endian host: byte by byte.
-    blendBytePositions(va, vb, xyzIndex, positions)
-    if (normals !== undefined) blendByteNormals(va, vb, xyzIndex, normals)
+    blendBytePositions(data, va, vb, xyzIndex, positions)
+    if (normals !== undefined) blendByteNormals(data, va, vb, xyzIndex, normals)
   }
 }
 
@@ -175,27 +188,30 @@ function blendWords(
   }
 }
 
-function blendBytePositions(va: Uint8Array, vb: Uint8Array, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array): void {
+/** `a` and `b`: byte offsets in `data` of the two frames' first vertex. */
+function blendBytePositions(data: Uint8Array, a: number, b: number, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array): void {
   const k = coefficients
   const ax = k[AX]!, ay = k[AY]!, az = k[AZ]!, bx = k[BX]!, by = k[BY]!, bz = k[BZ]!, cx = k[CX]!, cy = k[CY]!, cz = k[CZ]!
   const count = xyzIndex.length
   for (let i = 0, o = 0; i < count; i++, o += 3) {
     const v = xyzIndex[i]! << 2
-    positions[o] = va[v + 1]! * ay + vb[v + 1]! * by + cy
-    positions[o + 1] = va[v + 2]! * az + vb[v + 2]! * bz + cz
-    positions[o + 2] = va[v]! * ax + vb[v]! * bx + cx
+    const va = a + v
+    const vb = b + v
+    positions[o] = data[va + 1]! * ay + data[vb + 1]! * by + cy
+    positions[o + 1] = data[va + 2]! * az + data[vb + 2]! * bz + cz
+    positions[o + 2] = data[va]! * ax + data[vb]! * bx + cx
   }
 }
 
-function blendByteNormals(va: Uint8Array, vb: Uint8Array, xyzIndex: Uint16Array | Uint32Array, normals: Float32Array): void {
+function blendByteNormals(data: Uint8Array, a: number, b: number, xyzIndex: Uint16Array | Uint32Array, normals: Float32Array): void {
   const k = coefficients
   const back = k[BACK]!, t = k[T]!
   const table = ANORMS_256_YUP
   const count = xyzIndex.length
   for (let i = 0, o = 0; i < count; i++, o += 3) {
     const v = xyzIndex[i]! << 2
-    const na = va[v + 3]! * 3
-    const nb = vb[v + 3]! * 3
+    const na = data[a + v + 3]! * 3
+    const nb = data[b + v + 3]! * 3
     normals[o] = table[na]! * back + table[nb]! * t
     normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t
     normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t

@@ -1,10 +1,11 @@
 import { resolveAnimations } from './animations'
 import { MD2Error } from './errors'
+import { defineLazyFrames } from './frame-store'
 import { buildGlCommands } from './glcommands'
 import { decodeGlCommands } from './parse'
 import { quantizeFrame } from './quantize'
 import type { MD2AnimationDef, MD2Frame, MD2Model } from './types'
-import { MAX_MD2_INDEXED, checkWritable, md2Header } from './write'
+import { MAX_MD2_INDEXED, checkWritable, md2Header, writeFrameRecords } from './write'
 
 export interface CreateMD2Input {
   /** Positions per frame, x, y, z per vertex, Quake II coordinates (X forward, Y left, Z up). Same vertex count in every frame. */
@@ -143,18 +144,31 @@ export function createMD2(input: CreateMD2Input): MD2Model {
 
   const glCommandData = buildGlCommands({ header, st, triangles })
   const decoded = decodeGlCommands(glCommandData, numVertices)
-  const model: MD2Model = {
-    header: md2Header({ ...header, numSkins: skins.length, numVertices, numST: st.length / 2, numTris, numGlCmds: glCommandData.length, numFrames: frames.length }),
+  const md2 = md2Header({ ...header, numSkins: skins.length, numVertices, numST: st.length / 2, numTris, numGlCmds: glCommandData.length, numFrames: frames.length })
+  // The frames as one buffer in the file's layout, as a parsed model holds them; `model.frames` is built from it on first read.
+  const frameData = new Uint8Array(frames.length * md2.frameSize)
+  writeFrameRecords(frameData, new DataView(frameData.buffer), 0, md2.frameSize, frames)
+  const frameTransforms = new Float32Array(frames.length * 6)
+  frames.forEach((frame, f) => {
+    frameTransforms.set(frame.scale, f * 6)
+    frameTransforms.set(frame.translate, f * 6 + 3)
+  })
+  const frameNames = frames.map((frame) => frame.name)
+  const model: MD2Model = defineLazyFrames({
+    header: md2,
     skins,
     st,
     triangles,
-    frames,
+    frameNames,
+    frameTransforms,
+    frameData,
+    frameStride: md2.frameSize,
     glCommands: typeof decoded === 'string' ? [] : decoded.commands,
     glCommandData,
     glCommandFloats: new Float32Array(glCommandData.buffer, glCommandData.byteOffset, glCommandData.length),
-    animations: resolveAnimations(frames, input.animations, warnings),
+    animations: resolveAnimations(frameNames, input.animations, warnings),
     warnings,
-  }
+  })
   if (input.name !== undefined) model.name = input.name
   return model
 }

@@ -25,7 +25,7 @@ export {
 } from './animation-state'
 export { ANORMS, ANORMS_256, ANORMTAB, NUM_VERTEX_NORMALS, SHADEDOT_QUANT, shadeDots, nearestNormalIndex } from './normals'
 export { buildVertexLayout, type MD2VertexLayout } from './mesh'
-export { blendVerticesYUp, quakeToYUp, ANORMS_256_YUP } from './blend'
+export { blendVerticesYUp, quakeToYUp, ANORMS_256_YUP, type MD2BlendSource } from './blend'
 export { sniffImageType, type DecodedImage, type ImageDecodeOptions, type ImageType } from './image'
 export { decodePCX, decodePCXIndexed, type PCXOptions, type PCXIndexedImage } from './pcx'
 export { decodeTGA, type TGAOptions } from './tga'

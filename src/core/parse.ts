@@ -13,8 +13,9 @@ import {
   VERTEX_SIZE,
 } from './constants'
 import { MD2Error, type MD2ErrorCode } from './errors'
+import { defineLazyFrames } from './frame-store'
 import { NUM_VERTEX_NORMALS } from './normals'
-import type { MD2AnimationDef, MD2Frame, MD2GlCommand, MD2Header, MD2Model } from './types'
+import type { MD2AnimationDef, MD2GlCommand, MD2Header, MD2Model } from './types'
 
 export interface ParseMD2Options {
   /** File name or URL, quoted in errors and kept as `model.name`. */
@@ -42,8 +43,9 @@ interface Source {
 /**
  * Parses an MD2 file. Strict about anything that would read outside the data (every count, offset
  * and index is checked against the real length before anything is allocated); lenient, with
- * `warnings`, about damage real files carry and engines ignore. Zero-copy: frames stay quantized as
- * views on `data`, which must not be modified afterwards.
+ * `warnings`, about damage real files carry and engines ignore. Zero-copy: frames stay quantized in
+ * `frameData`, a view on `data`, which must not be modified afterwards; only their names and
+ * transforms are read out. `model.frames` (frame objects) is built on first read.
  */
 export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Options = {}): MD2Model {
   const bytes = toBytes(data, options.name)
@@ -61,20 +63,23 @@ export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Option
   const triangles = readTriangles(source, header)
   const frames = readFrames(source, header)
   const gl = readGlCommands(source, header)
-  const animations = resolveAnimations(frames, options.animations, source.warnings)
+  const animations = resolveAnimations(frames.names, options.animations, source.warnings)
 
-  const model: MD2Model = {
+  const model: MD2Model = defineLazyFrames({
     header,
     skins,
     st,
     triangles,
-    frames,
+    frameNames: frames.names,
+    frameTransforms: frames.transforms,
+    frameData: frames.data,
+    frameStride: header.frameSize,
     glCommands: gl.commands,
     glCommandData: gl.data,
     glCommandFloats: gl.floats,
     animations,
     warnings: source.warnings,
-  }
+  })
   if (options.name !== undefined) model.name = options.name
   return model
 }
@@ -229,28 +234,34 @@ function readTriangles(source: Source, header: MD2Header): Uint16Array {
   return triangles
 }
 
-function readFrames(source: Source, header: MD2Header): MD2Frame[] {
+interface FramesRead {
+  names: string[]
+  transforms: Float32Array
+  data: Uint8Array
+}
+
+function readFrames(source: Source, header: MD2Header): FramesRead {
   const { bytes } = source
-  const vertexBytes = header.numVertices * VERTEX_SIZE
-  const frames: MD2Frame[] = new Array(header.numFrames)
+  const { numFrames, frameSize, numVertices } = header
+  const names: string[] = new Array(numFrames)
+  const transforms = new Float32Array(numFrames * 6)
+  const data = bytes.subarray(header.offsetFrames, header.offsetFrames + numFrames * frameSize)
   let dirtyNames = 0
   let badNormals = 0
   let framesWithBadNormals = 0
-  for (let f = 0; f < header.numFrames; f++) {
-    const offset = header.offsetFrames + f * header.frameSize
-    const scale = readVector(source, offset, f, 'scale')
-    const translate = readVector(source, offset + 12, f, 'translate')
-    checkFrameReach(source, offset, f, scale, translate)
+  for (let f = 0; f < numFrames; f++) {
+    const offset = header.offsetFrames + f * frameSize
+    readVector(source, offset, f, 'scale', transforms, f * 6)
+    readVector(source, offset + 12, f, 'translate', transforms, f * 6 + 3)
+    checkFrameReach(source, offset, f, transforms, f * 6)
     const { name, clean } = readName(bytes, offset + 24, FRAME_NAME_SIZE)
     if (!clean || name.length === FRAME_NAME_SIZE) dirtyNames++
-    const start = offset + FRAME_HEADER_SIZE
-    const vertices = bytes.subarray(start, start + vertexBytes)
-    const bad = countBadNormals(vertices)
+    names[f] = name
+    const bad = countBadNormals(data, f * frameSize + FRAME_HEADER_SIZE, numVertices)
     if (bad > 0) {
       badNormals += bad
       framesWithBadNormals++
     }
-    frames[f] = { name, scale, translate, vertices }
   }
   if (dirtyNames > 0) {
     source.warnings.push(`${dirtyNames} frame name(s) carry bytes after their NUL or no NUL at all; read up to the first NUL`)
@@ -260,10 +271,11 @@ function readFrames(source: Source, header: MD2Header): MD2Frame[] {
       `${badNormals} vertices in ${framesWithBadNormals} frame(s) have normal indices of ${NUM_VERTEX_NORMALS} or more (past the table); they are lit as straight up`,
     )
   }
-  return frames
+  return { names, transforms, data }
 }
 
-function readVector(source: Source, offset: number, frame: number, what: string): [number, number, number] {
+/** Reads a float32 vector into `out` at `at`, refusing non-finite values. */
+function readVector(source: Source, offset: number, frame: number, what: string, out: Float32Array, at: number): void {
   const { view } = source
   const x = view.getFloat32(offset, true)
   const y = view.getFloat32(offset + 4, true)
@@ -271,31 +283,30 @@ function readVector(source: Source, offset: number, frame: number, what: string)
   if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
     fail(source, 'BAD_VALUE', 'frames', offset, `frame ${frame} ${what} is not finite (${x}, ${y}, ${z})`)
   }
-  return [x, y, z]
+  out[at] = x
+  out[at + 1] = y
+  out[at + 2] = z
 }
 
 /**
  * Positions are `v × scale + translate` for bytes v of 0..255, kept as 32-bit floats: a finite but
  * huge scale or translate (3e38) would decode to Infinity. Refuse the frame if either end overflows.
+ * `transforms[at..at+5]` hold the frame's scale then translate.
  */
-function checkFrameReach(
-  source: Source,
-  offset: number,
-  frame: number,
-  scale: readonly [number, number, number],
-  translate: readonly [number, number, number],
-): void {
+function checkFrameReach(source: Source, offset: number, frame: number, transforms: Float32Array, at: number): void {
   for (let k = 0; k < 3; k++) {
-    const far = 255 * scale[k]! + translate[k]!
+    const far = 255 * transforms[at + k]! + transforms[at + 3 + k]!
     if (!Number.isFinite(Math.fround(far))) {
       fail(source, 'BAD_VALUE', 'frames', offset + k * 4, `frame ${frame} positions reach ${far} on axis ${'xyz'[k]}, past the 32-bit float range`)
     }
   }
 }
 
-function countBadNormals(vertices: Uint8Array): number {
+/** Normal indices past the table among `count` vertices of `data` from byte `start`. */
+function countBadNormals(data: Uint8Array, start: number, count: number): number {
   let bad = 0
-  for (let i = 3; i < vertices.length; i += 4) if (vertices[i]! >= NUM_VERTEX_NORMALS) bad++
+  const end = start + count * VERTEX_SIZE
+  for (let i = start + 3; i < end; i += 4) if (data[i]! >= NUM_VERTEX_NORMALS) bad++
   return bad
 }
 

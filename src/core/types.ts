@@ -76,7 +76,28 @@ export interface MD2Model {
    * (clockwise seen from outside, Quake II's winding).
    */
   triangles: Uint16Array
+  /**
+   * The keyframes as objects (`name`, `scale`, `translate`, a `vertices` view on `frameData`). Built
+   * on first read and then kept: a frame object costs ~360 bytes of heap, more than the vertices of a
+   * small model, so parsing does not make them and the library's own paths (blending, bounds,
+   * animations, rendering) read `frameNames`, `frameTransforms` and `frameData` instead.
+   */
   frames: MD2Frame[]
+  /** Frame names, one per frame (as read up to the first NUL). */
+  frameNames: string[]
+  /**
+   * Per frame, 6 floats: scale x, y, z then translate x, y, z, the file's float32 values exactly.
+   * Position = v × scale + translate.
+   */
+  frameTransforms: Float32Array
+  /**
+   * Every frame's bytes as one view, `frameStride` bytes per frame in the file's layout (scale,
+   * translate, 16-byte name, then `numVertices × 4` bytes x, y, z, normal index): frame `f`'s
+   * vertices start at `f × frameStride + 40`. For a parsed file, a view on the file's own frames section.
+   */
+  frameData: Uint8Array
+  /** Bytes from one frame to the next in `frameData` (the header's `frameSize` for a parsed file). */
+  frameStride: number
   /** Decoded GL commands; empty when the file has none or they were dropped as damaged (see warnings). */
   glCommands: MD2GlCommand[]
   /** The raw GL command words as stored (terminator included); empty when none or dropped. */

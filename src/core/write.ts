@@ -14,7 +14,7 @@ import { MD2Error } from './errors'
 import { buildGlCommands } from './glcommands'
 import { NUM_VERTEX_NORMALS } from './normals'
 import { decodeGlCommands } from './parse'
-import type { MD2Header, MD2Model } from './types'
+import type { MD2Frame, MD2Header, MD2Model } from './types'
 
 /**
  * What `writeMD2` reads from a model. A parsed or created `MD2Model` fits; only the skin size is taken
@@ -297,7 +297,7 @@ export function writeMD2(model: WritableMD2, options: WriteMD2Options = {}): Uin
   model.skins.forEach((skin, i) => writeName(bytes, header.offsetSkins + i * SKIN_NAME_SIZE, skin))
   writeST(view, header.offsetST, model.st)
   writeTriangles(view, header.offsetTris, model.triangles)
-  writeFrames(bytes, view, header, model)
+  writeFrameRecords(bytes, view, header.offsetFrames, header.frameSize, model.frames)
   writeGlCommands(view, header.offsetGlCmds, glCommands)
   return bytes
 }
@@ -320,9 +320,19 @@ function writeTriangles(view: DataView, offset: number, triangles: Uint16Array):
   for (let i = 0; i < triangles.length; i++) view.setUint16(offset + i * 2, triangles[i]!, true)
 }
 
-function writeFrames(bytes: Uint8Array, view: DataView, header: MD2Header, model: WritableMD2): void {
-  model.frames.forEach((frame, f) => {
-    const offset = header.offsetFrames + f * header.frameSize
+/**
+ * Writes frames in the file's layout (scale, translate, 16-byte NUL-padded name, vertices) into
+ * `bytes` from `offsetFrames`, `frameSize` bytes each. `view` is a DataView on the same bytes.
+ */
+export function writeFrameRecords(
+  bytes: Uint8Array,
+  view: DataView,
+  offsetFrames: number,
+  frameSize: number,
+  frames: readonly MD2Frame[],
+): void {
+  frames.forEach((frame, f) => {
+    const offset = offsetFrames + f * frameSize
     for (let k = 0; k < 3; k++) {
       view.setFloat32(offset + k * 4, frame.scale[k]!, true)
       view.setFloat32(offset + 12 + k * 4, frame.translate[k]!, true)

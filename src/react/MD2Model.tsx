@@ -103,16 +103,16 @@ function useAnimationList(model: MD2ModelData, table: readonly MD2AnimationDef[]
   return useMemo(() => {
     if (!table) return model.animations
     const warnings: string[] = []
-    const list = resolveAnimations(model.frames, table, warnings)
+    const list = resolveAnimations(model.frameNames, table, warnings)
     for (const warning of warnings) warnOnce(`${model.name}:${warning}`, `react-three-md2: ${model.name ?? 'model'}: ${warning}`)
     return list
   }, [model, table])
 }
 
 function selectAnimation(model: MD2ModelData, list: MD2Animation[], selector: AnimationSelector | undefined): MD2Animation {
-  const fallback = list[0] ?? { name: 'all', start: 0, end: model.frames.length - 1, fps: 10 }
+  const fallback = list[0] ?? { name: 'all', start: 0, end: model.header.numFrames - 1, fps: 10 }
   if (selector === undefined) return fallback
-  const found = findAnimation({ animations: list, frames: model.frames }, selector)
+  const found = findAnimation({ animations: list, header: model.header }, selector)
   if (found) return found
   warnOnce(
     `${model.name}:${String(selector)}`,
@@ -268,7 +268,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
 
 /** A frame outside the model is replaced by frame 0, as Quake II does, with a warning. */
 function validFrame(model: MD2ModelData, frame: number): number {
-  if (Number.isInteger(frame) && frame >= 0 && frame < model.frames.length) return frame
-  warnOnce(`${model.name}:frame:${frame}`, `react-three-md2: ${model.name ?? 'model'} has no frame ${frame} (0–${model.frames.length - 1}); showing frame 0`)
+  if (Number.isInteger(frame) && frame >= 0 && frame < model.header.numFrames) return frame
+  warnOnce(`${model.name}:frame:${frame}`, `react-three-md2: ${model.name ?? 'model'} has no frame ${frame} (0–${model.header.numFrames - 1}); showing frame 0`)
   return 0
 }

@@ -47,11 +47,14 @@ function buildRenderData(model: MD2Model): MD2RenderData {
 function allFramesBox(model: MD2Model): Box3 {
   const lo = [Infinity, Infinity, Infinity]
   const hi = [-Infinity, -Infinity, -Infinity]
-  for (const frame of model.frames) {
-    const v = frame.vertices
+  const { frameData: data, frameStride: stride, frameTransforms: m } = model
+  const vertexBytes = model.header.numVertices * 4
+  for (let f = 0; f < model.header.numFrames; f++) {
+    const start = f * stride + 40
+    const end = start + vertexBytes
     let lx = 255, ly = 255, lz = 255, hx = 0, hy = 0, hz = 0
-    for (let i = 0; i < v.length; i += 4) {
-      const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!
+    for (let i = start; i < end; i += 4) {
+      const x = data[i]!, y = data[i + 1]!, z = data[i + 2]!
       if (x < lx) lx = x
       if (x > hx) hx = x
       if (y < ly) ly = y
@@ -63,8 +66,10 @@ function allFramesBox(model: MD2Model): Box3 {
     const high = [hx, hy, hz]
     for (let k = 0; k < 3; k++) {
       // A negative scale (legal, if odd) swaps which byte gives the lower coordinate.
-      const p = low[k]! * frame.scale[k]! + frame.translate[k]!
-      const q = high[k]! * frame.scale[k]! + frame.translate[k]!
+      const scale = m[f * 6 + k]!
+      const translate = m[f * 6 + 3 + k]!
+      const p = low[k]! * scale + translate
+      const q = high[k]! * scale + translate
       lo[k] = Math.min(lo[k]!, p, q)
       hi[k] = Math.max(hi[k]!, p, q)
     }
@@ -98,7 +103,7 @@ export function createMD2Geometry(model: MD2Model, options: CreateMD2GeometryOpt
   geometry.setAttribute('uv', data.uv)
   geometry.boundingBox = data.boundingBox.clone()
   geometry.boundingSphere = data.boundingSphere.clone()
-  const frame = Math.min(Math.max(options.frame ?? 0, 0), model.frames.length - 1)
+  const frame = Math.min(Math.max(options.frame ?? 0, 0), model.header.numFrames - 1)
   writeMD2Frame(geometry, model, frame, frame, 0)
   return geometry
 }
@@ -131,9 +136,13 @@ export function writeMD2Blend(geometry: BufferGeometry, model: MD2Model, blend: 
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
   const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
-  const a = model.frames[blend.from] ?? model.frames[0]!
-  const b = model.frames[blend.to] ?? model.frames[0]!
-  blendVerticesYUpBy(a, b, blend, layout.xyzIndex, position.array as Float32Array, normal?.array as Float32Array | undefined)
+  const count = model.header.numFrames
+  const from = blend.from
+  const to = blend.to
+  // A frame the model does not have shows frame 0.
+  const a = Number.isInteger(from) && from >= 0 && from < count ? from : 0
+  const b = Number.isInteger(to) && to >= 0 && to < count ? to : 0
+  blendVerticesYUpBy(model, a, b, blend, layout.xyzIndex, position.array as Float32Array, normal?.array as Float32Array | undefined)
   position.needsUpdate = true
   if (normal) normal.needsUpdate = true
 }
