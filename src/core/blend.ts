@@ -1,3 +1,4 @@
+import { LITTLE_ENDIAN_HOST } from './bytes'
 import { FRAME_HEADER_SIZE } from './constants'
 import { ANORMS_256 } from './normals'
 import type { MD2Model } from './types'
@@ -21,9 +22,6 @@ export const ANORMS_256_YUP: Float32Array = (() => {
   }
   return table
 })()
-
-/** Typed-array views read host byte order; the word path below is only taken on little-endian hosts. */
-const LITTLE_ENDIAN_HOST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1
 
 /** One Uint32Array per file buffer, made on first use, so a frame's vertices can be read a word at a time. */
 const wordViews = new WeakMap<ArrayBufferLike, Uint32Array>()

@@ -1,5 +1,5 @@
 import { resolveAnimations } from './animations'
-import { toBytes } from './bytes'
+import { readLittleEndian, toBytes } from './bytes'
 import {
   ENGINE_LIMITS,
   FRAME_HEADER_SIZE,
@@ -23,9 +23,6 @@ export interface ParseMD2Options {
   /** An animation table to use instead of the one grouped from frame names (e.g. from a UFO:AI `.anm`). */
   animations?: readonly MD2AnimationDef[]
 }
-
-/** Typed-array views read host byte order; MD2 is little-endian, so views are only taken on such hosts. */
-const LITTLE_ENDIAN_HOST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1
 
 /** Header fields in file order, with their byte offsets (for error messages). */
 const HEADER_FIELDS = [
@@ -197,26 +194,12 @@ function readSkins(source: Source, header: MD2Header): string[] {
 }
 
 function readST(source: Source, header: MD2Header): Int16Array {
-  const { bytes, view } = source
-  const count = header.numST * 2
-  const start = bytes.byteOffset + header.offsetST
-  if (LITTLE_ENDIAN_HOST && start % 2 === 0) return new Int16Array(bytes.buffer, start, count)
-  const st = new Int16Array(count)
-  for (let i = 0; i < count; i++) st[i] = view.getInt16(header.offsetST + i * 2, true)
-  return st
+  return readLittleEndian(source.bytes, header.offsetST, header.numST * 2, Int16Array)
 }
 
 function readTriangles(source: Source, header: MD2Header): Uint16Array {
-  const { bytes, view } = source
   const count = header.numTris * 6
-  const start = bytes.byteOffset + header.offsetTris
-  let triangles: Uint16Array
-  if (LITTLE_ENDIAN_HOST && start % 2 === 0) {
-    triangles = new Uint16Array(bytes.buffer, start, count)
-  } else {
-    triangles = new Uint16Array(count)
-    for (let i = 0; i < count; i++) triangles[i] = view.getUint16(header.offsetTris + i * 2, true)
-  }
+  const triangles = readLittleEndian(source.bytes, header.offsetTris, count, Uint16Array)
   // A bad index would read outside the vertex or st data: refuse the file, naming the triangle.
   const { numVertices, numST } = header
   for (let i = 0; i < count; i += 6) {
@@ -321,15 +304,7 @@ const NO_GL_COMMANDS: GlCommandsRead = { commands: [], data: new Int32Array(0), 
 function readGlCommands(source: Source, header: MD2Header): GlCommandsRead {
   const count = header.numGlCmds
   if (count === 0) return NO_GL_COMMANDS
-  const { bytes, view } = source
-  const start = bytes.byteOffset + header.offsetGlCmds
-  let data: Int32Array
-  if (LITTLE_ENDIAN_HOST && start % 4 === 0) {
-    data = new Int32Array(bytes.buffer, start, count)
-  } else {
-    data = new Int32Array(count)
-    for (let i = 0; i < count; i++) data[i] = view.getInt32(header.offsetGlCmds + i * 4, true)
-  }
+  const data = readLittleEndian(source.bytes, header.offsetGlCmds, count, Int32Array)
   const floats = new Float32Array(data.buffer, data.byteOffset, count)
   const result = decodeGlCommands(data, header.numVertices)
   if (typeof result === 'string') {
