@@ -120,7 +120,7 @@ describe('<MD2Model>', () => {
     expectPose(fast.current!, ogro, 42, 43, 0)
   })
 
-  it('frame shows one frame still; a frame outside the model shows frame 0 and warns once', async () => {
+  it('frame shows one frame still; a frame outside the model shows the nearest and warns once, naming the range', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const ref = createRef<Group>()
     const r = await mount(<MD2Model ref={ref} model={ogro} frame={100} />)
@@ -128,8 +128,14 @@ describe('<MD2Model>', () => {
     expectPose(ref.current!, ogro, 100, 100, 0)
     await r.update(<MD2Model ref={ref} model={ogro} frame={500} />)
     await r.advanceFrames(5, 1 / 60)
+    const last = ogro.header.numFrames - 1
+    expectPose(ref.current!, ogro, last, last, 0)
+    await r.update(<MD2Model ref={ref} model={ogro} frame={Number.NaN} />)
+    await r.advanceFrames(2, 1 / 60)
     expectPose(ref.current!, ogro, 0, 0, 0)
-    expect(warn.mock.calls.filter(([message]) => String(message).includes('no frame 500'))).toHaveLength(1)
+    const warnings = warn.mock.calls.map(([message]) => String(message))
+    expect(warnings.filter((message) => message.includes(`no frame 500 (frames 0–${last}`))).toHaveLength(1)
+    expect(warnings.filter((message) => message.includes('no frame NaN'))).toHaveLength(1)
   })
 
   it('loop={false} stops on the last frame and calls onAnimationEnd once', async () => {

@@ -1,5 +1,5 @@
 import { useFrame, type ThreeElements } from '@react-three/fiber'
-import { forwardRef, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react'
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref } from 'react'
 import {
   Frustum,
   Matrix4,
@@ -13,15 +13,24 @@ import {
   type Texture,
   type Vector3,
 } from 'three'
-import { advanceAnimation, createAnimationState, holdFrame, setAnimation, type AnimationState } from '../core/animation-state'
-import { findAnimation, resolveAnimations, type AnimationSelector } from '../core/animations'
+import type { AnimationSelector } from '../core/animations'
+import { MD2Animator, type MD2AnimationController } from '../core/animator'
 import { MD2Error } from '../core/errors'
+import { copyPose, createPose, posesEqual, type MD2Pose } from '../core/pose'
 import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/types'
-import { createMD2Geometry, writeMD2Blend, writeMD2Frame, type MD2Blend } from '../three/MD2Geometry'
+import { warnOnce } from '../core/warn-once'
+import { createMD2Geometry, writeMD2Pose } from '../three/MD2Geometry'
+import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
 import { useMD2 } from './useMD2'
+import { ANIMATION_FRAME_PRIORITY, useAnimationList, useMD2AnimationOptions } from './useMD2Animation'
 import { useSkinProp } from './useMD2Skin'
 
 type GroupProps = Omit<ThreeElements['group'], 'ref' | 'scale' | 'children'>
+
+/** Anything that says what to draw: `useMD2Animation`, `usePlayerAnimation`, or your own. */
+export interface MD2PoseSource {
+  readonly pose: Readonly<MD2Pose>
+}
 
 export interface MD2ModelProps extends GroupProps {
   /** An MD2 file to load (Suspense; cached by URL). Give `url` or `model`. */
@@ -40,10 +49,27 @@ export interface MD2ModelProps extends GroupProps {
   playing?: boolean
   /** Default true. When false the animation stops on its last frame and calls `onAnimationEnd`. */
   loop?: boolean
+  /** Play the animation backwards. */
+  reverse?: boolean
   /** Blend between keyframes (default true); false snaps from keyframe to keyframe like a 10 Hz server. */
   interpolate?: boolean
-  /** Show this one frame, still (a scrubber). Overrides `animation` while set. */
+  /** Show this frame, still (a scrubber); fractional frames blend their two neighbours. Overrides `animation` while set. */
   frame?: number
+  /** Seconds over which a change of `animation` fades from the pose shown into the new animation. Default 0 (a cut, as in Quake II). */
+  crossfade?: number
+  /**
+   * Show what another controller says instead of animating by props: `useMD2Animation(model)`,
+   * `usePlayerAnimation(model)`, or anything with a `pose`.
+   */
+  controller?: MD2PoseSource
+  /** Receives this model's own animation controller (`play`, `pause`, `frame`, `progress`…). */
+  controllerRef?: Ref<MD2AnimationController>
+  /**
+   * Inside another `<MD2Model>`: show exactly the parent's frames, interpolation and crossfade every
+   * frame (a weapon in a player's hand), whatever this model's own animation props say. Frames the
+   * parent has and this model lacks show this model's last frame, with a one-time warning.
+   */
+  sync?: boolean
   /**
    * The skin. A `Texture`; `null` for none; a number, an index into the model's own skin list
    * (`model.skins`); a string, a name from that list (looked up next to the model's URL: the path
@@ -64,16 +90,21 @@ export interface MD2ModelProps extends GroupProps {
   scale?: number | [number, number, number] | Vector3
   castShadow?: boolean
   receiveShadow?: boolean
-  /** Called when a play-once animation (`loop={false}`) reaches its last frame. */
+  /** A keyframe was reached (footsteps, muzzle flashes): once per keyframe, in order, at any frame rate. */
+  onFrame?: (frame: number, animation: MD2Animation) => void
+  /** A looping animation went round. */
+  onLoop?: (animation: MD2Animation) => void
+  /** A play-once animation (`loop={false}`) reached its last frame. */
   onAnimationEnd?: (animation: MD2Animation) => void
   children?: ReactNode
 }
 
 /**
  * An animated MD2 model. The root is a `<group>` (the ref, position, rotation, events and any other
- * group props); its first child is the mesh. Each instance owns its position/normal buffers and
- * writes the CPU-blended frame into them in `useFrame`, allocating nothing per frame; instances of
- * one model share everything else.
+ * group props); its first child is the mesh. Animation comes from its props, from a `controller`,
+ * or from the parent model (`sync`); `controllerRef` gives code the model's own controller. Each
+ * instance owns its position/normal buffers and writes the CPU-blended pose into them in
+ * `useFrame`, allocating nothing per frame; instances of one model share everything else.
  */
 export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url, model, ...props }, ref) {
   if (model) return <MD2ModelView ref={ref} model={model} {...props} />
@@ -92,43 +123,9 @@ const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: 
   return <MD2ModelView ref={ref} model={model} modelUrl={url} {...props} />
 })
 
-const warned = new Set<string>()
-function warnOnce(key: string, message: string): void {
-  if (warned.has(key)) return
-  warned.add(key)
-  console.warn(message)
-}
-
-function useAnimationList(model: MD2ModelData, table: readonly MD2AnimationDef[] | undefined): MD2Animation[] {
-  return useMemo(() => {
-    if (!table) return model.animations
-    const warnings: string[] = []
-    const list = resolveAnimations(model.frameNames, table, warnings)
-    for (const warning of warnings) warnOnce(`${model.name}:${warning}`, `react-three-md2: ${model.name ?? 'model'}: ${warning}`)
-    return list
-  }, [model, table])
-}
-
-function selectAnimation(model: MD2ModelData, list: MD2Animation[], selector: AnimationSelector | undefined): MD2Animation {
-  const fallback = list[0] ?? { name: 'all', start: 0, end: model.header.numFrames - 1, fps: 10 }
-  if (selector === undefined) return fallback
-  const found = findAnimation({ animations: list, header: model.header }, selector)
-  if (found) return found
-  warnOnce(
-    `${model.name}:${String(selector)}`,
-    `react-three-md2: ${model.name ?? 'model'} has no animation ${JSON.stringify(selector)}; playing "${fallback.name}". ` +
-      `Available: ${list.map((animation) => animation.name).join(', ')}`,
-  )
-  return fallback
-}
-
-function selectorKey(selector: AnimationSelector | undefined): string {
-  return typeof selector === 'object' ? `${selector.start}-${selector.end}-${selector.fps}` : String(selector)
-}
-
 /**
  * The view frustum, shared by every instance: rebuilt only when the camera or its matrices change,
- * so N instances pay for one frustum per frame, not N (about 0.3 µs saved per instance).
+ * so N instances pay for one frustum per frame, not N.
  */
 const cull = {
   camera: null as Camera | null,
@@ -171,11 +168,16 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     animation,
     animationTable,
     fps,
-    speed = 1,
-    playing = true,
-    loop = true,
-    interpolate = true,
+    speed,
+    playing,
+    loop,
+    reverse,
+    interpolate,
     frame,
+    crossfade,
+    controller,
+    controllerRef,
+    sync = false,
     skin,
     modelUrl,
     material,
@@ -184,6 +186,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     scale,
     castShadow,
     receiveShadow,
+    onFrame,
+    onLoop,
     onAnimationEnd,
     children,
     ...groupProps
@@ -191,8 +195,21 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   ref,
 ) {
   const texture = useSkinProp(model, skin, modelUrl)
-  const list = useAnimationList(model, animationTable)
-  const selected = selectAnimation(model, list, animation)
+  const parent = useMD2ModelContext()
+  if (sync && !parent) {
+    warnOnce(`${model.name}:sync`, `${model.name ?? 'model'}: \`sync\` needs an enclosing <MD2Model>; animating by its own props`)
+  }
+
+  // The model's own animation, used unless a controller or a parent drives it.
+  const animations = useAnimationList(model, animationTable)
+  const animator = useMemo(() => new MD2Animator(model, animations), [model, animations])
+  animator.callbacks.onFrame = onFrame
+  animator.callbacks.onLoop = onLoop
+  animator.callbacks.onEnd = onAnimationEnd
+  useMD2AnimationOptions(animator, { animation, fps, speed, loop, reverse, playing, interpolate, frame, crossfade })
+  useImperativeHandle(controllerRef, () => animator, [animator])
+  const source: MD2PoseSource = sync && parent ? parent : (controller ?? animator)
+  const ownsAnimation = source === animator
 
   const needsNormals = !(material && 'isMeshBasicMaterial' in material)
   const geometry = useMemo(() => createMD2Geometry(model, { normals: needsNormals }), [model, needsNormals])
@@ -209,46 +226,36 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   }, [ownMaterial, texture, wireframe, color])
 
   const meshRef = useRef<Mesh>(null)
-  const stateRef = useRef<AnimationState | null>(null)
-  const written = useRef<MD2Blend>({ from: -1, to: -1, t: 0.5 })
-  const endRef = useRef(onAnimationEnd)
-  endRef.current = onAnimationEnd
+  /** The pose this model shows: its source's, with frames clamped to this model's. */
+  const pose = useMemo(() => createPose(0), [])
+  /** The pose last written into the buffers (from −1: nothing written yet). */
+  const written = useMemo(() => createPose(-1), [geometry])
 
-  const effectiveFps = fps ?? selected.fps
-  const animationKey = `${selected.name}:${selected.start}-${selected.end}:${selectorKey(animation)}`
-  useLayoutEffect(() => {
-    const range = { start: selected.start, end: selected.end, fps: effectiveFps }
-    if (stateRef.current) setAnimation(stateRef.current, range, loop)
-    else stateRef.current = createAnimationState(range, loop)
-    // Show the first frame right away, before any tick (a new geometry starts on frame 0).
-    const first = frame === undefined ? selected.start : validFrame(model, frame)
-    writeMD2Frame(geometry, model, first, first, 0)
-    Object.assign(written.current, { from: first, to: first, t: 0 })
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the key covers `selected`; `frame` is applied per tick
-  }, [model, geometry, animationKey, loop])
-  useLayoutEffect(() => {
-    if (stateRef.current) stateRef.current.fps = effectiveFps
-  }, [effectiveFps])
+  // Controllers move on before any model draws, so a parent, its synced children and its
+  // attachments all read the same pose this frame.
+  useFrame((_, delta) => {
+    if (ownsAnimation) animator.update(delta)
+  }, ANIMATION_FRAME_PRIORITY)
 
-  const stillFrame = frame === undefined ? undefined : validFrame(model, frame)
-
-  useFrame((rootState, delta) => {
-    const state = stateRef.current
+  useFrame((rootState) => {
     const mesh = meshRef.current
-    if (!state || !mesh) return
-    if (stillFrame !== undefined) holdFrame(state, stillFrame)
-    else if (playing && advanceAnimation(state, delta, speed)) endRef.current?.(selected)
-
-    const t = interpolate ? state.interpolation : 0
-    const last = written.current
-    if (last.from === state.currentFrame && last.to === state.nextFrame && last.t === t) return
+    if (!mesh) return
+    copyClampedPose(pose, source.pose, model)
+    if (posesEqual(written, pose)) return
     if (!inView(mesh, rootState.camera)) return
-    last.from = state.currentFrame
-    last.to = state.nextFrame
-    last.t = t
-    // The blend goes by reference: a fractional t passed by value would be boxed, 16 bytes a call.
-    writeMD2Blend(geometry, model, last)
+    copyPose(written, pose)
+    writeMD2Pose(geometry, model, written)
   })
+
+  // Show the pose right away, before any tick (a new geometry starts on frame 0).
+  useLayoutEffect(() => {
+    copyClampedPose(pose, source.pose, model)
+    copyPose(written, pose)
+    writeMD2Pose(geometry, model, written)
+  }, [geometry, model, source, frame, animation])
+
+  // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
+  const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose }), [model, source])
 
   return (
     <group ref={ref} {...groupProps}>
@@ -261,14 +268,32 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
         receiveShadow={receiveShadow}
         name={model.name ?? 'md2'}
       />
-      {children}
+      <MD2ModelContext.Provider value={context}>{children}</MD2ModelContext.Provider>
     </group>
   )
 })
 
-/** A frame outside the model is replaced by frame 0, as Quake II does, with a warning. */
-function validFrame(model: MD2ModelData, frame: number): number {
-  if (Number.isInteger(frame) && frame >= 0 && frame < model.header.numFrames) return frame
-  warnOnce(`${model.name}:frame:${frame}`, `react-three-md2: ${model.name ?? 'model'} has no frame ${frame} (0–${model.header.numFrames - 1}); showing frame 0`)
-  return 0
+/** Models already warned about clamped frames (checked without building a message each frame). */
+const clampWarned = new WeakSet<MD2ModelData>()
+
+/**
+ * Copies `source` into `target`, clamping frames to `model`'s: a synced model with fewer frames
+ * than its parent shows its last frame for the parent's extra ones (warned once).
+ */
+function copyClampedPose(target: MD2Pose, source: Readonly<MD2Pose>, model: MD2ModelData): void {
+  copyPose(target, source)
+  const last = model.header.numFrames - 1
+  if (target.from > last || target.to > last || (target.fadeWeight > 0 && (target.fadeFrom > last || target.fadeTo > last))) {
+    if (!clampWarned.has(model)) {
+      clampWarned.add(model)
+      warnOnce(
+        `${model.name}:clamped`,
+        `${model.name ?? 'model'} has ${last + 1} frames and is asked for frames past them (a synced model with fewer frames than its parent); showing frame ${last} for those`,
+      )
+    }
+    target.from = Math.min(target.from, last)
+    target.to = Math.min(target.to, last)
+    target.fadeFrom = Math.min(target.fadeFrom, last)
+    target.fadeTo = Math.min(target.fadeTo, last)
+  }
 }

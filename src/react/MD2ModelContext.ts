@@ -1,0 +1,17 @@
+import { createContext, useContext } from 'react'
+import type { MD2Pose } from '../core/pose'
+import type { MD2Model as MD2Data } from '../core/types'
+
+/** What an `<MD2Model>` tells its children (synced models, attachments). */
+export interface MD2ModelContextValue {
+  model: MD2Data
+  /** What the model shows, updated in place before children's `useFrame` callbacks run. */
+  pose: Readonly<MD2Pose>
+}
+
+export const MD2ModelContext = createContext<MD2ModelContextValue | null>(null)
+
+/** The nearest enclosing `<MD2Model>`, or null. */
+export function useMD2ModelContext(): MD2ModelContextValue | null {
+  return useContext(MD2ModelContext)
+}

@@ -1,0 +1,91 @@
+import { useFrame } from '@react-three/fiber'
+import { useLayoutEffect, useMemo, useRef } from 'react'
+import type { PlayOptions } from '../core/animation-player'
+import { resolveAnimations, type AnimationSelector } from '../core/animations'
+import { MD2Animator, type MD2AnimationCallbacks, type MD2AnimationController } from '../core/animator'
+import type { MD2Animation, MD2AnimationDef, MD2Model as MD2Data } from '../core/types'
+import { warnOnce } from '../core/warn-once'
+
+/** useFrame priority of animation controllers: before the default (0), where models write their vertices. */
+export const ANIMATION_FRAME_PRIORITY = -1
+
+export interface UseMD2AnimationOptions extends MD2AnimationCallbacks {
+  /** Animation to play: a name (case-insensitive), an index into the animations, or a frame range. Default: the first. */
+  animation?: AnimationSelector
+  /** Replaces the model's animations (e.g. `parseAnimationTable` of a UFO:AI `.anm`). */
+  animationTable?: readonly MD2AnimationDef[]
+  /** Keyframes per second; default the animation's own (10 for Quake II). */
+  fps?: number
+  /** Playback rate multiplier. Default 1. */
+  speed?: number
+  /** Default true; false stops on the last frame and calls `onEnd`. */
+  loop?: boolean
+  /** Play backwards. */
+  reverse?: boolean
+  /** Default true; false holds the pose where it is. */
+  playing?: boolean
+  /** Blend between keyframes (default true); false snaps like a 10 Hz server. */
+  interpolate?: boolean
+  /** Show this frame still (fractional: 40.5 is halfway from 40 to 41). Overrides `animation` while set. */
+  frame?: number
+  /** Seconds over which a change of `animation` fades from the pose shown into the new one. Default 0 (a cut). */
+  crossfade?: number
+}
+
+/**
+ * Headless animation control for one model instance, the way drei's `useAnimations` is for glTF:
+ * returns a stable `MD2AnimationController` (`play`, `stop`, `pause`, `resume`, `showFrame`, and
+ * readable `animation`, `frame`, `progress`, `playing`, `pose`). Props set the animation
+ * declaratively; `play` takes over from code until the `animation` option changes again. Advances
+ * in `useFrame` before models draw. Give the controller to `<MD2Model controller={…}>` to show it.
+ */
+export function useMD2Animation(model: MD2Data, options: UseMD2AnimationOptions = {}): MD2AnimationController {
+  const animations = useAnimationList(model, options.animationTable)
+  const animator = useMemo(() => new MD2Animator(model, animations), [model, animations])
+  animator.callbacks = options
+  useMD2AnimationOptions(animator, options)
+  useFrame((_, delta) => {
+    animator.update(delta)
+  }, ANIMATION_FRAME_PRIORITY)
+  return animator
+}
+
+/** Applies the declarative options to an animator, each when it changes. */
+export function useMD2AnimationOptions(animator: MD2Animator, options: UseMD2AnimationOptions): void {
+  const { animation, fps, speed, loop = true, reverse = false, playing = true, interpolate = true, frame, crossfade = 0 } = options
+  const first = useRef(true)
+  const key = selectorKey(animation)
+  useLayoutEffect(() => {
+    const play: PlayOptions = { loop, reverse, fps, speed, crossfade: first.current ? 0 : crossfade }
+    first.current = false
+    animator.play(animation ?? 0, play)
+    if (!playing) animator.pause()
+    // `key` stands for `animation`; rates and `playing` are applied below without restarting.
+  }, [animator, key, loop, reverse])
+  useLayoutEffect(() => animator.setRate(fps, speed), [animator, fps, speed])
+  useLayoutEffect(() => (playing ? animator.resume() : animator.pause()), [animator, playing])
+  useLayoutEffect(() => {
+    animator.player.interpolate = interpolate
+  }, [animator, interpolate])
+  useLayoutEffect(() => animator.showFrame(frame ?? null), [animator, frame])
+  useLayoutEffect(() => () => {
+    first.current = true
+  }, [animator])
+}
+
+function selectorKey(selector: AnimationSelector | undefined): string {
+  return typeof selector === 'object' && selector !== null
+    ? `${selector.name ?? ''}:${selector.start}-${selector.end}-${selector.fps ?? ''}`
+    : String(selector)
+}
+
+/** The model's animations, or those of a caller's table (checked against the model, with warnings). */
+export function useAnimationList(model: MD2Data, table: readonly MD2AnimationDef[] | undefined): readonly MD2Animation[] {
+  return useMemo(() => {
+    if (!table) return model.animations
+    const warnings: string[] = []
+    const list = resolveAnimations(model.frameNames, table, warnings)
+    for (const warning of warnings) warnOnce(`${model.name}:${warning}`, `${model.name ?? 'model'}: ${warning}`)
+    return list
+  }, [model, table])
+}
