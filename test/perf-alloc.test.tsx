@@ -12,7 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { blendVerticesYUp, blendVerticesYUpBy } from '../src/core/blend'
 import { buildVertexLayout } from '../src/core/mesh'
 import { parseMD2 } from '../src/core/parse'
+import type { MD2AnimationController } from '../src/core/animator'
 import { MD2Model } from '../src/react/MD2Model'
+import { useMD2Animation } from '../src/react/useMD2Animation'
 import { readAsset } from './assets'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
@@ -148,6 +150,32 @@ describe('per-frame allocation', () => {
       () => tick(get, 1),
     )
     // One object a frame would be ≥ 16 bytes; anything per instance ≥ 40 × 16.
+    expect(perFrame).toBeLessThan(8)
+  })
+
+  it('crossfading instances driven by controllers, with synced weapons, allocate nothing per frame', async () => {
+    const weapon = parseMD2(readAsset('quake2/ogro/weapon.md2').slice(), { name: 'ogro/weapon.md2' })
+    const controllers: MD2AnimationController[] = []
+    function Crossfading({ index }: { index: number }) {
+      const animation = useMD2Animation(ogro, { animation: 'stand' })
+      controllers[index] = animation
+      return (
+        <MD2Model model={ogro} controller={animation} position={[index * 3, 0, -50]}>
+          <MD2Model model={weapon} sync />
+        </MD2Model>
+      )
+    }
+    const get = await mount(Array.from({ length: 20 }, (_, i) => <Crossfading key={i} index={i} />))
+    updateMatrices(get)
+    tick(get, 10)
+    // Fades far longer than the measurement, so every frame measured is mid-fade.
+    controllers.forEach((controller, i) => controller.play(i % 2 ? 'run' : 'attack', { crossfade: 1000, speed: 1 + i / 7 }))
+    tick(get, 1000)
+    expect(controllers.every((controller) => controller.pose.fadeWeight > 0)).toBe(true)
+    const perFrame = await settled(
+      () => bytesPerCall(() => tick(get, 1), 50),
+      () => tick(get, 1),
+    )
     expect(perFrame).toBeLessThan(8)
   })
 

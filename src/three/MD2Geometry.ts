@@ -173,11 +173,13 @@ export function writeMD2Pose(geometry: BufferGeometry, model: MD2Model, pose: Re
   fadeBlend.to = Number.isInteger(pose.fadeTo) && pose.fadeTo >= 0 && pose.fadeTo < count ? pose.fadeTo : 0
   fadeBlend.t = pose.fadeT
   blendVerticesYUpBy(model, fadeBlend.from, fadeBlend.to, fadeBlend, layout.xyzIndex, scratch.positions, normal ? scratch.normals : undefined)
-  lerpInto(position.array as Float32Array, scratch.positions, w)
-  if (normal) lerpInto(normal.array as Float32Array, scratch.normals, w)
+  lerpInto(position.array as Float32Array, scratch.positions, pose)
+  if (normal) lerpInto(normal.array as Float32Array, scratch.normals, pose)
 }
 
-function lerpInto(target: Float32Array, outgoing: Float32Array, w: number): void {
+/** The weight goes by reference (a fractional argument would be boxed). */
+function lerpInto(target: Float32Array, outgoing: Float32Array, pose: Readonly<MD2Pose>): void {
+  const w = pose.fadeWeight
   const keep = 1 - w
   for (let i = 0; i < target.length; i++) target[i] = target[i]! * keep + outgoing[i]! * w
 }
