@@ -1,8 +1,9 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,cpu,browser] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,cpu,control,browser] [--quick] [--write | --no-write]]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
- * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer.
+ * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer;
+ *    animation control: controllers mid-crossfade vs plain instances.
  * 3. Animate, browser: N Ogros in Chromium (software WebGL) vs MD2Loader + AnimationMixer; memory.
  * 4. Load, browser: the soldier from the first suspend to the first drawn frame.
  *
@@ -14,6 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runAnimateCpuBench } from './animate-cpu'
+import { runAnimationControlBench } from './animation-control'
 import { CHROMIUM, runBrowserBench } from './browser'
 import { ASSETS, ROOT, listModels } from './lib/models'
 import { CLOCK, type Table, markdownTable, printTable } from './lib/stats'
@@ -29,7 +31,7 @@ const flags = new Map(
     }),
 )
 const folders = args.filter((arg) => !arg.startsWith('--'))
-const sections = new Set((flags.get('only') ?? 'parse,cpu,browser').split(','))
+const sections = new Set((flags.get('only') ?? 'parse,cpu,control,browser').split(','))
 const quick = flags.has('quick')
 const full = !flags.has('only') && !quick
 const write = flags.has('write') || (full && !flags.has('no-write'))
@@ -77,6 +79,12 @@ async function main(): Promise<void> {
     const table = await runAnimateCpuBench(
       quick ? { counts: [1, 100, 300, 1000], rounds: 2, frames: 20 } : { counts: [1, 100, 300, 1000], rounds: 5, frames: 40 },
     )
+    printTable(table)
+    tables.push(table)
+  }
+  if (sections.has('control')) {
+    console.log('\n[control] animation control, CPU: 300 crossfading controllers vs 300 plain instances')
+    const table = await runAnimationControlBench(quick ? { count: 300, rounds: 2, frames: 30 } : { count: 300, rounds: 6, frames: 60 })
     printTable(table)
     tables.push(table)
   }

@@ -1,0 +1,86 @@
+/**
+ * Animation control on the CPU: N <MD2Model> playing by props against N driven by useMD2Animation
+ * controllers that are all mid-crossfade (the fade's extra blend included), same run, alternating.
+ */
+import ReactThreeTestRenderer from '@react-three/test-renderer'
+import { useEffect } from 'react'
+import type { MD2AnimationController } from '../src/core/animator'
+import { parseMD2 } from '../src/core/parse'
+import type { MD2Model as MD2ModelData } from '../src/core/types'
+import { MD2Model } from '../src/react/MD2Model'
+import { useMD2Animation } from '../src/react/useMD2Animation'
+import { OGRO, readArrayBuffer } from './lib/models'
+import { CLOCK, type Table, fmt, median, now, ratio } from './lib/stats'
+
+;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+const DELTA = 1 / 60
+
+export interface AnimationControlOptions {
+  count: number
+  rounds: number
+  frames: number
+}
+
+type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
+
+function Crossfading({ model, index, controllers }: { model: MD2ModelData; index: number; controllers: MD2AnimationController[] }) {
+  const controller = useMD2Animation(model, { animation: 'stand' })
+  useEffect(() => {
+    controllers[index] = controller
+  })
+  return <MD2Model model={model} controller={controller} />
+}
+
+async function timeFrames(renderer: Renderer, frames: number): Promise<number> {
+  const times: number[] = []
+  for (let f = 0; f < frames; f++) {
+    const start = now()
+    await renderer.advanceFrames(1, DELTA)
+    times.push(now() - start)
+  }
+  return median(times)
+}
+
+export async function runAnimationControlBench(options: AnimationControlOptions): Promise<Table> {
+  const model = parseMD2(readArrayBuffer(OGRO), { name: 'ogro' })
+  const n = options.count
+  const samples = { plain: [] as number[], fading: [] as number[] }
+  for (let round = 0; round < options.rounds; round++) {
+    for (const kind of round % 2 ? (['fading', 'plain'] as const) : (['plain', 'fading'] as const)) {
+      const controllers: MD2AnimationController[] = []
+      const renderer = await ReactThreeTestRenderer.create(
+        <>
+          {Array.from({ length: n }, (_, i) =>
+            kind === 'plain' ? (
+              <MD2Model key={i} model={model} animation="run" />
+            ) : (
+              <Crossfading key={i} model={model} index={i} controllers={controllers} />
+            ),
+          )}
+        </>,
+      )
+      await renderer.advanceFrames(5, DELTA)
+      // Fades longer than the measurement: every frame timed blends two poses and mixes them.
+      controllers.forEach((controller) => controller.play('run', { crossfade: 3600 }))
+      for (let f = 0; f < 30; f++) await renderer.advanceFrames(1, DELTA)
+      samples[kind].push(await timeFrames(renderer, options.frames))
+      await renderer.unmount()
+    }
+    process.stdout.write('.')
+  }
+  process.stdout.write('\n')
+  const plain = median(samples.plain)
+  const fading = median(samples.fading)
+  const r = fading / plain
+  return {
+    title: 'Animation control, CPU: controllers mid-crossfade vs plain instances',
+    note:
+      `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per frame, median of ${options.rounds} rounds × ${options.frames} frames, ` +
+      `${n} Ogros stepped with advanceFrames(1, 1/60): "plain" play run by props; "crossfading" are driven by useMD2Animation ` +
+      'controllers, each mid-fade from stand into run for the whole measurement.',
+    head: ['Ogros', 'plain ms', 'crossfading ms', 'ratio'],
+    rows: [[n, fmt(plain, 3), fmt(fading, 3), ratio(r, 2)]],
+    footer: [`Target: within 1.5× of plain → ${r <= 1.5 ? 'met' : 'MISSED'} (${ratio(r, 2)}).`],
+  }
+}
