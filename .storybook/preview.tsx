@@ -15,12 +15,16 @@ const preview: Preview = {
     },
   },
   decorators: [
-    // Every story is R3F content: wrap it in the shared <Canvas>. `parameters.stage` moves the camera.
-    (Story, { parameters }) => (
-      <Stage {...((parameters.stage ?? {}) as StageOptions)}>
+    // Every story is R3F content: wrap it in the shared <Canvas>. `parameters.stage` moves the camera;
+    // `stage: false` leaves a story that brings its own <Canvas> alone.
+    (Story, { parameters }) =>
+      parameters.stage === false ? (
         <Story />
-      </Stage>
-    ),
+      ) : (
+        <Stage {...((parameters.stage ?? {}) as StageOptions)}>
+          <Story />
+        </Stage>
+      ),
   ],
 }
 

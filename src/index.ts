@@ -24,3 +24,7 @@ export { MD2Model, type MD2ModelProps } from './react/MD2Model'
  */
 export type MD2Model = MD2ModelData
 export type { MD2ModelData }
+export { useMD2Animation, type UseMD2AnimationOptions } from './react/useMD2Animation'
+export { usePlayerAnimation, type PlayerAnimationController, type UsePlayerAnimationOptions } from './react/usePlayerAnimation'
+export { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './react/MD2ModelContext'
+export type { MD2PoseSource } from './react/MD2Model'

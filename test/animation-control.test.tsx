@@ -258,3 +258,50 @@ describe('controllers', () => {
     expect(player!.state.frame).toBe(40)
   })
 })
+
+describe('bad animation props', () => {
+  it('non-finite, zero, negative and overflowing rates warn once, naming the prop, and never put NaN in the buffer', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const ref = createRef<Group>()
+    const cases: Record<string, unknown>[] = [
+      { fps: Infinity },
+      { fps: Number.NaN },
+      { fps: 0 },
+      { speed: -2 },
+      { speed: Number.NaN },
+      { fps: 1e300, speed: 1e300 },
+      { crossfade: -1 },
+    ]
+    const r = await mount(<MD2Model ref={ref} model={ogro} animation="run" />)
+    for (const props of cases) {
+      await r.update(<MD2Model ref={ref} model={ogro} animation="stand" {...props} />)
+      await r.advanceFrames(3, 1 / 60)
+      await r.update(<MD2Model ref={ref} model={ogro} animation="run" {...props} />)
+      await r.advanceFrames(3, 1 / 60)
+      expect(positionsOf(ref.current!).every(Number.isFinite)).toBe(true)
+    }
+    const messages = warn.mock.calls.map(([message]) => String(message))
+    for (const text of ['fps={Infinity}', 'fps={NaN}', 'fps={0}', 'speed={-2}', 'speed={NaN}', 'fps × speed', 'crossfade={-1}']) {
+      expect(messages.filter((message) => message.includes(text))).toHaveLength(1)
+    }
+    // The model still plays at a sane rate afterwards: run advances.
+    const before = positionsOf(ref.current!).slice()
+    await r.advanceFrames(2, 0.05)
+    expect(maxDifference(before, positionsOf(ref.current!))).toBeGreaterThan(0.1)
+  })
+
+  it('frame ranges reversed, empty or past the last frame are named in a warning and clamped', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const controller = createRef<MD2AnimationController>()
+    const last = ogro.header.numFrames - 1
+    const r = await mount(<MD2Model model={ogro} controllerRef={controller} animation={{ start: 0, end: Infinity }} />)
+    expect([controller.current!.animation.start, controller.current!.animation.end]).toEqual([0, last])
+    await r.update(<MD2Model model={ogro} controllerRef={controller} animation={{ start: 50, end: 40 }} />)
+    await r.update(<MD2Model model={ogro} controllerRef={controller} animation={{ start: 500, end: 600 }} />)
+    expect([controller.current!.animation.start, controller.current!.animation.end]).toEqual([last, last])
+    const messages = warn.mock.calls.map(([message]) => String(message))
+    expect(messages.some((m) => m.includes(`0–Infinity does not fit frames 0–${last}`))).toBe(true)
+    expect(messages.some((m) => m.includes('50–40 is reversed') && m.includes('playing 40–50 forwards'))).toBe(true)
+    expect(messages.some((m) => m.includes('500–600 does not fit'))).toBe(true)
+  })
+})

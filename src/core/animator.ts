@@ -94,12 +94,26 @@ export class MD2Animator implements MD2AnimationController {
       speed: checkedNumber(this.model, 'speed', options.speed, 1, isPositive, 'a positive rate'),
       crossfade: checkedNumber(this.model, 'crossfade', options.crossfade, 0, isNotNegative, 'seconds, 0 or more'),
     })
+    this.checkRate()
   }
 
   /** Changes the rate of the animation playing, without restarting it. */
   setRate(fps: number | undefined, speed: number | undefined): void {
     this.player.fps = checkedNumber(this.model, 'fps', fps, this.animation.fps, isPositive, 'a positive number of keyframes per second')
     this.player.speed = checkedNumber(this.model, 'speed', speed, 1, isPositive, 'a positive rate')
+    this.checkRate()
+  }
+
+  /** fps and speed each fine, their product past a double: play at the animation's own rate. */
+  private checkRate(): void {
+    const player = this.player
+    if (Number.isFinite(player.fps * player.speed)) return
+    warnOnce(
+      `${this.model.name}:rate:${player.fps}:${player.speed}`,
+      `${this.model.name ?? 'model'}: fps × speed (${player.fps} × ${player.speed}) is not a finite rate; using ${this.animation.fps} fps at speed 1`,
+    )
+    player.fps = this.animation.fps
+    player.speed = 1
   }
 
   stop(): void {
@@ -141,12 +155,16 @@ export class MD2Animator implements MD2AnimationController {
     if (typeof selector === 'object' && selector !== null) {
       const { start, end } = selector
       if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > last || start > end) {
-        const fixedStart = Number.isFinite(start) ? Math.min(Math.max(Math.trunc(start), 0), last) : 0
-        const fixedEnd = Number.isFinite(end) ? Math.min(Math.max(Math.trunc(end), fixedStart), last) : last
+        const clamp = (frame: number, fallback: number) => (Number.isFinite(frame) ? Math.min(Math.max(Math.trunc(frame), 0), last) : fallback)
+        const a = clamp(start, 0)
+        const b = clamp(end, last)
+        const fixedStart = Math.min(a, b)
+        const fixedEnd = Math.max(a, b)
+        const problem = start > end ? 'is reversed (start after end)' : `does not fit frames 0–${last}`
         warnOnce(
           `${this.model.name}:range:${start}-${end}`,
-          `${label}: animation range ${start}–${end} ${start > end ? 'is reversed' : 'does not fit'} frames 0–${last}; playing ${fixedStart}–${fixedEnd}` +
-            (start > end ? ' (use `reverse` to play backwards)' : ''),
+          `${label}: animation range ${start}–${end} ${problem}; playing ${fixedStart}–${fixedEnd}` +
+            (start > end ? ' forwards (pass `reverse` to play backwards)' : ''),
         )
         return findAnimation({ animations: this.animations as MD2Animation[], header: { numFrames: last + 1 } }, { ...selector, start: fixedStart, end: fixedEnd })!
       }

@@ -44,3 +44,15 @@ export { buildGlCommands, glCommandTopology, type GlCommandSource, type GlComman
 export { quantizeFrame, computeVertexNormals, type QuantizedFrame } from './quantize'
 export { createMD2, type CreateMD2Input } from './create'
 export { skinCandidates, SKIN_EXTENSIONS } from './skin-paths'
+export { createPose, copyPose, posesEqual, type MD2Pose } from './pose'
+export { AnimationPlayer, fadeOutWeight, type PlayRange, type PlayOptions, type AnimationEvents } from './animation-player'
+export { MD2Animator, type MD2AnimationController, type MD2AnimationCallbacks } from './animator'
+export {
+  PLAYER_PRIORITY,
+  createPlayerAnimationState,
+  stepPlayerAnimation,
+  type PlayerAnimationState,
+  type PlayerInput,
+  type PlayerGesture,
+  type PlayerPriority,
+} from './player-animation'
