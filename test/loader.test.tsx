@@ -63,6 +63,60 @@ describe('MD2Loader (a three.js Loader)', () => {
     expect(error.message).toMatch(/^http:\/\/localhost\/bad\.md2, skins at offset 68: 13 × 64 bytes end at 900/)
   })
 
+  it("a dev server's HTML page where the model should be is named as such, with status and content type", async () => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      async () => new Response('<!doctype html>\n<html><body>app</body></html>', { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
+    )
+    const error = (await new MD2Loader().loadAsync('http://localhost/players/ogro/tris.md2').catch((e: unknown) => e)) as MD2Error
+    expect(error.code).toBe('LOAD_FAILED')
+    expect(error.message).toBe(
+      'http://localhost/players/ogro/tris.md2: got an HTML page, not an MD2 file (HTTP 200, text/html; charset=utf-8): check the URL and its case',
+    )
+    // Sniffed from the bytes too, when the server sends no content type.
+    vi.restoreAllMocks()
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(new TextEncoder().encode('  <HTML><head>')))
+    const sniffed = (await new MD2Loader().loadAsync('http://localhost/x.md2').catch((e: unknown) => e)) as MD2Error
+    expect(sniffed.message).toContain('got an HTML page, not an MD2 file')
+  })
+
+  it('an empty or non-string URL is BAD_ARGUMENT; a relative URL in Node says what to do instead', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch')
+    for (const url of ['', '  ', undefined, 42]) {
+      const error = (await new MD2Loader().loadAsync(url as string).catch((e: unknown) => e)) as MD2Error
+      expect(error).toBeInstanceOf(MD2Error)
+      expect(error.code).toBe('BAD_ARGUMENT')
+      expect(error.message).toMatch(/^MD2Loader needs a URL, got /)
+    }
+    const relative = (await new MD2Loader().loadAsync('models/tris.md2').catch((e: unknown) => e)) as MD2Error
+    expect(relative.code).toBe('BAD_ARGUMENT')
+    expect(relative.message).toContain('in Node give an absolute URL')
+    expect(relative.message).toContain('parseMD2(bytes)')
+    expect(fetch).not.toHaveBeenCalled()
+  })
+
+  it('the LoadingManager hears of each item exactly once: start, error, end', async () => {
+    serve({ '/ok.md2': ogroBytes, '/bad.md2': ogroBytes.subarray(0, 100) })
+    const manager = new LoadingManager()
+    const events: string[] = []
+    manager.onStart = (url) => events.push(`start ${url}`)
+    manager.onError = (url) => events.push(`error ${url}`)
+    manager.onLoad = () => events.push('load')
+    const loader = new MD2Loader(manager)
+    await loader.loadAsync('http://localhost/missing.md2').catch(() => {})
+    await loader.loadAsync('http://localhost/bad.md2').catch(() => {})
+    await loader.loadAsync('http://localhost/ok.md2')
+    expect(events).toEqual([
+      'start http://localhost/missing.md2',
+      'error http://localhost/missing.md2',
+      'load',
+      'start http://localhost/bad.md2',
+      'error http://localhost/bad.md2',
+      'load',
+      'start http://localhost/ok.md2',
+      'load',
+    ])
+  })
+
   it('parse() applies an animation table', () => {
     const model = new MD2Loader().setAnimationTable([{ name: 'all', start: 0, end: 198, fps: 5 }]).parse(ogroBytes)
     expect(model.animations).toEqual([{ name: 'all', start: 0, end: 198, fps: 5, source: 'table' }])

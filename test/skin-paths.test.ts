@@ -4,29 +4,29 @@ import { parseMD2 } from '../src/core'
 import { listAssets, readAsset } from './assets'
 
 describe('skinCandidates', () => {
-  it('a Quake II game path: as written next to the model folder, then the file name alone, in several spellings', () => {
+  it('a Quake II game path: the file name next to the model first (where a player folder keeps it), then the path as written, in several spellings', () => {
     expect(skinCandidates('/models/quake2/ogro/tris.MD2', 'players/ogro/igdosh.pcx')).toEqual([
-      '/models/quake2/ogro/players/ogro/igdosh.pcx',
-      '/models/quake2/ogro/players/ogro/igdosh.PCX',
-      '/models/quake2/ogro/players/ogro/IGDOSH.PCX',
       '/models/quake2/ogro/igdosh.pcx',
       '/models/quake2/ogro/igdosh.PCX',
       '/models/quake2/ogro/IGDOSH.PCX',
+      '/models/quake2/ogro/players/ogro/igdosh.pcx',
+      '/models/quake2/ogro/players/ogro/igdosh.PCX',
+      '/models/quake2/ogro/players/ogro/IGDOSH.PCX',
     ])
   })
 
   it('backslashes become slashes; the directory keeps its case, only the file name varies', () => {
     expect(skinCandidates('http://example.com/q2/faerie/weapon.md2', 'players\\Faerie\\Weapon.pcx')).toEqual([
-      'http://example.com/q2/faerie/players/Faerie/Weapon.pcx',
-      'http://example.com/q2/faerie/players/Faerie/weapon.pcx',
-      'http://example.com/q2/faerie/players/Faerie/Weapon.PCX',
-      'http://example.com/q2/faerie/players/Faerie/weapon.PCX',
-      'http://example.com/q2/faerie/players/Faerie/WEAPON.PCX',
       'http://example.com/q2/faerie/Weapon.pcx',
       'http://example.com/q2/faerie/weapon.pcx',
       'http://example.com/q2/faerie/Weapon.PCX',
       'http://example.com/q2/faerie/weapon.PCX',
       'http://example.com/q2/faerie/WEAPON.PCX',
+      'http://example.com/q2/faerie/players/Faerie/Weapon.pcx',
+      'http://example.com/q2/faerie/players/Faerie/weapon.pcx',
+      'http://example.com/q2/faerie/players/Faerie/Weapon.PCX',
+      'http://example.com/q2/faerie/players/Faerie/weapon.PCX',
+      'http://example.com/q2/faerie/players/Faerie/WEAPON.PCX',
     ])
   })
 
@@ -52,26 +52,26 @@ describe('skinCandidates', () => {
   it('an extension-less path: the four extensions for each location', () => {
     const candidates = skinCandidates('/a/b/tris.md2', 'skins/red')
     expect(candidates.filter((url) => url === url.toLowerCase())).toEqual([
-      '/a/b/skins/red.png',
-      '/a/b/skins/red.jpg',
-      '/a/b/skins/red.tga',
-      '/a/b/skins/red.pcx',
       '/a/b/red.png',
       '/a/b/red.jpg',
       '/a/b/red.tga',
       '/a/b/red.pcx',
+      '/a/b/skins/red.png',
+      '/a/b/skins/red.jpg',
+      '/a/b/skins/red.tga',
+      '/a/b/skins/red.pcx',
     ])
   })
 
   it('ignores the model URL query and fragment; a bare file name resolves relative to the page', () => {
     expect(skinCandidates('/m/tris.md2?v=3#x', 'a.tga')[0]).toBe('/m/a.tga')
-    expect(skinCandidates('tris.md2', 'players/x/a.tga')[0]).toBe('players/x/a.tga')
-    expect(skinCandidates('tris.md2', 'players/x/a.tga')).toContain('a.tga')
+    expect(skinCandidates('tris.md2', 'players/x/a.tga')[0]).toBe('a.tga')
+    expect(skinCandidates('tris.md2', 'players/x/a.tga')).toContain('players/x/a.tga')
     expect(skinCandidates('', 'a.tga')[0]).toBe('a.tga')
   })
 
   it('drops NUL padding, surrounding blanks and leading slashes; no duplicates', () => {
-    expect(skinCandidates('/m/t.md2', ' /players/x/a.pcx\0\0garbage ')[0]).toBe('/m/players/x/a.pcx')
+    expect(skinCandidates('/m/t.md2', ' /players/x/a.pcx\0\0garbage ')).toContain('/m/players/x/a.pcx')
     const all = skinCandidates('/m/t.md2', 'a.pcx')
     expect(new Set(all).size).toBe(all.length)
     expect(all).toEqual(['/m/a.pcx', '/m/a.PCX', '/m/A.PCX'])
@@ -92,6 +92,8 @@ describe('skinCandidates', () => {
       for (const skin of model.skins) found[`${path}: ${skin}`] = skinCandidates(`/${path}`, skin).find((url) => files.has(url))
     }
     expect(found['quake2/ogro/tris.MD2: players/ogro/igdosh.pcx']).toBe('/quake2/ogro/igdosh.pcx')
+    // Where a player folder keeps its skins, the first candidate is the file: one request.
+    expect(skinCandidates('/quake2/ogro/tris.MD2', 'players/ogro/igdosh.pcx')[0]).toBe('/quake2/ogro/igdosh.pcx')
     expect(found['quake2/ratamahatta/weapon.MD2: players/Ratamahatta/weapon.pcx']).toBe('/quake2/ratamahatta/weapon.pcx')
     expect(found['quake2/faerie/weapon.md2: players\\faerie\\weapon.pcx']).toBe('/quake2/faerie/weapon.pcx')
     expect(found['quake2/sydney/weapon.md2: players/sydney/weapon.pcx']).toBe('/quake2/sydney/weapon.PCX')

@@ -255,22 +255,17 @@ describe('useMD2Skin', () => {
     expect(useMD2Skin.peek(url)).toBe(seen[0])
   })
 
-  it('resolve() finds a Quake II game path next to the model, trying the path as written first', async () => {
+  it('resolve() finds a Quake II game path next to the model in one request', async () => {
     const server = serve()
     const found = await useMD2Skin.resolve(OGRO, 'players/ogro/igdosh.pcx')
     expect(found.url).toBe(`${HOST}/a/quake2/ogro/igdosh.pcx`)
-    expect(found.tried).toEqual([
-      `${HOST}/a/quake2/ogro/players/ogro/igdosh.pcx`,
-      `${HOST}/a/quake2/ogro/players/ogro/igdosh.PCX`,
-      `${HOST}/a/quake2/ogro/players/ogro/IGDOSH.PCX`,
-      `${HOST}/a/quake2/ogro/igdosh.pcx`,
-    ])
+    expect(found.tried).toEqual([`${HOST}/a/quake2/ogro/igdosh.pcx`])
     expect(found.texture).toBeInstanceOf(DataTexture)
-    expect(server.requests).toEqual(found.tried.map((url) => new URL(url).pathname))
+    expect(server.requests).toEqual(['/a/quake2/ogro/igdosh.pcx'])
     // Cached: once per (model URL, skin name); the texture is the URL's cached one.
     expect(await useMD2Skin.resolve(OGRO, 'players/ogro/igdosh.pcx')).toBe(found)
     expect(useMD2Skin.peek(found.url!)).toBe(found.texture)
-    expect(server.requests).toHaveLength(4)
+    expect(server.requests).toHaveLength(1)
   })
 
   it('resolve() tries .png, .jpg, .tga, .pcx for a UFO:AI ".name", skipping files that do not decode', async () => {
@@ -279,15 +274,11 @@ describe('useMD2Skin', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const found = await useMD2Skin.resolve(BLOODSPIDER, '.bloodspider')
     expect(found.url).toBe(`${HOST}/a/ufoai/bloodspider/bloodspider.tga`)
-    expect(server.requests).toEqual([
-      '/a/ufoai/bloodspider/bloodspider.png',
-      '/a/ufoai/bloodspider/bloodspider.PNG',
-      '/a/ufoai/bloodspider/BLOODSPIDER.PNG',
-      '/a/ufoai/bloodspider/bloodspider.jpg',
-      '/a/ufoai/bloodspider/bloodspider.JPG',
-      '/a/ufoai/bloodspider/BLOODSPIDER.JPG',
-      '/a/ufoai/bloodspider/bloodspider.tga',
-    ])
+    // The first candidate alone, then every other at once (not one after another); the first in
+    // candidate order that decodes wins.
+    expect(server.requests[0]).toBe('/a/ufoai/bloodspider/bloodspider.png')
+    expect([...server.requests].sort()).toEqual(found.tried.map((url) => new URL(url).pathname).sort())
+    expect(found.tried).toHaveLength(12)
     expect(warn).not.toHaveBeenCalled()
     // The misses are not kept in the URL cache.
     expect(useMD2Skin.peek(`${HOST}/a/ufoai/bloodspider/bloodspider.png`)).toBeUndefined()
@@ -490,21 +481,37 @@ describe('<MD2Model skin>', () => {
     expect(dispose.mock.contexts).not.toContain(getMissingSkinTexture())
   })
 
-  it('a skin URL that fails reaches the error boundary as an MD2Error naming it', async () => {
+  it('a skin URL that fails draws the model with the checkerboard, warns once and calls onSkinError; the boundary stays quiet', async () => {
     serve()
-    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const caught: unknown[] = []
+    const skinErrors: MD2Error[] = []
     const url = `${HOST}/a/quake2/ogro/nobody.pcx`
+    const ref = createRef<Group>()
     const r = await mount(
       <Boundary onError={(error) => caught.push(error)}>
         <Suspense fallback={null}>
-          <MD2Model url={OGRO} skin={url} />
+          <MD2Model ref={ref} url={OGRO} skin={url} onSkinError={(error) => skinErrors.push(error)} />
         </Suspense>
       </Boundary>,
     )
-    await until(r, () => expect(caught).toHaveLength(1))
-    expect(caught[0]).toBeInstanceOf(MD2Error)
-    expect((caught[0] as MD2Error).code).toBe('LOAD_FAILED')
-    expect((caught[0] as MD2Error).message).toContain(url)
+    await until(r, () => expect(skinErrors).toHaveLength(1))
+    expect(caught).toEqual([])
+    expect(skinErrors[0]!.code).toBe('LOAD_FAILED')
+    expect(skinErrors[0]!.message).toContain(url)
+    expect(((ref.current!.children[0] as Mesh).material as MeshLambertMaterial).map).toBe(getMissingSkinTexture())
+    expect(warn.mock.calls.filter(([message]) => String(message).includes(url))).toHaveLength(1)
+  })
+
+  it('a bare skin file name is looked for next to the model, not the page', async () => {
+    const server = serve()
+    const ref = createRef<Group>()
+    const r = await mount(
+      <Suspense fallback={null}>
+        <MD2Model ref={ref} url={OGRO} skin="khorne.pcx" />
+      </Suspense>,
+    )
+    await until(r, () => expect(((ref.current?.children[0] as Mesh | undefined)?.material as MeshLambertMaterial | undefined)?.map?.name).toBe(`${HOST}/a/quake2/ogro/khorne.pcx`))
+    expect(server.requests).toContain('/a/quake2/ogro/khorne.pcx')
   })
 })

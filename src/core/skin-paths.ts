@@ -15,8 +15,8 @@ export const SKIN_EXTENSIONS = ['.png', '.jpg', '.tga', '.pcx'] as const
  * The URLs to try, in order, for the skin `skinName` of the model at `modelUrl` (a URL or path; its
  * query and fragment are ignored; `''` means "relative to the page"):
  *
- * 1. the path as written (backslashes turned into slashes) relative to the model's folder, then
- * 2. the file name alone, next to the model;
+ * 1. the file name alone, next to the model (where a Quake II player folder keeps it), then
+ * 2. the path as written (backslashes turned into slashes) relative to the model's folder;
  *
  * for each, the extension as written or, when the name has none, `.png`, `.jpg`, `.tga`, `.pcx` in
  * that order; and for each of those the spellings: as written, all lower-case, upper-case extension,
@@ -40,7 +40,7 @@ export function skinCandidates(modelUrl: string, skinName: string): string[] {
   const base = hasExtension ? file.slice(0, dot) : file
   const extensions = hasExtension ? [file.slice(dot)] : SKIN_EXTENSIONS
 
-  const locations = dir === '' ? [folder] : [folder + dir, folder]
+  const locations = dir === '' ? [folder] : [folder, folder + dir]
   const out: string[] = []
   const seen = new Set<string>()
   for (const location of locations) {
@@ -55,6 +55,15 @@ export function skinCandidates(modelUrl: string, skinName: string): string[] {
     }
   }
   return out
+}
+
+/**
+ * A skin URL given by a caller, as it is fetched: a bare file name (`khorne.pcx`) sits next to the
+ * model; a path with a folder, a root-relative path or a URL with a scheme is used as given.
+ */
+export function skinUrlNextTo(modelUrl: string | undefined, skin: string): string {
+  if (modelUrl === undefined || skin.includes('/') || /^[a-z][a-z0-9+.-]*:/i.test(skin)) return skin
+  return folderOf(modelUrl) + skin
 }
 
 /** The folder part of a model URL, ending in '/', or '' when it has none. */

@@ -75,7 +75,8 @@ export interface MD2ModelProps extends GroupProps {
    * (`model.skins`); a string, a name from that list (looked up next to the model's URL: the path
    * as written, the file name alone, case variations, `.png`/`.jpg`/`.tga`/`.pcx` for names with no
    * extension) or else an image URL (`.pcx`, `.tga`, PNG, JPEG). A skin found nowhere shows a
-   * magenta/black checkerboard and warns once with the URLs tried. Default: skin 0 when the model
+   * magenta/black checkerboard, warns once with the URLs tried and calls `onSkinError`; a bare file name
+   * (`khorne.pcx`) is looked for next to the model, a path or URL is used as given. Default: skin 0 when the model
    * names one and was loaded from a URL, else none. Switching skins keeps the old one on screen
    * until the new one has loaded, and never rebuilds the geometry.
    */
@@ -96,6 +97,11 @@ export interface MD2ModelProps extends GroupProps {
   onLoop?: (animation: MD2Animation) => void
   /** A play-once animation (`loop={false}`) reached its last frame. */
   onAnimationEnd?: (animation: MD2Animation) => void
+  /**
+   * A skin failed (missing, not an image, damaged): the model is drawn with the checkerboard, as
+   * Quake II draws its "notexture", and this says why. The error boundary is for models only.
+   */
+  onSkinError?: (error: MD2Error) => void
   children?: ReactNode
 }
 
@@ -189,12 +195,13 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     onFrame,
     onLoop,
     onAnimationEnd,
+    onSkinError,
     children,
     ...groupProps
   },
   ref,
 ) {
-  const texture = useSkinProp(model, skin, modelUrl)
+  const texture = useSkinProp(model, skin, modelUrl, onSkinError)
   const parent = useMD2ModelContext()
   if (sync && !parent) {
     warnOnce(`${model.name}:sync`, `${model.name ?? 'model'}: \`sync\` needs an enclosing <MD2Model>; animating by its own props`)

@@ -1,7 +1,7 @@
-import { useDeferredValue } from 'react'
+import { useDeferredValue, useEffect, useRef } from 'react'
 import type { Texture } from 'three'
-import { isMD2Error } from '../core/errors'
-import { skinCandidates } from '../core/skin-paths'
+import { MD2Error, isMD2Error } from '../core/errors'
+import { skinCandidates, skinUrlNextTo } from '../core/skin-paths'
 import type { MD2Model } from '../core/types'
 import { md2SourceUrl } from '../three/MD2Loader'
 import { MD2SkinLoader, getMissingSkinTexture } from '../three/MD2SkinLoader'
@@ -17,6 +17,8 @@ export interface ResolvedMD2Skin {
   texture: Texture
   /** The URLs tried, in order, up to and including the one that loaded. */
   tried: string[]
+  /** Why nothing loaded (`LOAD_FAILED` listing every URL tried), when nothing did. */
+  error?: MD2Error
 }
 
 const loader = new MD2SkinLoader()
@@ -33,31 +35,60 @@ const resolutions = createAssetCache<ResolvedMD2Skin>((key) => {
   return resolveSkin(key.slice(0, at), key.slice(at + 1))
 })
 
-/** Tries the candidates one after another through the texture cache: the first that loads wins. */
+/**
+ * Tries the first candidate (the file name next to the model: where Quake II keeps it), then all the
+ * others at once; the first in candidate order that loads wins. Misses are not cached: only the
+ * resolution (this whole search) is.
+ */
 async function resolveSkin(modelUrl: string, name: string): Promise<ResolvedMD2Skin> {
   const candidates = skinCandidates(modelUrl, name)
   const failures: string[] = []
-  for (const [i, url] of candidates.entries()) {
+  const attempt = async (url: string): Promise<Texture | undefined> => {
     const cachedBefore = skins.has(url)
     try {
-      const texture = await skins.preload(url)
-      return { name, url, texture, tried: candidates.slice(0, i + 1) }
+      return await skins.preload(url)
     } catch (error) {
       failures.push(`  ${url} (${isMD2Error(error) ? `${error.code}: ${error.reason}` : String(error)})`)
-      // A miss is not worth keeping: only the resolution (this whole search) is cached.
       if (!cachedBefore) {
         skins.clear(url)
         requested.delete(url)
       }
+      return undefined
     }
   }
+  if (candidates.length > 0) {
+    const first = await attempt(candidates[0]!)
+    if (first) return { name, url: candidates[0], texture: first, tried: candidates.slice(0, 1) }
+    const rest = await Promise.all(candidates.slice(1).map(attempt))
+    const found = rest.findIndex((texture) => texture !== undefined)
+    if (found >= 0) return { name, url: candidates[found + 1], texture: rest[found]!, tried: candidates }
+  }
   const where = modelUrl === '' ? 'a model with no URL' : modelUrl
-  console.warn(
-    `react-three-md2: skin ${JSON.stringify(name)} of ${where} not found; showing a checkerboard. ` +
-      (candidates.length === 0 ? 'The name holds no file name.' : `Tried:\n${failures.join('\n')}`),
-  )
-  return { name, url: undefined, texture: getMissingSkinTexture(), tried: candidates }
+  const reason =
+    `skin ${JSON.stringify(name)} of ${where} not found; showing a checkerboard. ` +
+    (candidates.length === 0 ? 'The name holds no file name.' : `Tried:\n${failures.join('\n')}`)
+  console.warn(`react-three-md2: ${reason}`)
+  const error = new MD2Error('LOAD_FAILED', reason, { section: 'skin', file: modelUrl || undefined })
+  return { name, url: undefined, texture: getMissingSkinTexture(), tried: candidates, error }
 }
+
+/** A skin URL given as a prop: its texture, or the checkerboard and the error (warned once). */
+interface SkinUrlResult {
+  texture: Texture
+  error?: MD2Error
+}
+const urlSkins = createAssetCache<SkinUrlResult>((url) =>
+  skins.preload(url).then(
+    (texture) => ({ texture }),
+    (cause: unknown) => {
+      skins.clear(url)
+      requested.delete(url)
+      const error = isMD2Error(cause) ? cause : new MD2Error('LOAD_FAILED', `could not load skin: ${String(cause)}`, { file: url, section: 'skin', cause })
+      console.warn(`react-three-md2: ${error.message}; showing a checkerboard`)
+      return { texture: getMissingSkinTexture(), error }
+    },
+  ),
+)
 
 const warnedIndex = new Set<string>()
 
@@ -90,13 +121,25 @@ export type MD2SkinProp = string | number | Texture | null | undefined
  * keeps the old one on screen
  * until it has loaded (a deferred value), so switching never hides the model.
  */
-export function useSkinProp(model: MD2Model, skin: MD2SkinProp, modelUrl?: string): Texture | undefined {
+export function useSkinProp(
+  model: MD2Model,
+  skin: MD2SkinProp,
+  modelUrl?: string,
+  onSkinError?: (error: MD2Error) => void,
+): Texture | undefined {
   const loadedFrom = modelUrl ?? md2SourceUrl(model)
   const key = skinKey(model, skin, loadedFrom)
   const deferred = useDeferredValue(key)
+  const result = skin === null || typeof skin === 'object' ? undefined : readSkinKey(model, deferred)
+  const error = result?.error
+  const report = useRef(onSkinError)
+  report.current = onSkinError
+  useEffect(() => {
+    if (error) report.current?.(error)
+  }, [error])
   if (skin === null) return undefined
   if (typeof skin === 'object') return skin
-  return readSkinKey(model, deferred)
+  return result?.texture
 }
 
 /** A string naming what to show, for `useDeferredValue`: `url:…`, `name:<model url>\0<name>`, `index:…`. */
@@ -108,18 +151,18 @@ function skinKey(model: MD2Model, skin: MD2SkinProp, loadedFrom: string | undefi
     const name = Number.isInteger(skin) ? model.skins[skin] : undefined
     return name === undefined ? `index:${base}${SEPARATOR}${skin}` : `name:${base}${SEPARATOR}${name}`
   }
-  return model.skins.includes(skin) ? `name:${base}${SEPARATOR}${skin}` : `url:${skin}`
+  return model.skins.includes(skin) ? `name:${base}${SEPARATOR}${skin}` : `url:${skinUrlNextTo(loadedFrom, skin)}`
 }
 
-function readSkinKey(model: MD2Model, key: string | undefined): Texture | undefined {
+function readSkinKey(model: MD2Model, key: string | undefined): SkinUrlResult | undefined {
   if (key === undefined) return undefined
   const colon = key.indexOf(':')
   const kind = key.slice(0, colon)
   const rest = key.slice(colon + 1)
-  if (kind === 'url') return skins.read(rest)
-  if (kind === 'name') return resolutions.read(rest).texture
+  if (kind === 'url') return urlSkins.read(rest)
+  if (kind === 'name') return resolutions.read(rest)
   const at = rest.indexOf(SEPARATOR)
-  return readModelSkin(model, Number(rest.slice(at + 1)), rest.slice(0, at))
+  return { texture: readModelSkin(model, Number(rest.slice(at + 1)), rest.slice(0, at)) }
 }
 
 /**
@@ -169,6 +212,7 @@ useMD2Skin.clear = (url?: string): void => {
     requested.delete(key)
   }
   skins.clear(url)
+  urlSkins.clear(url)
   resolutions.clear()
   warnedIndex.clear()
 }

@@ -1,7 +1,8 @@
-import { FileLoader, Loader, type LoadingManager } from 'three'
-import { MD2Error, isMD2Error } from '../core/errors'
+import { Loader, type LoadingManager } from 'three'
+import { isMD2Error } from '../core/errors'
 import { parseMD2 } from '../core/parse'
 import type { MD2AnimationDef, MD2Model } from '../core/types'
+import { fetchAndDecode } from './fetchBytes'
 
 /** Models this loader fetched, with the URL they came from (what skin names are resolved against). */
 const sourceUrls = new WeakMap<MD2Model, string>()
@@ -39,31 +40,30 @@ export class MD2Loader extends Loader<MD2Model> {
     onProgress?: (event: ProgressEvent) => void,
     onError?: (error: unknown) => void,
   ): void {
-    const loader = new FileLoader(this.manager)
-    loader.setPath(this.path)
-    loader.setResponseType('arraybuffer')
-    loader.setRequestHeader(this.requestHeader)
-    loader.setWithCredentials(this.withCredentials)
-    const fail = (error: unknown) => {
+    this.loadWith(url, { onProgress }).then(onLoad, (error: unknown) => {
       if (onError) onError(error)
       else console.error(error)
-      this.manager.itemError(url)
-    }
-    loader.load(
+    })
+  }
+
+  /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
+  loadWith(url: string, options: { signal?: AbortSignal; onProgress?: (event: ProgressEvent) => void } = {}): Promise<MD2Model> {
+    return fetchAndDecode(
       url,
-      (data) => {
-        let model: MD2Model
-        try {
-          model = this.parse(data as ArrayBuffer, url)
-        } catch (error) {
-          fail(error)
-          return
-        }
-        sourceUrls.set(model, this.manager.resolveURL(this.path + url))
-        onLoad(model)
+      {
+        manager: this.manager,
+        path: this.path,
+        requestHeader: this.requestHeader,
+        withCredentials: this.withCredentials,
+        signal: options.signal,
+        onProgress: options.onProgress,
+        expected: 'an MD2 file',
       },
-      onProgress,
-      (error) => fail(loadError(url, error)),
+      (bytes, resolved) => {
+        const model = this.parse(bytes, url)
+        sourceUrls.set(model, resolved)
+        return model
+      },
     )
   }
 
@@ -76,7 +76,3 @@ export class MD2Loader extends Loader<MD2Model> {
   }
 }
 
-function loadError(url: string, error: unknown): MD2Error {
-  const reason = error instanceof Error ? error.message : String(error)
-  return new MD2Error('LOAD_FAILED', `could not load: ${reason}`, { file: url, cause: error })
-}

@@ -17,6 +17,7 @@ import { MD2Error, isMD2Error } from '../core/errors'
 import { sniffImageType, type DecodedImage } from '../core/image'
 import { decodePCX } from '../core/pcx'
 import { decodeTGA } from '../core/tga'
+import { fetchAndDecode } from './fetchBytes'
 
 /** The formats the loader tells apart by extension; anything else is sniffed from its bytes. */
 export type MD2SkinKind = 'pcx' | 'tga' | 'image' | 'unknown'
@@ -54,30 +55,27 @@ export class MD2SkinLoader extends Loader<Texture> {
     onProgress?: (event: ProgressEvent) => void,
     onError?: (error: unknown) => void,
   ): void {
-    const fail = (error: unknown) => {
+    this.loadWith(url, { onProgress }).then(onLoad, (error: unknown) => {
       if (onError) onError(error)
       else console.error(error)
-    }
-    const kind = skinKindOf(url)
-    if (kind === 'image' && typeof document !== 'undefined') {
-      this.loadImage(url, onLoad, onProgress, fail)
-      return
-    }
-    const loader = new FileLoader(this.manager)
-    loader.setPath(this.path)
-    loader.setResponseType('arraybuffer')
-    loader.setRequestHeader(this.requestHeader)
-    loader.setWithCredentials(this.withCredentials)
-    loader.load(
+    })
+  }
+
+  /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
+  loadWith(url: string, options: { signal?: AbortSignal; onProgress?: (event: ProgressEvent) => void } = {}): Promise<Texture> {
+    return fetchAndDecode(
       url,
-      (data) => {
-        this.parseAsync(data as ArrayBuffer, url).then(onLoad, (error: unknown) => {
-          fail(error)
-          this.manager.itemError(url)
-        })
+      {
+        manager: this.manager,
+        path: this.path,
+        requestHeader: this.requestHeader,
+        withCredentials: this.withCredentials,
+        signal: options.signal,
+        onProgress: options.onProgress,
+        expected: 'a skin image',
+        section: 'skin',
       },
-      onProgress,
-      (error) => fail(loadError(url, error)),
+      (bytes, resolved) => this.parseAsync(bytes, resolved),
     )
   }
 
@@ -114,29 +112,6 @@ export class MD2SkinLoader extends Loader<Texture> {
     } catch (error) {
       throw isMD2Error(error) && name !== undefined ? error.withFile(name) : error
     }
-  }
-
-  private loadImage(
-    url: string,
-    onLoad: (texture: Texture) => void,
-    onProgress: ((event: ProgressEvent) => void) | undefined,
-    fail: (error: unknown) => void,
-  ): void {
-    const loader = new TextureLoader(this.manager)
-    loader.setPath(this.path)
-    loader.setCrossOrigin(this.crossOrigin)
-    loader.setWithCredentials(this.withCredentials)
-    loader.setRequestHeader(this.requestHeader)
-    loader.load(
-      url,
-      (texture) => {
-        texture.colorSpace = SRGBColorSpace
-        texture.name = url
-        onLoad(texture)
-      },
-      onProgress,
-      (error) => fail(loadError(url, error)),
-    )
   }
 }
 
@@ -216,10 +191,4 @@ async function bitmapTexture(bytes: Uint8Array, name: string | undefined): Promi
   if (name !== undefined) texture.name = name
   texture.needsUpdate = true
   return texture
-}
-
-function loadError(url: string, error: unknown): MD2Error {
-  // An <img> that fails reports a bare Event: missing, or not an image the browser can decode.
-  const reason = error instanceof Error ? error.message : 'the browser could not load the image (missing, or not an image)'
-  return new MD2Error('LOAD_FAILED', `could not load skin: ${reason}`, { file: url, section: 'skin', cause: error })
 }

@@ -1,0 +1,143 @@
+import type { LoadingManager } from 'three'
+import { MD2Error } from '../core/errors'
+
+/** How a loader fetches: its manager, path, headers and credentials, and who may cancel. */
+export interface FetchBytesOptions {
+  manager: LoadingManager
+  /** Prefix of relative URLs (`Loader.setPath`). */
+  path?: string
+  requestHeader?: Record<string, string>
+  withCredentials?: boolean
+  /** Cancels the request (the error is an `AbortError`, not an `MD2Error`). */
+  signal?: AbortSignal
+  onProgress?: (event: ProgressEvent) => void
+  /** What is expected, for messages: "an MD2 file", "a skin image". */
+  expected: string
+  /** The file part errors name. */
+  section?: string
+}
+
+
+/** Throws `BAD_ARGUMENT` unless `url` is a non-empty string. */
+export function checkUrl(url: unknown, what: string): asserts url is string {
+  if (typeof url !== 'string' || url.trim() === '') {
+    throw new MD2Error('BAD_ARGUMENT', `${what} needs a URL, got ${url === '' ? 'an empty string' : String(url)}`)
+  }
+}
+
+/**
+ * The fetch plumbing of `MD2Loader` and `MD2SkinLoader`: fetches `url` and turns the bytes into a
+ * result with `decode(bytes, resolvedUrl)`, reporting the item to the manager exactly once (start,
+ * then error if anything failed, then end). Failures are `MD2Error` `LOAD_FAILED` naming the URL and the HTTP status; an HTML page
+ * where a file was expected (a dev server's answer to a wrong path or case) is named as such, with its
+ * status and content type; a relative URL where there is no page to resolve it against (Node) says so.
+ */
+export async function fetchAndDecode<T>(
+  url: string,
+  options: FetchBytesOptions,
+  decode: (bytes: Uint8Array<ArrayBuffer>, resolvedUrl: string) => T | Promise<T>,
+): Promise<T> {
+  checkUrl(url, options.expected === 'an MD2 file' ? 'MD2Loader' : 'MD2SkinLoader')
+  const { manager } = options
+  const resolved = manager.resolveURL((options.path ?? '') + url)
+  const section = options.section
+  manager.itemStart(resolved)
+  try {
+    const result = await decode(await request(resolved, options), resolved)
+    manager.itemEnd(resolved)
+    return result
+  } catch (error) {
+    manager.itemError(resolved)
+    manager.itemEnd(resolved)
+    if (isAbort(error)) throw error
+    throw error instanceof MD2Error ? error : new MD2Error('LOAD_FAILED', `could not load: ${reasonOf(error)}`, { file: resolved, section, cause: error })
+  }
+}
+
+async function request(url: string, options: FetchBytesOptions): Promise<Uint8Array<ArrayBuffer>> {
+  const section = options.section
+  if (!isAbsolute(url) && typeof location === 'undefined') {
+    throw new MD2Error(
+      'BAD_ARGUMENT',
+      `a relative URL needs a page to resolve it against; in Node give an absolute URL (http://…, file://…) or read the file yourself and call ${
+        options.expected === 'an MD2 file' ? 'parseMD2(bytes)' : "MD2SkinLoader's parse(bytes)"
+      }`,
+      { file: url, section },
+    )
+  }
+  const response = await fetch(url, {
+    headers: options.requestHeader,
+    credentials: options.withCredentials ? 'include' : 'same-origin',
+    signal: options.signal,
+  })
+  const type = response.headers?.get('content-type') ?? ''
+  // Status 0: a file:// or opaque response, which carries no status.
+  if (response.status !== 0 && (response.status < 200 || response.status > 299)) {
+    throw new MD2Error('LOAD_FAILED', `could not load: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, {
+      file: url,
+      section,
+    })
+  }
+  const bytes = await readBody(response, options.onProgress)
+  if (/\btext\/html\b/i.test(type) || looksLikeHtml(bytes)) {
+    throw new MD2Error(
+      'LOAD_FAILED',
+      `got an HTML page, not ${options.expected} (HTTP ${response.status}${type ? `, ${type}` : ''}): check the URL and its case`,
+      { file: url, section },
+    )
+  }
+  return bytes
+}
+
+/** The body, reporting progress as it arrives when someone listens. */
+async function readBody(response: Response, onProgress: ((event: ProgressEvent) => void) | undefined): Promise<Uint8Array<ArrayBuffer>> {
+  const total = Number(response.headers?.get('content-length') ?? 0)
+  if (!onProgress || !response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    onProgress?.(progressEvent(bytes.length, total || bytes.length))
+    return bytes
+  }
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let loaded = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    chunks.push(value)
+    loaded += value.length
+    onProgress(progressEvent(loaded, total))
+  }
+  const bytes = new Uint8Array(loaded)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.length
+  }
+  return bytes
+}
+
+function progressEvent(loaded: number, total: number): ProgressEvent {
+  if (typeof ProgressEvent === 'function') return new ProgressEvent('progress', { lengthComputable: total > 0, loaded, total })
+  return { type: 'progress', lengthComputable: total > 0, loaded, total } as ProgressEvent
+}
+
+/** A document starting (after white space or a byte-order mark) with `<!doctype` or `<html`. */
+export function looksLikeHtml(bytes: Uint8Array): boolean {
+  let i = 0
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++
+  const head = String.fromCharCode(...bytes.subarray(i, i + 9)).toLowerCase()
+  return head.startsWith('<!doctype') || head.startsWith('<html')
+}
+
+function isAbsolute(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url)
+}
+
+export function isAbort(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError'
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
