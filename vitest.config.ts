@@ -95,6 +95,7 @@ export default defineConfig({
         test: {
           name: 'storybook',
           globalSetup: ['test/browser/require-chromium.ts'],
+          setupFiles: ['test/browser/story-guards.ts'],
           browser: chromium(),
           fileParallelism: false,
           testTimeout: 180_000,

@@ -3,8 +3,8 @@ import { mergeConfig } from 'vite'
 
 const config: StorybookConfig = {
   framework: '@storybook/react-vite',
-  stories: ['../stories/**/*.stories.@(ts|tsx)'],
-  addons: ['@storybook/addon-vitest'],
+  stories: ['../stories/Introduction.mdx', '../stories/**/*.mdx', '../stories/**/*.stories.@(ts|tsx)'],
+  addons: ['@storybook/addon-docs', '@storybook/addon-vitest'],
   // The bundled real models and skins, served as they are (never copied into src).
   // (Mounted at /models, not /assets: story modules import `assets/...?md2-animations` and
   // `assets/...?raw`, and vite must see those URLs rather than the static files.)
@@ -13,7 +13,15 @@ const config: StorybookConfig = {
     { from: '../stories/fixtures', to: '/fixtures' },
   ],
   core: { disableTelemetry: true },
-  typescript: { reactDocgen: false },
+  // Props tables from the TypeScript types (MD2ModelProps and the hooks' options), descriptions from TSDoc.
+  typescript: {
+    reactDocgen: 'react-docgen-typescript',
+    reactDocgenTypescriptOptions: {
+      shouldExtractLiteralValuesFromEnum: true,
+      // Group props only from this library, not every prop of three's <group>.
+      propFilter: (prop) => !prop.parent || !/node_modules/.test(prop.parent.fileName),
+    },
+  },
   viteFinal: async (viteConfig) => {
     // Imported when needed: the plugin runs the library's own TypeScript parser.
     const { md2AnimationsPlugin } = await import('./md2-animations-plugin.js')

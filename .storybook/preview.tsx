@@ -6,6 +6,7 @@ const preview: Preview = {
   parameters: {
     layout: 'fullscreen',
     controls: { expanded: true, sort: 'none' },
+    options: { storySort: { order: ['Introduction', 'Quake II', 'UFO:AI', 'Animation', 'Skins', 'Writer', 'Failures'] } },
     viewport: {
       options: {
         ...MINIMAL_VIEWPORTS,
@@ -14,7 +15,14 @@ const preview: Preview = {
       },
     },
   },
+  tags: ['autodocs'],
   decorators: [
+    // What a story that fails on purpose expects (failed requests, console messages): the story
+    // tests fail on anything else a visitor would see go wrong (test/browser/story-guards.ts).
+    (Story, { parameters }) => {
+      ;(globalThis as { __md2StoryExpects?: unknown }).__md2StoryExpects = parameters.expected
+      return <Story />
+    },
     // Every story is R3F content: wrap it in the shared <Canvas>. `parameters.stage` moves the camera;
     // `stage: false` leaves a story that brings its own <Canvas> alone.
     (Story, { parameters }) =>

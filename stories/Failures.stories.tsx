@@ -55,6 +55,7 @@ const HEALTHY = { left: 0.5 }
 /** A real model cut short after 20,000 bytes (stories/fixtures): `TRUNCATED`, and Ogro plays on. */
 export const DamagedFile: Story = {
   args: { brokenUrl: TRUNCATED_MODEL },
+  parameters: { expected: { messages: [TRUNCATED_MODEL] } },
   play: async ({ canvasElement, canvas }) => {
     const stage = await findStage(canvasElement)
     const alert = await canvas.findByRole('alert', {}, { timeout: 60_000 })
@@ -70,6 +71,8 @@ export const DamagedFile: Story = {
 /** A URL that answers 404: `LOAD_FAILED` naming the URL, and Ogro plays on. */
 export const MissingFile: Story = {
   args: { brokenUrl: MISSING_MODEL },
+  // The 404 and the error it causes are the point of the story.
+  parameters: { expected: { failedRequests: [MISSING_MODEL], messages: [MISSING_MODEL] } },
   play: async ({ canvasElement, canvas }) => {
     const stage = await findStage(canvasElement)
     const alert = await canvas.findByRole('alert', {}, { timeout: 60_000 })

@@ -135,7 +135,7 @@ function PlayerControlDemo(args: PlayerControlArgs) {
   return (
     <div style={{ position: 'relative', width: '100%', height: '100vh', minHeight: 360 }}>
       <Canvas
-        shadows
+        shadows="percentage"
         dpr={[1, 2]}
         flat
         gl={{ preserveDrawingBuffer: true }}

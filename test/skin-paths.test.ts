@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SKIN_EXTENSIONS, skinCandidates } from '../src/core/skin-paths'
+import { SKIN_EXTENSIONS, skinCandidateRounds, skinCandidates } from '../src/core/skin-paths'
 import { parseMD2 } from '../src/core'
 import { listAssets, readAsset } from './assets'
 
@@ -36,13 +36,15 @@ describe('skinCandidates', () => {
 
   it('UFO:AI ".name": the file name with .png, .jpg, .tga, .pcx in that order, next to the model', () => {
     const candidates = skinCandidates('/models/ufoai/bloodspider/bloodspider.md2', '.bloodspider')
-    expect(candidates).toEqual(
-      SKIN_EXTENSIONS.flatMap((extension) => [
-        `/models/ufoai/bloodspider/bloodspider${extension}`,
+    // First the name as written with each extension (tried together), then the other spellings.
+    expect(candidates).toEqual([
+      ...SKIN_EXTENSIONS.map((extension) => `/models/ufoai/bloodspider/bloodspider${extension}`),
+      ...SKIN_EXTENSIONS.flatMap((extension) => [
         `/models/ufoai/bloodspider/bloodspider${extension.toUpperCase()}`,
         `/models/ufoai/bloodspider/BLOODSPIDER${extension.toUpperCase()}`,
       ]),
-    )
+    ])
+    expect(skinCandidateRounds('/models/ufoai/bloodspider/bloodspider.md2', '.bloodspider')[0]).toHaveLength(4)
     expect(SKIN_EXTENSIONS).toEqual(['.png', '.jpg', '.tga', '.pcx'])
     expect(candidates.indexOf('/models/ufoai/bloodspider/bloodspider.jpg')).toBeLessThan(
       candidates.indexOf('/models/ufoai/bloodspider/bloodspider.tga'),

@@ -24,6 +24,15 @@ export const SKIN_EXTENSIONS = ['.png', '.jpg', '.tga', '.pcx'] as const
  * a name with no file name in it (empty, only slashes or dots).
  */
 export function skinCandidates(modelUrl: string, skinName: string): string[] {
+  return skinCandidateRounds(modelUrl, skinName).flat()
+}
+
+/**
+ * `skinCandidates` in two rounds, to be tried round by round, each round's URLs at once: first the
+ * name as written next to the model (one URL, or one per open extension), where a player folder
+ * keeps its skins; then every other location and spelling.
+ */
+export function skinCandidateRounds(modelUrl: string, skinName: string): [string[], string[]] {
   const folder = folderOf(modelUrl)
   // Names are NUL-padded in the file and sometimes blank-padded by tools; '/' and '\' both occur.
   const written = skinName.replace(/\0.*$/s, '').trim().replace(/\\/g, '/').replace(/^\/+/, '')
@@ -33,7 +42,7 @@ export function skinCandidates(modelUrl: string, skinName: string): string[] {
   // UFO:AI writes ".name": the file `name.<some image extension>` in the model's folder.
   const ufoStyle = dir === '' && /^\.[^.]+$/.test(file)
   if (ufoStyle) file = file.slice(1)
-  if (file === '' || /^\.+$/.test(file)) return []
+  if (file === '' || /^\.+$/.test(file)) return [[], []]
 
   const dot = file.lastIndexOf('.')
   const hasExtension = dot > 0 && dot < file.length - 1
@@ -41,20 +50,20 @@ export function skinCandidates(modelUrl: string, skinName: string): string[] {
   const extensions = hasExtension ? [file.slice(dot)] : SKIN_EXTENSIONS
 
   const locations = dir === '' ? [folder] : [folder, folder + dir]
-  const out: string[] = []
+  const first: string[] = []
+  const rest: string[] = []
   const seen = new Set<string>()
   for (const location of locations) {
     for (const extension of extensions) {
-      for (const name of spellings(base, extension)) {
+      spellings(base, extension).forEach((name, spelling) => {
         const url = location + name
-        if (!seen.has(url)) {
-          seen.add(url)
-          out.push(url)
-        }
-      }
+        if (seen.has(url)) return
+        seen.add(url)
+        ;(location === folder && spelling === 0 ? first : rest).push(url)
+      })
     }
   }
-  return out
+  return [first, rest]
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useDeferredValue, useEffect, useRef } from 'react'
 import type { Texture } from 'three'
 import { MD2Error, isMD2Error } from '../core/errors'
-import { skinCandidates, skinUrlNextTo } from '../core/skin-paths'
+import { skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/skin-paths'
 import type { MD2Model } from '../core/types'
 import { md2SourceUrl } from '../three/MD2Loader'
 import { MD2SkinLoader, getMissingSkinTexture } from '../three/MD2SkinLoader'
@@ -36,9 +36,9 @@ const resolutions = createAssetCache<ResolvedMD2Skin>((key) => {
 })
 
 /**
- * Tries the first candidate (the file name next to the model: where Quake II keeps it), then all the
- * others at once; the first in candidate order that loads wins. Misses are not cached: only the
- * resolution (this whole search) is.
+ * Tries the name as written next to the model (where Quake II keeps it: one request for a player's
+ * skin), then every other candidate at once; within a round the first in candidate order that loads
+ * wins. Misses are not cached: only the resolution (this whole search) is.
  */
 async function resolveSkin(modelUrl: string, name: string): Promise<ResolvedMD2Skin> {
   const candidates = skinCandidates(modelUrl, name)
@@ -56,12 +56,12 @@ async function resolveSkin(modelUrl: string, name: string): Promise<ResolvedMD2S
       return undefined
     }
   }
-  if (candidates.length > 0) {
-    const first = await attempt(candidates[0]!)
-    if (first) return { name, url: candidates[0], texture: first, tried: candidates.slice(0, 1) }
-    const rest = await Promise.all(candidates.slice(1).map(attempt))
-    const found = rest.findIndex((texture) => texture !== undefined)
-    if (found >= 0) return { name, url: candidates[found + 1], texture: rest[found]!, tried: candidates }
+  let tried: string[] = []
+  for (const round of skinCandidateRounds(modelUrl, name)) {
+    tried = tried.concat(round)
+    const textures = await Promise.all(round.map(attempt))
+    const found = textures.findIndex((texture) => texture !== undefined)
+    if (found >= 0) return { name, url: round[found], texture: textures[found]!, tried }
   }
   const where = modelUrl === '' ? 'a model with no URL' : modelUrl
   const reason =

@@ -31,18 +31,23 @@ export const unexpectedReportedErrors: unknown[] = []
 
 /**
  * R3F 9 reports every error that an error boundary inside the Canvas caught through `reportError`,
- * i.e. as a window `error` event (an "uncaught" error in the console, and an unhandled error to
- * vitest). In a scene that fails on purpose, mark the expected ones handled and keep any other
- * for the play function to fail on.
+ * i.e. as a window `error` event (an "uncaught" error in the console, an unhandled error to vitest
+ * and to Storybook's Interactions panel). In a scene that fails on purpose, handle the expected ones
+ * first (a capturing listener runs before the others on the window) and keep any other for the play
+ * function to fail on.
  */
 export function ExpectReportedErrors({ expected }: { expected: (error: unknown) => boolean }) {
   useEffect(() => {
     const listener = (event: ErrorEvent) => {
-      if (expected(event.error)) event.preventDefault()
-      else unexpectedReportedErrors.push(event.error ?? event.message)
+      if (expected(event.error)) {
+        // Handled here: no "uncaught" line in the console, and Storybook's own listener (registered
+        // earlier, not capturing) never reports it as an unhandled error of the story.
+        event.preventDefault()
+        event.stopImmediatePropagation()
+      } else unexpectedReportedErrors.push(event.error ?? event.message)
     }
-    window.addEventListener('error', listener)
-    return () => window.removeEventListener('error', listener)
+    window.addEventListener('error', listener, { capture: true })
+    return () => window.removeEventListener('error', listener, { capture: true })
   }, [expected])
   return null
 }

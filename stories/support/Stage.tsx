@@ -1,4 +1,4 @@
-import { OrbitControls } from '@react-three/drei'
+import { ContactShadows, OrbitControls } from '@react-three/drei'
 import { Canvas } from '@react-three/fiber'
 import {
   createContext,
@@ -23,6 +23,8 @@ export interface StageOptions {
   /** Orbit target. */
   target?: Vec3
   fov?: number
+  /** Height of the floor the soft shadow lies on (Quake II players stand at −24). `null`: no floor. */
+  floor?: number | null
 }
 
 /**
@@ -31,17 +33,21 @@ export interface StageOptions {
  * `preserveDrawingBuffer` and `flat` let the play functions read exact pixels. Text from the
  * scene (`<Overlay>`) is plain DOM laid over the canvas.
  */
-export function Stage({ children, camera = [40, 18, 92], target = [0, 2, 0], fov = 50 }: StageOptions & { children?: ReactNode }) {
+export function Stage({ children, camera = [40, 18, 92], target = [0, 2, 0], fov = 50, floor = -24 }: StageOptions & { children?: ReactNode }) {
   const overlays = useMemo(createOverlayStore, [])
   const entries = useSyncExternalStore(overlays.subscribe, overlays.snapshot)
   return (
     <OverlayContext.Provider value={overlays}>
       <div style={{ position: 'relative', width: '100%', height: '100vh', minHeight: 360, background: BACKGROUND }}>
-        <Canvas flat dpr={1} gl={{ preserveDrawingBuffer: true }} camera={{ position: camera, fov, near: 1, far: 5000 }}>
+        <Canvas flat dpr={[1, 2]} gl={{ preserveDrawingBuffer: true }} camera={{ position: camera, fov, near: 1, far: 5000 }}>
           <color attach="background" args={[BACKGROUND]} />
-          <ambientLight intensity={1.4} />
+          <hemisphereLight args={['#e8eeff', '#4d4034', 1.5]} />
           <directionalLight position={[60, 90, 80]} intensity={2.2} />
           <directionalLight position={[-70, 30, -60]} intensity={0.8} />
+          {floor !== null && (
+            // A soft contact shadow where the models stand: the floor without a plane over the background.
+            <ContactShadows position={[0, floor, 0]} scale={160} resolution={256} blur={2.5} far={80} opacity={0.55} frames={Infinity} />
+          )}
           <OrbitControls makeDefault target={target} />
           <Suspense fallback={<Overlay>loading…</Overlay>}>{children}</Suspense>
         </Canvas>
