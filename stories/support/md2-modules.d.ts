@@ -13,6 +13,8 @@ declare module '*?md2-animations' {
   export const animationNames: string[]
   export const frameCount: number
   export const skins: string[]
+  /** The skin images beside the model (label → URL under /models), the ones the file names first. */
+  export const folderSkins: Record<string, string>
   export const warnings: string[]
   export default animations
 }
