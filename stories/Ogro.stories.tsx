@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
+import { splitStory } from './support/story-kinds'
 import { useState } from 'react'
 import { expect, fn, waitFor } from 'storybook/test'
 import ogroInfo, { animationNames, frameCount } from '../assets/quake2/ogro/tris.MD2?md2-animations'
@@ -22,6 +23,7 @@ const meta = {
     url: OGRO,
     skin: OGRO_SKINS.igdosh,
     animation: 'run',
+    fps: 10,
     playing: true,
     loop: true,
     interpolate: true,
@@ -48,7 +50,7 @@ const otherAnimation = ogroInfo.find((animation) => animation.name === 'crouch_s
 export const Playing: Story = {}
 
 /** `playing={false}` holds the pose; choosing another animation shows its first frame. */
-export const Paused: Story = {
+const pausedStory: Story = {
   args: { playing: false, animation: firstAnimation!.name },
   play: async ({ canvasElement }) => {
     const stage = await findStage(canvasElement)
@@ -62,9 +64,13 @@ export const Paused: Story = {
     await expect(difference(before, back), 'pixels differing from the first picture of the same pose').toBe(0)
   },
 }
+const pausedStoryFaces = splitStory(pausedStory)
+export const Paused: Story = pausedStoryFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const PausedCheck: Story = pausedStoryFaces.check
 
 /** The skin switcher over Ogro's original PCX skins (the 13 his file names, then three it does not). */
-export const Skins: Story = {
+const skinsStory: Story = {
   args: { playing: false, animation: 'stand', skin: OGRO_SKINS.igdosh },
   play: async ({ canvasElement }) => {
     const stage = await findStage(canvasElement)
@@ -77,9 +83,13 @@ export const Skins: Story = {
     await expect(difference(igdosh, again), 'pixels differing from the first picture with the same skin').toBe(0)
   },
 }
+const skinsStoryFaces = splitStory(skinsStory)
+export const Skins: Story = skinsStoryFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const SkinsCheck: Story = skinsStoryFaces.check
 
 /** `frame` shows one still frame: scrub through all of the file's frames. */
-export const FrameScrubber: Story = {
+const frameScrubberStory: Story = {
   args: { frame: 0 },
   play: async ({ canvasElement }) => {
     const stage = await findStage(canvasElement)
@@ -93,6 +103,10 @@ export const FrameScrubber: Story = {
     await expect(difference(frame0, again), 'frame 0 twice: differing pixels').toBe(0)
   },
 }
+const frameScrubberStoryFaces = splitStory(frameScrubberStory)
+export const FrameScrubber: Story = frameScrubberStoryFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const FrameScrubberCheck: Story = frameScrubberStoryFaces.check
 
 export const Wireframe: Story = {
   args: { wireframe: true, color: '#7fdbff', skin: null },
@@ -150,7 +164,7 @@ const LEFT = { right: 0.5 }
 const RIGHT = { left: 0.5 }
 
 /** Interpolation on (left) and off (right, snapping from keyframe to keyframe like the 10 Hz server). */
-export const Interpolation: Story = {
+const interpolationStory: Story = {
   args: { animation: 'run' },
   parameters: { stage: { camera: [0, 12, 120] } },
   render: (args) => <InterpolationScene {...args} />,
@@ -172,6 +186,10 @@ export const Interpolation: Story = {
     }, 'a frame where only the interpolated model moved')
   },
 }
+const interpolationStoryFaces = splitStory(interpolationStory)
+export const Interpolation: Story = interpolationStoryFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const InterpolationCheck: Story = interpolationStoryFaces.check
 
 function PlayOnceScene(props: MD2ModelProps) {
   const args = useLiveArgs(props)
@@ -205,11 +223,15 @@ export const PlayOnce: Story = {
   },
 }
 
+const CROWD_ANIMATIONS = ['stand', 'run', 'attack', 'pain1', 'jump', 'flip', 'salute', 'taunt', 'wave', 'point', 'crouch_stand', 'crouch_walk']
+
 function CrowdScene({ count = 25, ...props }: MD2ModelProps & { count?: number }) {
   const args = useLiveArgs(props)
   // One fetch, one parse: every instance shares the parsed model (and its own buffers).
   const model = useMD2(OGRO)
-  const skins = Object.values(OGRO_SKINS)
+  // Living animations and skins only: the gib skin and the death and 'boom' frames read as
+  // scattered limbs in a crowd.
+  const skins = Object.entries(OGRO_SKINS).filter(([name]) => name !== 'gib').map(([, url]) => url)
   const columns = Math.ceil(Math.sqrt(count))
   const spacing = 48
   const fit = Math.min(1, 120 / (columns * spacing))
@@ -223,8 +245,9 @@ function CrowdScene({ count = 25, ...props }: MD2ModelProps & { count?: number }
             key={i}
             {...args}
             model={model}
-            animation={ogroInfo[i % ogroInfo.length]!.name}
-            skin={skins[i % skins.length]}
+            // Chosen in the Controls panel: every instance; else each its own.
+            animation={args.animation ?? CROWD_ANIMATIONS[i % CROWD_ANIMATIONS.length]}
+            skin={args.skin ?? skins[i % skins.length]}
             position={[(column - (columns - 1) / 2) * spacing, 0, -row * spacing + ((columns - 1) / 2) * spacing]}
           />
         )
@@ -235,7 +258,8 @@ function CrowdScene({ count = 25, ...props }: MD2ModelProps & { count?: number }
 
 /** N instances of one cached model, each with its own animation, skin and buffers. */
 export const Crowd: StoryObj<MD2ModelProps & { count: number }> = {
-  args: { count: 25 },
+  // No animation or skin: each instance has its own until one is chosen in the Controls panel.
+  args: { count: 25, animation: undefined, skin: undefined },
   argTypes: { count: { control: { type: 'range', min: 1, max: 200, step: 1 } } },
   parameters: { stage: { camera: [0, 75, 165], target: [0, 0, 0] } },
   render: (args) => <CrowdScene {...args} />,

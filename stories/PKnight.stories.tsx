@@ -22,6 +22,7 @@ const meta = {
     showWeapon: true,
     skin: folderSkins[skinNames[0]!],
     animation: 'run',
+    fps: 10,
     playing: true,
     loop: true,
     interpolate: true,

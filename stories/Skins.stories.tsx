@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
+import { splitStory } from './support/story-kinds'
 import { DataTexture, LinearFilter, LinearMipmapLinearFilter, RGBAFormat, SRGBColorSpace, UnsignedByteType } from 'three'
 import { expect } from 'storybook/test'
 import { frameCount as ogroFrames, skins as ogroSkinNames } from '../assets/quake2/ogro/tris.MD2?md2-animations'
@@ -97,7 +98,7 @@ async function showSkin(stage: StageProbe, previous: Picture, skin: unknown, lab
  * `tris.MD2`. The select lists the 13 names written in the file (resolved the same way) and the
  * three PCX skins it does not name (by URL). All decoded from the original PCX files.
  */
-export const OgroPcxSkins: Story = {
+const ogroPcxSkinsStory: Story = {
   args: { url: OGRO, animation: 'stand', frame: 0 },
   argTypes: {
     skin: skinSelect(
@@ -130,13 +131,17 @@ export const OgroPcxSkins: Story = {
     await expect(difference(byDefault, again), 'pixels differing from the first picture with the default skin').toBe(0)
   },
 }
+const ogroPcxSkinsStoryFaces = splitStory(ogroPcxSkinsStory, { frame: undefined, playing: false })
+export const OgroPcxSkins: Story = ogroPcxSkinsStoryFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const OgroPcxSkinsCheck: Story = ogroPcxSkinsStoryFaces.check
 
 /**
  * The PCX decoder and the UVs agree with three.js: Ogro wearing `igdosh.pcx` (decoded into a
  * DataTexture) and wearing three.js's own PNG conversion of it draw the same picture. A control
  * shows the check has teeth: the same pixels uploaded top row first (not flipped) draw another one.
  */
-export const PcxMatchesPng: Story = {
+const pcxMatchesPngStory: Story = {
   args: { url: OGRO, animation: 'stand', frame: 0, skin: `${OGRO_DIR}igdosh.pcx` },
   argTypes: { skin: { control: false } },
   parameters: { stage: { camera: [30, 14, 70] } },
@@ -174,6 +179,10 @@ export const PcxMatchesPng: Story = {
     unflipped.dispose()
   },
 }
+const pcxMatchesPngStoryFaces = splitStory(pcxMatchesPngStory)
+export const PcxMatchesPng: Story = pcxMatchesPngStoryFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const PcxMatchesPngCheck: Story = pcxMatchesPngStoryFaces.check
 
 function RatamahattaScene(props: MD2ModelProps) {
   const args = useLiveArgs(props)
@@ -190,7 +199,7 @@ function RatamahattaScene(props: MD2ModelProps) {
  * Ratamahatta with his original PCX skins (his file names none, so they are given by URL), and his
  * weapon wearing the skin its own file names, resolved next to it.
  */
-export const RatamahattaPcxSkins: Story = {
+const ratamahattaPcxSkinsStory: Story = {
   args: { url: RATAMAHATTA, animation: 'stand', frame: 0, skin: RATAMAHATTA_PCX[0] },
   argTypes: {
     skin: skinSelect(RATAMAHATTA_PCX, fileOf, 'The PCX skins shipped with Ratamahatta'),
@@ -213,6 +222,10 @@ export const RatamahattaPcxSkins: Story = {
     await expect(difference(first, again), 'pixels differing from the first picture with the same skin').toBe(0)
   },
 }
+const ratamahattaPcxSkinsStoryFaces = splitStory(ratamahattaPcxSkinsStory, { frame: undefined, playing: false })
+export const RatamahattaPcxSkins: Story = ratamahattaPcxSkinsStoryFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const RatamahattaPcxSkinsCheck: Story = ratamahattaPcxSkinsStoryFaces.check
 
 /**
  * The UFO:AI bloodspider names its skins `.bloodspider` … `.bloodspider4`: the extension is left
@@ -220,7 +233,7 @@ export const RatamahattaPcxSkins: Story = {
  * (`bloodspider.jpg`, `bloodspider2.png`); the last two do not, and show the checkerboard (with one
  * console warning listing the URLs tried).
  */
-export const BloodspiderNamedSkins: Story = {
+const bloodspiderNamedSkinsStory: Story = {
   args: { url: BLOODSPIDER, frame: 0, scale: 1.6, position: [0, 38, 0] },
   // UFO:AI names skins without an extension: the look-up tries each next to the model, and
   // bloodspider3 is not shipped (the checkerboard and its warning are the point).
@@ -249,3 +262,7 @@ export const BloodspiderNamedSkins: Story = {
     await expect(difference(first, again), 'pixels differing from the first picture with the same skin').toBe(0)
   },
 }
+const bloodspiderNamedSkinsStoryFaces = splitStory(bloodspiderNamedSkinsStory, { frame: undefined, playing: false })
+export const BloodspiderNamedSkins: Story = bloodspiderNamedSkinsStoryFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const BloodspiderNamedSkinsCheck: Story = bloodspiderNamedSkinsStoryFaces.check

@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
+import { splitStory } from './support/story-kinds'
 import { useEffect, useMemo, useState, type CSSProperties } from 'react'
 import { BufferGeometry, Float32BufferAttribute, type DataTexture } from 'three'
 import { expect, waitFor } from 'storybook/test'
@@ -287,7 +288,7 @@ function readoutOf(root: HTMLElement): { bytes: number; frames: number; error: n
  * Twisting torus, 16 frames: written, read back and playing. The play function downloads the
  * file through the button's Blob URL, parses it, and rebuilds with other controls.
  */
-export const TwistingTorus: Story = {
+const twistingTorusStory: Story = {
   play: async ({ canvasElement, args }) => {
     const stage = await findStage(canvasElement)
     await stage.expectModel(undefined, 0.02)
@@ -329,3 +330,7 @@ export const TwistingTorus: Story = {
     setStoryArgs({ frames: args.frames, twist: args.twist })
   },
 }
+const twistingTorusStoryFaces = splitStory(twistingTorusStory)
+export const TwistingTorus: Story = twistingTorusStoryFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const TwistingTorusCheck: Story = twistingTorusStoryFaces.check
