@@ -305,3 +305,35 @@ describe('bad animation props', () => {
     expect(messages.some((m) => m.includes('500–600 does not fit'))).toBe(true)
   })
 })
+
+describe('the crossfade kernel', () => {
+  it('equals the lerp of the two blends, positions and normals, on the word and the byte path', async () => {
+    const { blendPoseYUp, blendVerticesYUp } = await import('../src/core/blend')
+    const bytes = readAsset('quake2/ogro/tris.MD2')
+    const shifted = new Uint8Array(bytes.length + 1)
+    shifted.set(bytes, 1)
+    for (const model of [ogro, parseMD2(shifted.subarray(1))]) {
+      const { xyzIndex } = buildVertexLayout(model)
+      const size = xyzIndex.length * 3
+      const [pi, ni, po, no, pf, nf] = Array.from({ length: 6 }, () => new Float32Array(size))
+      for (const [from, to, t, fadeFrom, fadeTo, fadeT, fadeWeight] of [
+        [40, 41, 0.25, 3, 4, 0.5, 0.7],
+        [45, 40, 0.9, 100, 101, 0, 0.01],
+        [0, 0, 0, 198, 0, 0.5, 1],
+      ] as const) {
+        blendVerticesYUp(model, from, to, t, xyzIndex, pi!, ni!)
+        blendVerticesYUp(model, fadeFrom, fadeTo, fadeT, xyzIndex, po!, no!)
+        blendPoseYUp(model, { from, to, t, fadeFrom, fadeTo, fadeT, fadeWeight }, xyzIndex, pf!, nf!)
+        let worst = 0
+        for (let i = 0; i < size; i++) {
+          worst = Math.max(
+            worst,
+            Math.abs(pf![i]! - (pi![i]! * (1 - fadeWeight) + po![i]! * fadeWeight)),
+            Math.abs(nf![i]! - (ni![i]! * (1 - fadeWeight) + no![i]! * fadeWeight)) * 100,
+          )
+        }
+        expect(worst).toBeLessThan(2e-4)
+      }
+    }
+  })
+})

@@ -1,6 +1,7 @@
 import { LITTLE_ENDIAN_HOST } from './bytes'
 import { FRAME_HEADER_SIZE } from './constants'
 import { ANORMS_256 } from './normals'
+import type { MD2Pose } from './pose'
 import type { MD2Model } from './types'
 
 /**
@@ -213,5 +214,141 @@ function blendByteNormals(data: Uint8Array, a: number, b: number, xyzIndex: Uint
     normals[o] = table[na]! * back + table[nb]! * t
     normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t
     normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t
+  }
+}
+
+/** Per-frame weights of a crossfade: incoming from/to, outgoing fadeFrom/fadeTo. */
+const fadeWeights = new Float64Array(4)
+/** Scale x, y, z of the four frames, each times its weight; then the weighted translate sum. */
+const fadeCoefficients = new Float64Array(4 * 3 + 3)
+
+/**
+ * The kernel for a crossfade: writes `lerp(outgoing, incoming, 1 − fadeWeight)` of an `MD2Pose`
+ * (four keyframes) in one pass, each frame's scale and weight folded into one multiply per
+ * component, positions and normals together. Frame indices must be valid (not checked). With
+ * `fadeWeight` 0 use `blendVerticesYUpBy`, which reads two frames instead of four.
+ */
+export function blendPoseYUp(
+  model: MD2BlendSource,
+  pose: Readonly<MD2Pose>,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  normals?: Float32Array,
+): void {
+  const w = fadeWeights
+  const keep = 1 - pose.fadeWeight
+  w[0] = keep * (1 - pose.t)
+  w[1] = keep * pose.t
+  w[2] = pose.fadeWeight * (1 - pose.fadeT)
+  w[3] = pose.fadeWeight * pose.fadeT
+  const frames = fadeFrames
+  frames[0] = pose.from
+  frames[1] = pose.to
+  frames[2] = pose.fadeFrom
+  frames[3] = pose.fadeTo
+  const m = model.frameTransforms
+  const k = fadeCoefficients
+  k[12] = k[13] = k[14] = 0
+  for (let f = 0; f < 4; f++) {
+    const at = frames[f]! * 6
+    const weight = w[f]!
+    k[f * 3] = m[at]! * weight
+    k[f * 3 + 1] = m[at + 1]! * weight
+    k[f * 3 + 2] = m[at + 2]! * weight
+    k[12] += m[at + 3]! * weight
+    k[13] += m[at + 4]! * weight
+    k[14] += m[at + 5]! * weight
+  }
+  const data = model.frameData
+  const stride = model.frameStride
+  const words = wordsOf(data, stride)
+  const offsets = fadeOffsets
+  for (let f = 0; f < 4; f++) offsets[f] = frames[f]! * stride + FRAME_HEADER_SIZE
+  if (words !== undefined) {
+    for (let f = 0; f < 4; f++) offsets[f] = (data.byteOffset + offsets[f]!) >>> 2
+    blendFourWords(words, xyzIndex, positions, normals)
+  } else {
+    blendFourBytes(data, xyzIndex, positions, normals)
+  }
+}
+
+const fadeFrames = new Int32Array(4)
+/** Where each of the four frames' vertices start: words (aligned path) or bytes. */
+const fadeOffsets = new Int32Array(4)
+
+function blendFourWords(words: Uint32Array, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array, normals: Float32Array | undefined): void {
+  if (normals === undefined) blendFourWordPositions(words, xyzIndex, positions)
+  else blendFourWordsWithNormals(words, xyzIndex, positions, normals)
+}
+
+function blendFourWordPositions(words: Uint32Array, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array): void {
+  const k = fadeCoefficients
+  const o = fadeOffsets
+  const o0 = o[0]!, o1 = o[1]!, o2 = o[2]!, o3 = o[3]!
+  const x0 = k[0]!, y0 = k[1]!, z0 = k[2]!, x1 = k[3]!, y1 = k[4]!, z1 = k[5]!
+  const x2 = k[6]!, y2 = k[7]!, z2 = k[8]!, x3 = k[9]!, y3 = k[10]!, z3 = k[11]!
+  const cx = k[12]!, cy = k[13]!, cz = k[14]!
+  const count = xyzIndex.length
+  for (let i = 0, out = 0; i < count; i++, out += 3) {
+    const v = xyzIndex[i]!
+    const a = words[o0 + v]!, b = words[o1 + v]!, c = words[o2 + v]!, d = words[o3 + v]!
+    // Y-up (X, Y, Z) = Quake (y, z, x).
+    positions[out] = ((a >>> 8) & 255) * y0 + ((b >>> 8) & 255) * y1 + ((c >>> 8) & 255) * y2 + ((d >>> 8) & 255) * y3 + cy
+    positions[out + 1] = ((a >>> 16) & 255) * z0 + ((b >>> 16) & 255) * z1 + ((c >>> 16) & 255) * z2 + ((d >>> 16) & 255) * z3 + cz
+    positions[out + 2] = (a & 255) * x0 + (b & 255) * x1 + (c & 255) * x2 + (d & 255) * x3 + cx
+  }
+}
+
+function blendFourWordsWithNormals(words: Uint32Array, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array, normals: Float32Array): void {
+  const k = fadeCoefficients
+  const w = fadeWeights
+  const o = fadeOffsets
+  const o0 = o[0]!, o1 = o[1]!, o2 = o[2]!, o3 = o[3]!
+  const x0 = k[0]!, y0 = k[1]!, z0 = k[2]!, x1 = k[3]!, y1 = k[4]!, z1 = k[5]!
+  const x2 = k[6]!, y2 = k[7]!, z2 = k[8]!, x3 = k[9]!, y3 = k[10]!, z3 = k[11]!
+  const cx = k[12]!, cy = k[13]!, cz = k[14]!
+  const w0 = w[0]!, w1 = w[1]!, w2 = w[2]!, w3 = w[3]!
+  const table = ANORMS_256_YUP
+  const count = xyzIndex.length
+  for (let i = 0, out = 0; i < count; i++, out += 3) {
+    const v = xyzIndex[i]!
+    const a = words[o0 + v]!, b = words[o1 + v]!, c = words[o2 + v]!, d = words[o3 + v]!
+    positions[out] = ((a >>> 8) & 255) * y0 + ((b >>> 8) & 255) * y1 + ((c >>> 8) & 255) * y2 + ((d >>> 8) & 255) * y3 + cy
+    positions[out + 1] = ((a >>> 16) & 255) * z0 + ((b >>> 16) & 255) * z1 + ((c >>> 16) & 255) * z2 + ((d >>> 16) & 255) * z3 + cz
+    positions[out + 2] = (a & 255) * x0 + (b & 255) * x1 + (c & 255) * x2 + (d & 255) * x3 + cx
+    const na = (a >>> 24) * 3, nb = (b >>> 24) * 3, nc = (c >>> 24) * 3, nd = (d >>> 24) * 3
+    normals[out] = table[na]! * w0 + table[nb]! * w1 + table[nc]! * w2 + table[nd]! * w3
+    normals[out + 1] = table[na + 1]! * w0 + table[nb + 1]! * w1 + table[nc + 1]! * w2 + table[nd + 1]! * w3
+    normals[out + 2] = table[na + 2]! * w0 + table[nb + 2]! * w1 + table[nc + 2]! * w2 + table[nd + 2]! * w3
+  }
+}
+
+function blendFourBytes(data: Uint8Array, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array, normals: Float32Array | undefined): void {
+  const k = fadeCoefficients
+  const w = fadeWeights
+  const o = fadeOffsets
+  const table = ANORMS_256_YUP
+  const count = xyzIndex.length
+  for (let i = 0, out = 0; i < count; i++, out += 3) {
+    const v = xyzIndex[i]! << 2
+    let px = k[13]!, py = k[14]!, pz = k[12]!, nx = 0, ny = 0, nz = 0
+    for (let f = 0; f < 4; f++) {
+      const at = o[f]! + v
+      px += data[at + 1]! * k[f * 3 + 1]!
+      py += data[at + 2]! * k[f * 3 + 2]!
+      pz += data[at]! * k[f * 3]!
+      const n = data[at + 3]! * 3
+      nx += table[n]! * w[f]!
+      ny += table[n + 1]! * w[f]!
+      nz += table[n + 2]! * w[f]!
+    }
+    positions[out] = px
+    positions[out + 1] = py
+    positions[out + 2] = pz
+    if (normals !== undefined) {
+      normals[out] = nx
+      normals[out + 1] = ny
+      normals[out + 2] = nz
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, Sphere, Vector3 } from 'three'
-import { blendVerticesYUpBy } from '../core/blend'
+import { blendPoseYUp, blendVerticesYUpBy } from '../core/blend'
 import { buildVertexLayout, type MD2VertexLayout } from '../core/mesh'
 import type { MD2Pose } from '../core/pose'
 import type { MD2Model } from '../core/types'
@@ -148,38 +148,30 @@ export function writeMD2Blend(geometry: BufferGeometry, model: MD2Model, blend: 
   if (normal) normal.needsUpdate = true
 }
 
-/** Per geometry, the outgoing pose of a crossfade (positions then normals), made on its first fade. */
-const fadeScratch = new WeakMap<BufferGeometry, { positions: Float32Array; normals: Float32Array }>()
-const fadeBlend: MD2Blend = { from: 0, to: 0, t: 0 }
-
 /**
  * Writes an `MD2Pose` (a blend, possibly crossfading from another) into a geometry made by
- * `createMD2Geometry`. Frames outside the model show frame 0.
+ * `createMD2Geometry`, in one pass, and flags the attributes for upload. Frames outside the model
+ * show frame 0. Allocates nothing.
  */
 export function writeMD2Pose(geometry: BufferGeometry, model: MD2Model, pose: Readonly<MD2Pose>): void {
-  writeMD2Blend(geometry, model, pose)
-  const w = pose.fadeWeight
-  if (!(w > 0)) return
+  if (!(pose.fadeWeight > 0)) {
+    writeMD2Blend(geometry, model, pose)
+    return
+  }
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
   const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
-  let scratch = fadeScratch.get(geometry)
-  if (!scratch) {
-    scratch = { positions: new Float32Array(position.array.length), normals: new Float32Array(position.array.length) }
-    fadeScratch.set(geometry, scratch)
-  }
   const count = model.header.numFrames
-  fadeBlend.from = Number.isInteger(pose.fadeFrom) && pose.fadeFrom >= 0 && pose.fadeFrom < count ? pose.fadeFrom : 0
-  fadeBlend.to = Number.isInteger(pose.fadeTo) && pose.fadeTo >= 0 && pose.fadeTo < count ? pose.fadeTo : 0
-  fadeBlend.t = pose.fadeT
-  blendVerticesYUpBy(model, fadeBlend.from, fadeBlend.to, fadeBlend, layout.xyzIndex, scratch.positions, normal ? scratch.normals : undefined)
-  lerpInto(position.array as Float32Array, scratch.positions, pose)
-  if (normal) lerpInto(normal.array as Float32Array, scratch.normals, pose)
+  if (!(isFrame(pose.from, count) && isFrame(pose.to, count) && isFrame(pose.fadeFrom, count) && isFrame(pose.fadeTo, count))) {
+    // As for a plain blend, a frame the model does not have shows frame 0.
+    writeMD2Frame(geometry, model, 0, 0, 0)
+    return
+  }
+  blendPoseYUp(model, pose, layout.xyzIndex, position.array as Float32Array, normal?.array as Float32Array | undefined)
+  position.needsUpdate = true
+  if (normal) normal.needsUpdate = true
 }
 
-/** The weight goes by reference (a fractional argument would be boxed). */
-function lerpInto(target: Float32Array, outgoing: Float32Array, pose: Readonly<MD2Pose>): void {
-  const w = pose.fadeWeight
-  const keep = 1 - w
-  for (let i = 0; i < target.length; i++) target[i] = target[i]! * keep + outgoing[i]! * w
+function isFrame(frame: number, count: number): boolean {
+  return Number.isInteger(frame) && frame >= 0 && frame < count
 }
