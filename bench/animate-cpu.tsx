@@ -102,7 +102,13 @@ function md2Runner(subject: Subject): Runner {
 function harnessRunner(): Runner {
   return {
     async setup(n) {
-      const renderer: Renderer = await ReactThreeTestRenderer.create(<>{Array.from({ length: n }, (_, i) => <Empty key={i} />)}</>)
+      const renderer: Renderer = await ReactThreeTestRenderer.create(
+        <>
+          {Array.from({ length: n }, (_, i) => (
+            <Empty key={i} />
+          ))}
+        </>,
+      )
       return { step: () => renderer.advanceFrames(1, DELTA), done: () => renderer.unmount() }
     },
   }

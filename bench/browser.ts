@@ -46,7 +46,9 @@ async function serve(): Promise<Served> {
         // load); real servers send stored files. Ask for them uncompressed so load times are the
         // libraries', not the compressor's.
         name: 'bench-no-compression',
-        configurePreviewServer(server: { middlewares: { use: (fn: (req: { headers: Record<string, unknown> }, res: unknown, next: () => void) => void) => void } }) {
+        configurePreviewServer(server: {
+          middlewares: { use: (fn: (req: { headers: Record<string, unknown> }, res: unknown, next: () => void) => void) => void }
+        }) {
           server.middlewares.use((req, _res, next) => {
             req.headers['accept-encoding'] = 'identity'
             next()
@@ -113,7 +115,9 @@ interface AnimateSample {
 async function animatePage(browser: Browser, base: string, lib: string, n: number, options: BrowserOptions): Promise<AnimateSample> {
   const { page, close } = await openPage(browser, `${base}?mode=animate&lib=${lib}&n=${n}`)
   try {
-    await page.waitForFunction(() => typeof bench !== 'undefined' && (bench.error !== undefined || 'run' in bench), undefined, { timeout: 120_000 })
+    await page.waitForFunction(() => typeof bench !== 'undefined' && (bench.error !== undefined || 'run' in bench), undefined, {
+      timeout: 120_000,
+    })
     const error = await page.evaluate(() => bench.error)
     if (error) throw new Error(error)
     // Warm-up: the JIT, first uploads, caches.
@@ -181,9 +185,7 @@ export async function runBrowserBench(options: BrowserOptions): Promise<{ animat
     const atSameTime = Math.max(Number.isFinite(measured) ? measured : 0, Number.isFinite(estimate) ? estimate : 0) / lo
     const footer = [
       `Same frame time: three.js needs ${fmt(reference, 1)} ms for ${lo} Ogros; ` +
-        (Number.isFinite(measured)
-          ? `this library draws ${measured} in ${fmt(pick('md2', measured).frameMs, 1)} ms (measured), `
-          : '') +
+        (Number.isFinite(measured) ? `this library draws ${measured} in ${fmt(pick('md2', measured).frameMs, 1)} ms (measured), ` : '') +
         `about ${fmt(estimate, 0)} by the straight line through its ${lo}- and ${hi}-Ogro times: ${ratio(atSameTime, 0)} as many. ` +
         `Target ≥ 2× → ${atSameTime >= 2 ? 'met' : 'MISSED'}.`,
       ...(has('md2-paused')
@@ -200,7 +202,9 @@ export async function runBrowserBench(options: BrowserOptions): Promise<{ animat
         `Chromium, software WebGL. Median ms per frame over ${options.rounds} page loads per cell (≤ ${options.frames} frames each, ` +
         'libraries alternating). frame = JS (useFrame, mixers, render calls) + GPU (waited for with a 1-pixel readPixels); ' +
         'JS = the JavaScript part alone. three.js gets its best case: one geometry shared by all meshes and one material. ' +
-        (has('md2-paused') ? 'paused = the same N with playing={false}: no blending, no uploads, the floor a GPU-side blend could reach. ' : '') +
+        (has('md2-paused')
+          ? 'paused = the same N with playing={false}: no blending, no uploads, the floor a GPU-side blend could reach. '
+          : '') +
         (has('md2-shared') ? 'one material = every <MD2Model> given the same material prop (by default each makes its own).' : ''),
       head: [
         'N',
@@ -224,14 +228,7 @@ export async function runBrowserBench(options: BrowserOptions): Promise<{ animat
       const threeGpu = (three.gpu.shared ?? 0) + (three.gpu.perInstance ?? 0) + (three.gpu.morphTexture ?? 0)
       // MD2Character loads (and uploads) its own geometry per character.
       const characterGpu = threeGpu * n
-      return [
-        `${n}`,
-        fmt(md2Gpu / MB, 2),
-        fmt(threeGpu / MB, 1),
-        fmt(characterGpu / MB, 0),
-        fmt(md2.host / MB, 1),
-        fmt(three.host / MB, 1),
-      ]
+      return [`${n}`, fmt(md2Gpu / MB, 2), fmt(threeGpu / MB, 1), fmt(characterGpu / MB, 0), fmt(md2.host / MB, 1), fmt(three.host / MB, 1)]
     })
     const memory: Table = {
       title: 'Memory, browser: GPU buffers and page memory with N Ogros',
@@ -273,7 +270,9 @@ async function loadOnce(browser: Browser, base: string, lib: string, skin: boole
   const { page, close } = await openPage(browser, `${base}?mode=load&lib=${lib}&skin=${skin ? 1 : 0}`)
   try {
     await page.waitForFunction(() => typeof bench !== 'undefined' && bench.load !== undefined, undefined, { timeout: 60_000 })
-    const times = await page.evaluate(() => Promise.race([bench.load, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(bench.error ?? 'timeout')), 60_000))]))
+    const times = await page.evaluate(() =>
+      Promise.race([bench.load, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(bench.error ?? 'timeout')), 60_000))]),
+    )
     return { ...times, host: await hostBytes(page) }
   } finally {
     await close()

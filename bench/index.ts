@@ -47,7 +47,9 @@ function machine(): string[] {
   return [
     `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, ${process.platform} ${process.arch}`,
     `Node ${process.version}, ${chromium}, three ${threeVersion()}`,
-    `load average at start ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`,
+    `load average at start ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')}`,
   ]
 }
 
@@ -93,7 +95,14 @@ async function main(): Promise<void> {
     const result = await runBrowserBench(
       quick
         ? { counts: [50, 200, 500], libs: ['md2', 'three'], rounds: 1, frames: 15, maxMsPerPage: 5000, loadRuns: 1 }
-        : { counts: [50, 200, 500], libs: ['md2', 'three', 'md2-paused', 'md2-shared'], rounds: 2, frames: 30, maxMsPerPage: 8000, loadRuns: 3 },
+        : {
+            counts: [50, 200, 500],
+            libs: ['md2', 'three', 'md2-paused', 'md2-shared'],
+            rounds: 2,
+            frames: 30,
+            maxMsPerPage: 8000,
+            loadRuns: 3,
+          },
     )
     for (const table of [result.animate, result.memory, result.load]) {
       printTable(table)
@@ -102,7 +111,11 @@ async function main(): Promise<void> {
   }
 
   const minutes = (Date.now() - started.getTime()) / 60000
-  console.log(`\ndone in ${minutes.toFixed(1)} min; load average now ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`)
+  console.log(
+    `\ndone in ${minutes.toFixed(1)} min; load average now ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')}`,
+  )
   if (!write) {
     console.log('(bench/RESULTS.md not written: partial run; pass --write to write it anyway)')
     return
@@ -114,7 +127,9 @@ async function main(): Promise<void> {
     `Produced by \`${command}\` on ${started.toISOString().slice(0, 10)} in ${minutes.toFixed(1)} min.`,
     '',
     ...about.map((line) => `- ${line}`),
-    `- load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' / ')} (a shared machine: other work was running)`,
+    `- load average at the end ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')} (a shared machine: other work was running)`,
     `- Node benchmarks are timed by ${CLOCK === 'cpu' ? 'CPU time of the benchmark process' : 'wall clock'}; browser ones by the page's performance.now().`,
     '',
     ...tables.flatMap((table) => [markdownTable(table), '']),

@@ -124,9 +124,18 @@ export function runParseBench(files: readonly ModelFile[], options: ParseOptions
   ])
   const both = results.filter((r) => !r.threeRejects)
   const total = (pick: (r: FileResult) => number, list = both) => sum(list.map(pick))
-  const allMd2 = mbps(total((r) => r.size, results), total((r) => r.ms.md2, results))
-  const allThree = mbps(total((r) => r.size), total((r) => r.ms.three))
-  const sameFilesMd2 = mbps(total((r) => r.size), total((r) => r.ms.md2))
+  const allMd2 = mbps(
+    total((r) => r.size, results),
+    total((r) => r.ms.md2, results),
+  )
+  const allThree = mbps(
+    total((r) => r.size),
+    total((r) => r.ms.three),
+  )
+  const sameFilesMd2 = mbps(
+    total((r) => r.size),
+    total((r) => r.ms.md2),
+  )
   const memMd2 = total((r) => r.retained.md2, results) / total((r) => r.size, results)
   const memThree = total((r) => r.retained.three) / total((r) => r.size)
   const worstMd2 = Math.max(...results.map((r) => r.retained.md2 / r.size))
@@ -153,7 +162,8 @@ export function runParseBench(files: readonly ModelFile[], options: ParseOptions
     `parseMD2 keeps the file plus about ${fmt(perFrame, 0)} bytes of JavaScript per frame (a name, 6 floats of scale and translate, its share of the animations): ` +
       'nothing next to a character model, a fraction of a weapon or item model whose frames hold a few vertices.',
   )
-  if (results.some((r) => r.threeRejects)) footer.push('† three.js MD2Loader.parse rejects this file (logs and returns undefined); left out of its totals.')
+  if (results.some((r) => r.threeRejects))
+    footer.push('† three.js MD2Loader.parse rejects this file (logs and returns undefined); left out of its totals.')
   return {
     title: 'Parse: parseMD2 vs three.js MD2Loader.parse',
     note:

@@ -46,7 +46,10 @@ try {
   run('npm', ['install', '--no-audit', '--no-fund'], appDir)
   for (const line of installLines) {
     // The README installs from the registry; here the package is the tarball just packed.
-    const words = line.split(/\s+/).slice(2).map((word) => (word === 'react-three-md2' ? tarball : word))
+    const words = line
+      .split(/\s+/)
+      .slice(2)
+      .map((word) => (word === 'react-three-md2' ? tarball : word))
     run('npm', ['install', '--no-audit', '--no-fund', ...words], appDir)
   }
   writeFileSync(join(appDir, 'src/App.tsx'), app)
@@ -99,7 +102,9 @@ try {
   if (size.height < 200) problems.push(`the canvas is ${size.width} × ${size.height} px`)
   if (first.equals(second)) problems.push('the picture did not change in half a second: not animated')
   if (problems.length > 0) throw new Error(`quick start failed:\n  ${problems.join('\n  ')}`)
-  console.log(`quick start OK: ${size.width} × ${size.height} canvas, animated, no console error, no failed request; screenshot ${screenshot}`)
+  console.log(
+    `quick start OK: ${size.width} × ${size.height} canvas, animated, no console error, no failed request; screenshot ${screenshot}`,
+  )
 } finally {
   server?.kill()
   if (!keep) rmSync(work, { recursive: true, force: true })

@@ -33,7 +33,14 @@ if (!process.argv.includes('--no-build') || !existsSync(out)) {
   execFileSync('npx', ['storybook', 'build', '--quiet', '-o', out], { cwd: root, stdio: 'inherit' })
 }
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' }
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+}
 const server = createServer((request, response) => {
   const path = join(out, decodeURIComponent(new URL(request.url, 'http://x').pathname))
   if (!path.startsWith(out) || !existsSync(path) || statSync(path).isDirectory()) {

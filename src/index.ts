@@ -6,13 +6,7 @@ import type { MD2Model as MD2ModelData } from './core/types'
 
 export * from './core/index'
 export { MD2Loader, md2SourceUrl } from './three/MD2Loader'
-export {
-  createMD2Geometry,
-  writeMD2Frame,
-  getMD2RenderData,
-  type MD2RenderData,
-  type CreateMD2GeometryOptions,
-} from './three/MD2Geometry'
+export { createMD2Geometry, writeMD2Frame, getMD2RenderData, type MD2RenderData, type CreateMD2GeometryOptions } from './three/MD2Geometry'
 export { md2FromGeometry, type MD2FromGeometryOptions } from './three/md2FromGeometry'
 export { useMD2 } from './react/useMD2'
 export { MD2SkinLoader, createSkinTexture, getMissingSkinTexture, skinKindOf, type MD2SkinKind } from './three/MD2SkinLoader'

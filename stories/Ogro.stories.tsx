@@ -223,7 +223,20 @@ export const PlayOnce: Story = {
   },
 }
 
-const CROWD_ANIMATIONS = ['stand', 'run', 'attack', 'pain1', 'jump', 'flip', 'salute', 'taunt', 'wave', 'point', 'crouch_stand', 'crouch_walk']
+const CROWD_ANIMATIONS = [
+  'stand',
+  'run',
+  'attack',
+  'pain1',
+  'jump',
+  'flip',
+  'salute',
+  'taunt',
+  'wave',
+  'point',
+  'crouch_stand',
+  'crouch_walk',
+]
 
 function CrowdScene({ count = 25, ...props }: MD2ModelProps & { count?: number }) {
   const args = useLiveArgs(props)
@@ -231,7 +244,9 @@ function CrowdScene({ count = 25, ...props }: MD2ModelProps & { count?: number }
   const model = useMD2(OGRO)
   // Living animations and skins only: the gib skin and the death and 'boom' frames read as
   // scattered limbs in a crowd.
-  const skins = Object.entries(OGRO_SKINS).filter(([name]) => name !== 'gib').map(([, url]) => url)
+  const skins = Object.entries(OGRO_SKINS)
+    .filter(([name]) => name !== 'gib')
+    .map(([, url]) => url)
   const columns = Math.ceil(Math.sqrt(count))
   const spacing = 48
   const fit = Math.min(1, 120 / (columns * spacing))

@@ -82,7 +82,10 @@ export const Bloodspider: Story = {
     ...PLAYBACK,
     scale: 1.6,
   },
-  argTypes: modelArgTypes({ animationNames: usable(bloodspiderTable, bloodspiderFrames), frameCount: bloodspiderFrames }, BLOODSPIDER_SKINS),
+  argTypes: modelArgTypes(
+    { animationNames: usable(bloodspiderTable, bloodspiderFrames), frameCount: bloodspiderFrames },
+    BLOODSPIDER_SKINS,
+  ),
 }
 
 /** Two one-frame animations named in the file: `wc` and `flush`. */

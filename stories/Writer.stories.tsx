@@ -187,13 +187,20 @@ function useBlobUrl(bytes: Uint8Array): string | undefined {
   return url
 }
 
-const BUTTON: CSSProperties = { pointerEvents: 'auto', padding: 0, maxWidth: 'none', whiteSpace: 'nowrap', background: '#1f6feb', border: '1px solid #58a6ff' }
+const BUTTON: CSSProperties = {
+  pointerEvents: 'auto',
+  padding: 0,
+  maxWidth: 'none',
+  whiteSpace: 'nowrap',
+  background: '#1f6feb',
+  border: '1px solid #58a6ff',
+}
 const LINK: CSSProperties = { display: 'block', padding: '6px 12px', color: '#ffffff', textDecoration: 'none', fontWeight: 600 }
 
 function WriterScene(props: WriterArgs) {
   const { frames, twist, fps } = useLiveArgs(props)
   const written = useMemo(() => build(frames, twist), [frames, twist])
-  const skin = useMemo(ribbonSkin, [])
+  const skin = useMemo(() => ribbonSkin(), [])
   useEffect(() => () => skin.dispose(), [skin])
   const href = useBlobUrl(written.bytes)
   const { parsed, bytes, maxError, halfStep } = written
@@ -239,7 +246,10 @@ const meta = {
   args: { frames: 16, twist: 90, fps: 12 },
   argTypes: {
     frames: { control: { type: 'range', min: 2, max: 60, step: 1 }, description: 'Keyframes computed and written (one morph target each)' },
-    twist: { control: { type: 'range', min: 0, max: 180, step: 5 }, description: "How far the ribbon's cross-section turns at the crest of the wave (degrees)" },
+    twist: {
+      control: { type: 'range', min: 0, max: 180, step: 5 },
+      description: "How far the ribbon's cross-section turns at the crest of the wave (degrees)",
+    },
     fps: { control: { type: 'range', min: 1, max: 60, step: 1 }, description: 'Playback keyframes per second' },
   },
   parameters: { stage: { camera: [0, 10, 95], target: [0, 0, 0] } },

@@ -1,6 +1,6 @@
 import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { createRef, useEffect } from 'react'
-import type { BufferAttribute, BufferGeometry, Group, Mesh } from 'three'
+import type { BufferGeometry, Group, Mesh } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { blendFrames, buildVertexLayout, parseMD2, type MD2Model as Model } from '../src/core'
 import type { MD2AnimationController } from '../src/core/animator'
@@ -52,7 +52,9 @@ function maxDifference(a: Float32Array, b: Float32Array): number {
 function largestStep(before: Float32Array, after: Float32Array): number {
   let worst = 0
   for (let i = 0; i < before.length; i += 3) {
-    const dx = after[i]! - before[i]!, dy = after[i + 1]! - before[i + 1]!, dz = after[i + 2]! - before[i + 2]!
+    const dx = after[i]! - before[i]!,
+      dy = after[i + 1]! - before[i + 1]!,
+      dz = after[i + 2]! - before[i + 2]!
     worst = Math.max(worst, Math.hypot(dx, dy, dz))
   }
   return worst
@@ -160,9 +162,7 @@ describe('events', () => {
     it(`onFrame fires once per keyframe reached, in order, at ${fps} frames a second`, async () => {
       const frames: number[] = []
       const loops = vi.fn()
-      const r = await mount(
-        <MD2Model model={ogro} animation="run" onFrame={(frame) => frames.push(frame)} onLoop={loops} />,
-      )
+      const r = await mount(<MD2Model model={ogro} animation="run" onFrame={(frame) => frames.push(frame)} onLoop={loops} />)
       // run is frames 40–45 at 10 keyframes a second; 1.6 s reaches 16 keyframes after the first.
       const ticks = Math.round(1.6 * fps)
       for (let i = 0; i < ticks; i++) await r.advanceFrames(1, 1 / fps)

@@ -23,9 +23,27 @@ describe('grouping frames into animations by name', () => {
     const { animations } = parseMD2(readAsset('quake2/ogro/tris.MD2'))
     const own = animations.filter((a) => a.source === 'names')
     expect(own.map((a) => `${a.name} ${a.start}-${a.end}`)).toEqual([
-      'stand 0-39', 'run 40-45', 'attack 46-53', 'paina 54-57', 'painb 58-61', 'painc 62-65', 'jump 66-71', 'flip 72-83',
-      'salute_alt 84-94', 'bumflop 95-111', 'wavealt 112-122', 'sniffsniff 123-134', 'cstand 135-153', 'cwalk 154-159',
-      'crattack 160-168', 'crpain 169-172', 'crdeath 173-177', 'deatha 178-183', 'deathb 184-189', 'deathc 190-197', 'boom 198-198',
+      'stand 0-39',
+      'run 40-45',
+      'attack 46-53',
+      'paina 54-57',
+      'painb 58-61',
+      'painc 62-65',
+      'jump 66-71',
+      'flip 72-83',
+      'salute_alt 84-94',
+      'bumflop 95-111',
+      'wavealt 112-122',
+      'sniffsniff 123-134',
+      'cstand 135-153',
+      'cwalk 154-159',
+      'crattack 160-168',
+      'crpain 169-172',
+      'crdeath 173-177',
+      'deatha 178-183',
+      'deathb 184-189',
+      'deathc 190-197',
+      'boom 198-198',
     ])
     // The standard names reach the same frames: code written for any player model works on Ogro.
     expect(range(animations, 'pain1')).toEqual([54, 57])

@@ -20,7 +20,8 @@ function run(argv: string[], files: Record<string, Uint8Array> = {}) {
     readFile: (path) => {
       const memory = files[path]
       if (memory) return memory
-      if (path.startsWith('missing')) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' })
+      if (path.startsWith('missing'))
+        throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' })
       return readAsset(path)
     },
     writeFile: (path, data) => {
@@ -92,9 +93,13 @@ describe('CLI inspect', () => {
   it('follows the offsets of files laid out in another order', () => {
     const { stdout } = run(['inspect', 'ufoai/bloodspider/bloodspider.md2'])
     // No GL commands: the empty section is listed last; the skin height is past the engine limit.
-    expect(stdout.trimEnd().split('\n').filter((line) => /^ {2}(header|skins|st|triangles|frames|glcmds) /.test(line)).map((line) => line.trim().split(/ +/)[0])).toEqual([
-      'header', 'skins', 'st', 'triangles', 'frames', 'glcmds',
-    ])
+    expect(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .filter((line) => /^ {2}(header|skins|st|triangles|frames|glcmds) /.test(line))
+        .map((line) => line.trim().split(/ +/)[0]),
+    ).toEqual(['header', 'skins', 'st', 'triangles', 'frames', 'glcmds'])
     expect(stdout).toContain("1023 texels of skin height: past Quake II's engine limit of 480")
   })
 
@@ -159,7 +164,9 @@ describe('CLI rebuild', () => {
     expect(copy.header.offsetEnd).toBe(data.length)
     expect(copy.glCommandData).toEqual(buildGlCommands(original))
     expect(copy.triangles).toEqual(original.triangles)
-    expect(stdout).toMatch(/^wrote out\.md2: 81300 bytes \(quake2\/pknight\/w_bfg\.md2: 81300\), 173 frames, 158 triangles, GL commands rebuilt: \d+ strips, \d+ fans, 909 words \(was 909\)\n$/)
+    expect(stdout).toMatch(
+      /^wrote out\.md2: 81300 bytes \(quake2\/pknight\/w_bfg\.md2: 81300\), 173 frames, 158 triangles, GL commands rebuilt: \d+ strips, \d+ fans, 909 words \(was 909\)\n$/,
+    )
   })
 
   it('builds GL commands for a file that has none, and passes its warnings on', () => {

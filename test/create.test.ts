@@ -8,9 +8,7 @@ import { writeMD2 } from '../src/core/write'
 
 /** A square pyramid (5 vertices, 6 triangles, clockwise seen from outside) whose apex bobs over 4 frames. */
 function pyramid(overrides: Partial<CreateMD2Input> = {}): CreateMD2Input {
-  const frames = [0, 1, 2, 3].map((f) =>
-    Float32Array.of(-8, -8, 0, 8, -8, 0, 8, 8, 0, -8, 8, 0, 0, 0, 12 + 2 * Math.sin(f)),
-  )
+  const frames = [0, 1, 2, 3].map((f) => Float32Array.of(-8, -8, 0, 8, -8, 0, 8, 8, 0, -8, 8, 0, 0, 0, 12 + 2 * Math.sin(f)))
   // Sides (apex 4) and the base, clockwise from outside (qdata's face normal (v0−v1)×(v2−v1) points out).
   const triangles = [0, 4, 1, 1, 4, 2, 2, 4, 3, 3, 4, 0, 0, 1, 2, 0, 2, 3]
   const uvs = Float32Array.of(0, 1, 0.5, 1, 1, 1, 0.5, 1, 0.5, 0)
@@ -46,13 +44,24 @@ describe('createMD2', () => {
 
   it('lays out the header, st, triangles and animations as the parser reports them', () => {
     const model = createMD2(pyramid())
-    expect(model.header).toMatchObject({ skinWidth: 64, skinHeight: 32, numVertices: 5, numTris: 6, numFrames: 4, numSkins: 1, frameSize: 60 })
+    expect(model.header).toMatchObject({
+      skinWidth: 64,
+      skinHeight: 32,
+      numVertices: 5,
+      numTris: 6,
+      numFrames: 4,
+      numSkins: 1,
+      frameSize: 60,
+    })
     // Texels in the order triangle corners meet them: vertex 0 (0, 32), 4 (32, 0), 1 (32, 32), 2 (64, 32);
     // vertex 3 has the same uv as vertex 1 and shares its st.
     expect([...model.st]).toEqual([0, 32, 32, 0, 32, 32, 64, 32])
     expect(model.header.numST).toBe(4)
     expect([...model.triangles.subarray(0, 12)]).toEqual([0, 4, 1, 0, 1, 2, 1, 4, 2, 2, 1, 3])
-    expect(model.animations.map((a) => [a.name, a.start, a.end])).toEqual([['bob', 0, 2], ['rest', 3, 3]])
+    expect(model.animations.map((a) => [a.name, a.start, a.end])).toEqual([
+      ['bob', 0, 2],
+      ['rest', 3, 3],
+    ])
     expect(model.warnings).toEqual([])
     expect(model.skins).toEqual(['models/pyramid/skin.pcx'])
   })
@@ -130,7 +139,9 @@ describe('createMD2', () => {
 
 describe('createMD2 refuses', () => {
   it('more than 65,535 vertices', () => {
-    const error = caught(() => createMD2(pyramid({ frames: [new Float32Array(65536 * 3)], uvs: new Float32Array(65536 * 2), frameNames: undefined })))
+    const error = caught(() =>
+      createMD2(pyramid({ frames: [new Float32Array(65536 * 3)], uvs: new Float32Array(65536 * 2), frameNames: undefined })),
+    )
     expect(error.code).toBe('UNWRITABLE')
     expect(error.message).toMatch(/65536 vertices/)
   })

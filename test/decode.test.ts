@@ -101,8 +101,7 @@ describe('Z-up to Y-up is a rotation, never a mirror', () => {
   it('the mapping (x, y, z) → (y, z, x) has determinant +1', () => {
     const columns = [quakeToYUp(1, 0, 0), quakeToYUp(0, 1, 0), quakeToYUp(0, 0, 1)]
     const [a, b, c] = columns as unknown as [number[], number[], number[]]
-    const det =
-      a[0]! * (b[1]! * c[2]! - b[2]! * c[1]!) - b[0]! * (a[1]! * c[2]! - a[2]! * c[1]!) + c[0]! * (a[1]! * b[2]! - a[2]! * b[1]!)
+    const det = a[0]! * (b[1]! * c[2]! - b[2]! * c[1]!) - b[0]! * (a[1]! * c[2]! - a[2]! * c[1]!) + c[0]! * (a[1]! * b[2]! - a[2]! * b[1]!)
     expect(det).toBe(1)
   })
 
@@ -165,7 +164,8 @@ describe('Z-up to Y-up is a rotation, never a mirror', () => {
   it('the vertex layout keeps one vertex per (xyz, st) pair and maps uvs with t flipped', () => {
     const layout = buildVertexLayout(ogro)
     const pairs = new Set<string>()
-    for (let t = 0; t < ogro.header.numTris; t++) for (let k = 0; k < 3; k++) pairs.add(`${ogro.triangles[t * 6 + k]}/${ogro.triangles[t * 6 + 3 + k]}`)
+    for (let t = 0; t < ogro.header.numTris; t++)
+      for (let k = 0; k < 3; k++) pairs.add(`${ogro.triangles[t * 6 + k]}/${ogro.triangles[t * 6 + 3 + k]}`)
     expect(layout.vertexCount).toBe(pairs.size)
     expect(layout.indices).toHaveLength(ogro.header.numTris * 3)
     for (let i = 0; i < layout.vertexCount; i++) {

@@ -41,14 +41,33 @@ const RECHECK_MS = 15
 const FIXTURES_DIR = join(import.meta.dirname, 'fixtures/fuzz')
 
 /** Every code `MD2Error` declares; the type check below fails if errors.ts gains one not listed here. */
-const ALL_CODES = [
-  'BAD_MAGIC', 'BAD_VERSION', 'TRUNCATED', 'OUT_OF_RANGE', 'BAD_INDEX', 'EMPTY', 'BAD_FRAME_SIZE', 'BAD_VALUE',
-  'BAD_IMAGE', 'UNWRITABLE', 'BAD_ARGUMENT', 'LOAD_FAILED',
+const _ALL_CODES = [
+  'BAD_MAGIC',
+  'BAD_VERSION',
+  'TRUNCATED',
+  'OUT_OF_RANGE',
+  'BAD_INDEX',
+  'EMPTY',
+  'BAD_FRAME_SIZE',
+  'BAD_VALUE',
+  'BAD_IMAGE',
+  'UNWRITABLE',
+  'BAD_ARGUMENT',
+  'LOAD_FAILED',
 ] as const satisfies readonly MD2ErrorCode[]
-const everyCodeListed: [Exclude<MD2ErrorCode, (typeof ALL_CODES)[number]>] extends [never] ? true : false = true
+const everyCodeListed: [Exclude<MD2ErrorCode, (typeof _ALL_CODES)[number]>] extends [never] ? true : false = true
 void everyCodeListed
 /** What the parser may say about bytes (never UNWRITABLE, LOAD_FAILED, BAD_IMAGE; BAD_ARGUMENT is for non-buffers). */
-const PARSE_CODES: readonly MD2ErrorCode[] = ['BAD_MAGIC', 'BAD_VERSION', 'TRUNCATED', 'OUT_OF_RANGE', 'BAD_INDEX', 'EMPTY', 'BAD_FRAME_SIZE', 'BAD_VALUE']
+const PARSE_CODES: readonly MD2ErrorCode[] = [
+  'BAD_MAGIC',
+  'BAD_VERSION',
+  'TRUNCATED',
+  'OUT_OF_RANGE',
+  'BAD_INDEX',
+  'EMPTY',
+  'BAD_FRAME_SIZE',
+  'BAD_VALUE',
+]
 const IMAGE_CODES: readonly MD2ErrorCode[] = ['BAD_IMAGE']
 
 // ---------------------------------------------------------------------------------------------
@@ -124,7 +143,8 @@ function timed<T>(kind: Kind, what: string, bytes: Uint8Array, call: () => T): {
   let ms = first.ms
   // Anything slow is measured again: what stays slow is the parser's, not a pause of the runtime.
   for (let i = 0; i < 2 && ms >= RECHECK_MS; i++) ms = Math.min(ms, once().ms)
-  if (ms >= TIME_LIMIT_MS) throw new Error(`${what}: ${kind} call took ${ms.toFixed(1)} ms on ${bytes.length} bytes (limit ${TIME_LIMIT_MS} ms)`)
+  if (ms >= TIME_LIMIT_MS)
+    throw new Error(`${what}: ${kind} call took ${ms.toFixed(1)} ms on ${bytes.length} bytes (limit ${TIME_LIMIT_MS} ms)`)
   if (ms > s.maxMs) {
     s.maxMs = ms
     s.maxWhat = what
@@ -178,7 +198,8 @@ function checkModel(model: MD2Model, what: string): void {
   // Every frame decodes to finite positions and normals of the right length.
   const length = numVertices * 3
   const positions = decodeFrame(model, 0)
-  if (!(positions instanceof Float32Array) || positions.length !== length) fail(what, `frame 0 decodes to ${positions.length} floats, not ${length}`)
+  if (!(positions instanceof Float32Array) || positions.length !== length)
+    fail(what, `frame 0 decodes to ${positions.length} floats, not ${length}`)
   const normals = new Float32Array(length)
   for (let f = 0; f < frames.length; f++) {
     const frame = frames[f]!
@@ -312,10 +333,28 @@ function describeMD2(path: string): MD2Info {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const fields = Array.from({ length: 17 }, (_, i) => view.getInt32(i * 4, true))
   const [, , , , frameSize, numSkins, , numST, numTris, numGlCmds, numFrames, ofsSkins, ofsST, ofsTris, ofsFrames, ofsGl] = fields as [
-    number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ]
   const length = bytes.length
-  const clip = (start: number, size: number): [number, number] => [Math.max(0, Math.min(start, length - 1)), Math.max(1, Math.min(start + size, length))]
+  const clip = (start: number, size: number): [number, number] => [
+    Math.max(0, Math.min(start, length - 1)),
+    Math.max(1, Math.min(start + size, length)),
+  ]
   const sections: [number, number][] = [
     [ofsSkins, numSkins * SECTION_ITEM[11]],
     [ofsST, numST * SECTION_ITEM[12]],
@@ -343,10 +382,48 @@ function describeMD2(path: string): MD2Info {
 }
 
 const MD2_FILES = ALL_MD2.map(describeMD2)
-const INT32_EXTREMES = [0, 1, -1, 2, 3, 40, 44, 64, 67, 68, 69, 255, 256, 2048, 4096, 65535, 65536, 2 ** 24, 2 ** 30, 2 ** 31 - 1, -(2 ** 31), -(2 ** 30), 0x7ffffffc]
+const INT32_EXTREMES = [
+  0,
+  1,
+  -1,
+  2,
+  3,
+  40,
+  44,
+  64,
+  67,
+  68,
+  69,
+  255,
+  256,
+  2048,
+  4096,
+  65535,
+  65536,
+  2 ** 24,
+  2 ** 30,
+  2 ** 31 - 1,
+  -(2 ** 31),
+  -(2 ** 30),
+  0x7ffffffc,
+]
 const FLOAT_EXTREMES = [
-  Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 3.4028234663852886e38, -3.4028234663852886e38, 1e38, 1.4e36, 1e30, 1e20,
-  -1e20, 1.4e-45, -0, 0, 1, -1, 255,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  3.4028234663852886e38,
+  -3.4028234663852886e38,
+  1e38,
+  1.4e36,
+  1e30,
+  1e20,
+  -1e20,
+  1.4e-45,
+  -0,
+  0,
+  1,
+  -1,
+  255,
 ]
 
 const byteValue = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0, 0xff, 0x7f, 0x80))
@@ -368,10 +445,7 @@ function positionIn(ranges: [number, number][]): fc.Arbitrary<number> {
 }
 
 function byteOps(positions: fc.Arbitrary<number>, maxLength: number): fc.Arbitrary<Op[]> {
-  return fc.array(
-    fc.record({ op: fc.constant('byte' as const), at: positions, value: byteValue }),
-    { minLength: 1, maxLength },
-  )
+  return fc.array(fc.record({ op: fc.constant('byte' as const), at: positions, value: byteValue }), { minLength: 1, maxLength })
 }
 
 /** A header field (2..16) set to an extreme value. */
@@ -384,7 +458,11 @@ function structureOps(info: MD2Info): fc.Arbitrary<Op[]> {
   return fc.array(
     fc.oneof(
       fc.record({ op: fc.constant('byte' as const), at, value: byteValue }),
-      fc.record({ op: fc.constant('uint16' as const), at, value: fc.oneof(fc.integer({ min: 0, max: 65535 }), fc.constantFrom(0, 65535, 32767, 32768)) }),
+      fc.record({
+        op: fc.constant('uint16' as const),
+        at,
+        value: fc.oneof(fc.integer({ min: 0, max: 65535 }), fc.constantFrom(0, 65535, 32767, 32768)),
+      }),
       fc.record({ op: fc.constant('int32' as const), at, value: int32For(info) }),
       fc.record({ op: fc.constant('float32' as const), at, value: fc.oneof(fc.constantFrom(...FLOAT_EXTREMES), fc.float()) }),
     ),
@@ -417,12 +495,16 @@ function fuzz<T>(name: string, runs: number, arbitrary: fc.Arbitrary<T>, check: 
   it(name, () => {
     const seed = seedFor(name)
     const numRuns = Math.max(1, Math.round(runs * RUN_FACTOR))
-    const result = fc.check(fc.property(arbitrary, (value) => {
-      check(value)
-    }), { seed, numRuns })
+    const result = fc.check(
+      fc.property(arbitrary, (value) => {
+        check(value)
+      }),
+      { seed, numRuns },
+    )
     if (result.failed) {
       const example = result.counterexample?.[0] as T | undefined
-      const saved = example !== undefined && recipe ? `\nkeep it: save as test/fixtures/fuzz/<name>.json: ${JSON.stringify(recipe(example))}` : ''
+      const saved =
+        example !== undefined && recipe ? `\nkeep it: save as test/fixtures/fuzz/<name>.json: ${JSON.stringify(recipe(example))}` : ''
       throw new Error(
         `fuzz property "${name}" failed (base seed ${BASE_SEED}, property seed ${seed}, path ${result.counterexamplePath}); ` +
           `rerun with FUZZ_SEED=${BASE_SEED} npx vitest run --project unit test/fuzz.test.ts -t "${name}"${saved}\n` +
@@ -444,9 +526,21 @@ describe(`parseMD2 fuzzing over ${MD2_FILES.length} real files`, () => {
     for (const info of MD2_FILES) expect(checkMD2(info.bytes, info.path)).toBeUndefined()
   })
 
-  fuzz('random bytes anywhere', 300, onMD2((info) => byteOps(fc.integer({ min: 0, max: info.length - 1 }), 16)), checkMD2Case, md2Recipe)
+  fuzz(
+    'random bytes anywhere',
+    300,
+    onMD2((info) => byteOps(fc.integer({ min: 0, max: info.length - 1 }), 16)),
+    checkMD2Case,
+    md2Recipe,
+  )
 
-  fuzz('random bytes in the header', 1000, onMD2(() => byteOps(fc.integer({ min: 0, max: 67 }), 8)), checkMD2Case, md2Recipe)
+  fuzz(
+    'random bytes in the header',
+    1000,
+    onMD2(() => byteOps(fc.integer({ min: 0, max: 67 }), 8)),
+    checkMD2Case,
+    md2Recipe,
+  )
 
   fuzz('bytes, shorts, ints and floats where the structure is', 1000, onMD2(structureOps), checkMD2Case, md2Recipe)
 
@@ -454,7 +548,9 @@ describe(`parseMD2 fuzzing over ${MD2_FILES.length} real files`, () => {
     'truncations',
     400,
     onMD2((info) =>
-      fc.oneof(fc.constantFrom(...info.boundaries), fc.integer({ min: 0, max: info.length - 1 })).map((length): Op[] => [{ op: 'truncate', length }]),
+      fc
+        .oneof(fc.constantFrom(...info.boundaries), fc.integer({ min: 0, max: info.length - 1 }))
+        .map((length): Op[] => [{ op: 'truncate', length }]),
     ),
     checkMD2Case,
     md2Recipe,
@@ -477,7 +573,10 @@ describe(`parseMD2 fuzzing over ${MD2_FILES.length} real files`, () => {
         fc.shuffledSubarray([11, 12, 13, 14, 15, 16], { minLength: 2 }).map((fields): Op[] => [{ op: 'rotate', fields }]),
         // Any two fields from skin size to offsets swap, possibly with one more extreme value.
         fc
-          .tuple(fc.shuffledSubarray([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], { minLength: 2, maxLength: 3 }), fc.option(fieldOp(info), { nil: undefined }))
+          .tuple(
+            fc.shuffledSubarray([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], { minLength: 2, maxLength: 3 }),
+            fc.option(fieldOp(info), { nil: undefined }),
+          )
           .map(([fields, extra]): Op[] => (extra ? [{ op: 'rotate', fields }, extra] : [{ op: 'rotate', fields }])),
       ),
     ),
@@ -503,7 +602,9 @@ describe(`parseMD2 fuzzing over ${MD2_FILES.length} real files`, () => {
     md2Recipe,
   )
 
-  fuzz('small synthetic files with a sane-looking header and random sections', 1500, syntheticMD2(), (value) => checkMD2(value.bytes, value.what))
+  fuzz('small synthetic files with a sane-looking header and random sections', 1500, syntheticMD2(), (value) =>
+    checkMD2(value.bytes, value.what),
+  )
 })
 
 /**
@@ -570,8 +671,23 @@ function syntheticMD2(): fc.Arbitrary<{ bytes: Uint8Array; what: string }> {
         if (random() < 0.3 && w < c.numGlCmds) put32(offsets[4]! + w++ * 4, 0)
       }
       const header = [
-        844121161, 8, c.skinWidth, c.skinHeight, frameSize, c.numSkins, c.numVertices, c.numST, c.numTris, c.numGlCmds, c.numFrames,
-        offsets[0]!, offsets[1]!, offsets[2]!, offsets[3]!, offsets[4]!, end,
+        844121161,
+        8,
+        c.skinWidth,
+        c.skinHeight,
+        frameSize,
+        c.numSkins,
+        c.numVertices,
+        c.numST,
+        c.numTris,
+        c.numGlCmds,
+        c.numFrames,
+        offsets[0]!,
+        offsets[1]!,
+        offsets[2]!,
+        offsets[3]!,
+        offsets[4]!,
+        end,
       ]
       for (const [field, value] of damage) header[field] = value
       header.forEach((value, i) => put32(i * 4, value))
@@ -610,11 +726,27 @@ const PCX_SEEDS: ImageSeed[] = [
     { planes: 4, encoding: 1 },
     { planes: 3, encoding: 0 },
     { planes: 1, encoding: 0 },
-  ].map((spec, i) => ({ kind: 'pcx' as const, name: `synthetic pcx ${JSON.stringify(spec)}`, bytes: makePCX({ ...spec, width: 13 + i, height: 9, seed: i }) })),
+  ].map((spec, i) => ({
+    kind: 'pcx' as const,
+    name: `synthetic pcx ${JSON.stringify(spec)}`,
+    bytes: makePCX({ ...spec, width: 13 + i, height: 9, seed: i }),
+  })),
 ]
 
 /** A PCX with `planes` planes of 8 bits, rows padded to an even length, RLE or raw. */
-function makePCX({ planes, encoding, width, height, seed }: { planes: number; encoding: number; width: number; height: number; seed: number }): Uint8Array {
+function makePCX({
+  planes,
+  encoding,
+  width,
+  height,
+  seed,
+}: {
+  planes: number
+  encoding: number
+  width: number
+  height: number
+  seed: number
+}): Uint8Array {
   const random = mulberry32(seed)
   const bytesPerLine = width + (width % 2)
   const raw: number[] = []
@@ -622,7 +754,7 @@ function makePCX({ planes, encoding, width, height, seed }: { planes: number; en
   const body: number[] = []
   if (encoding === 0) body.push(...raw)
   else {
-    for (let i = 0; i < raw.length; ) {
+    for (let i = 0; i < raw.length;) {
       let run = 1
       while (i + run < raw.length && raw[i + run] === raw[i] && run < 63) run++
       if (run > 1 || raw[i]! >= 0xc0) body.push(0xc0 | run, raw[i]!)
@@ -701,7 +833,7 @@ function makeTGA(spec: TGASpec, seed: number): Uint8Array {
   if ((spec.type & 8) === 0) {
     for (let i = 0; i < count; i++) out.push(...pixel())
   } else {
-    for (let i = 0; i < count; ) {
+    for (let i = 0; i < count;) {
       const n = Math.min(count - i, 1 + ((random() * 128) | 0))
       if (random() < 0.5) out.push(0x80 | (n - 1), ...pixel())
       else {
@@ -714,7 +846,11 @@ function makeTGA(spec: TGASpec, seed: number): Uint8Array {
   return Uint8Array.from(out)
 }
 
-const TGA_SEEDS: ImageSeed[] = TGA_SPECS.map((spec, i) => ({ kind: 'tga', name: `synthetic tga ${JSON.stringify(spec)}`, bytes: makeTGA(spec, i + 1) }))
+const TGA_SEEDS: ImageSeed[] = TGA_SPECS.map((spec, i) => ({
+  kind: 'tga',
+  name: `synthetic tga ${JSON.stringify(spec)}`,
+  bytes: makeTGA(spec, i + 1),
+}))
 
 interface ImageCase {
   kind: 'pcx' | 'tga'
@@ -729,7 +865,14 @@ function imageCases(seeds: ImageSeed[], headerSize: number): fc.Arbitrary<ImageC
     const anywhere = fc.integer({ min: 0, max: length - 1 })
     const op: fc.Arbitrary<Op> = fc.oneof(
       { weight: 3, arbitrary: fc.record({ op: fc.constant('byte' as const), at: header, value: byteValue }) },
-      { weight: 2, arbitrary: fc.record({ op: fc.constant('uint16' as const), at: header, value: fc.oneof(fc.integer({ min: 0, max: 65535 }), fc.constantFrom(0, 1, 0xffff, 0x8000, 0x7fff, length)) }) },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          op: fc.constant('uint16' as const),
+          at: header,
+          value: fc.oneof(fc.integer({ min: 0, max: 65535 }), fc.constantFrom(0, 1, 0xffff, 0x8000, 0x7fff, length)),
+        }),
+      },
       { weight: 2, arbitrary: fc.record({ op: fc.constant('byte' as const), at: anywhere, value: byteValue }) },
       { weight: 1, arbitrary: fc.integer({ min: 0, max: length - 1 }).map((n): Op => ({ op: 'truncate', length: n })) },
       {
@@ -758,9 +901,21 @@ describe('skin decoder fuzzing', () => {
     for (const seed of [...PCX_SEEDS, ...TGA_SEEDS]) expect(checkImage(seed.kind, seed.bytes, seed.name)).toBeUndefined()
   })
 
-  fuzz(`decodePCX: damaged real and synthetic PCX files (${PCX_SEEDS.length} seeds)`, 800, imageCases(PCX_SEEDS, 128), checkImageCase, imageRecipe)
+  fuzz(
+    `decodePCX: damaged real and synthetic PCX files (${PCX_SEEDS.length} seeds)`,
+    800,
+    imageCases(PCX_SEEDS, 128),
+    checkImageCase,
+    imageRecipe,
+  )
 
-  fuzz(`decodeTGA: damaged TGA files of every supported type (${TGA_SEEDS.length} seeds)`, 800, imageCases(TGA_SEEDS, 18), checkImageCase, imageRecipe)
+  fuzz(
+    `decodeTGA: damaged TGA files of every supported type (${TGA_SEEDS.length} seeds)`,
+    800,
+    imageCases(TGA_SEEDS, 18),
+    checkImageCase,
+    imageRecipe,
+  )
 
   fuzz(
     'decodeTGA and decodePCX: random headers on random bytes',
@@ -791,7 +946,9 @@ interface Recipe {
   note?: string
 }
 
-const fixtures = readdirSync(FIXTURES_DIR).filter((name) => /\.(json|md2|pcx|tga)$/i.test(name)).sort()
+const fixtures = readdirSync(FIXTURES_DIR)
+  .filter((name) => /\.(json|md2|pcx|tga)$/i.test(name))
+  .sort()
 
 describe('fuzz fixtures (found cases)', () => {
   it('there are fixtures to replay', () => {

@@ -138,12 +138,24 @@ describe('buildGlCommands by hand', () => {
   })
 
   it('joins two triangles that share an edge in xyz and st into a fan of 4', () => {
-    const quad = model([[0, 1, 2, 0, 1, 2], [0, 2, 3, 0, 2, 3]], st)
+    const quad = model(
+      [
+        [0, 1, 2, 0, 1, 2],
+        [0, 2, 3, 0, 2, 3],
+      ],
+      st,
+    )
     expect(glCommandTopology(buildGlCommands(quad))).toEqual([{ mode: 'fan', indices: [0, 1, 2, 3] }])
   })
 
   it('keeps them apart when the shared edge has a texture seam (st indices differ)', () => {
-    const seam = model([[0, 1, 2, 0, 1, 2], [0, 2, 3, 0, 4, 3]], st)
+    const seam = model(
+      [
+        [0, 1, 2, 0, 1, 2],
+        [0, 2, 3, 0, 4, 3],
+      ],
+      st,
+    )
     expect(glCommandTopology(buildGlCommands(seam))).toEqual([
       { mode: 'fan', indices: [0, 1, 2] },
       { mode: 'fan', indices: [0, 2, 3] },
@@ -152,7 +164,15 @@ describe('buildGlCommands by hand', () => {
 
   it('prefers a strip of 4 triangles to the fan of 3 found first', () => {
     // Strip a b c d e f: triangles (a b c), (c b d), (c d e), (e d f). From corner c a fan covers 3.
-    const strip = model([[0, 1, 2, 0, 1, 2], [2, 1, 3, 2, 1, 3], [2, 3, 4, 2, 3, 4], [4, 3, 5, 4, 3, 5]], st)
+    const strip = model(
+      [
+        [0, 1, 2, 0, 1, 2],
+        [2, 1, 3, 2, 1, 3],
+        [2, 3, 4, 2, 3, 4],
+        [4, 3, 5, 4, 3, 5],
+      ],
+      st,
+    )
     const data = buildGlCommands(strip)
     expect(glCommandTopology(data)).toEqual([{ mode: 'strip', indices: [0, 1, 2, 3, 4, 5] }])
     expect(data.length).toBe(1 + 6 * 3 + 1)
@@ -173,7 +193,9 @@ function qdataReference(source: { header: { skinWidth: number; skinHeight: numbe
   const xyz = (j: number, k: number) => tris[j * 6 + (k % 3)]!
   const sti = (j: number, k: number) => tris[j * 6 + 3 + (k % 3)]!
   const used = new Uint8Array(numTris)
-  let stripXyz: number[] = [], stripSt: number[] = [], stripTris: number[] = []
+  let stripXyz: number[] = [],
+    stripSt: number[] = [],
+    stripTris: number[] = []
   function length(starttri: number, startv: number, fan: boolean): number {
     used[starttri] = 2
     stripXyz = [xyz(starttri, startv), xyz(starttri, startv + 1), xyz(starttri, startv + 2)]
@@ -213,8 +235,11 @@ function qdataReference(source: { header: { skinWidth: number; skinHeight: numbe
   const floats: number[] = []
   for (let i = 0; i < numTris; i++) {
     if (used[i]) continue
-    let bestlen = 0, besttype = 0
-    let bestXyz: number[] = [], bestSt: number[] = [], bestTris: number[] = []
+    let bestlen = 0,
+      besttype = 0
+    let bestXyz: number[] = [],
+      bestSt: number[] = [],
+      bestTris: number[] = []
     for (let type = 0; type < 2; type++) {
       for (let startv = 0; startv < 3; startv++) {
         const len = length(i, startv, type === 0)
@@ -282,7 +307,11 @@ describe('buildGlCommands matches a line-for-line transcription of qdata', () =>
       }
     }
     const started = performance.now()
-    const data = buildGlCommands({ header: { skinWidth: 256, skinHeight: 256 }, st: Int16Array.from(st), triangles: Uint16Array.from(triangles) })
+    const data = buildGlCommands({
+      header: { skinWidth: 256, skinHeight: 256 },
+      st: Int16Array.from(st),
+      triangles: Uint16Array.from(triangles),
+    })
     expect(performance.now() - started).toBeLessThan(2000)
     expect(glCommandTopology(data).reduce((sum, c) => sum + c.indices.length - 2, 0)).toBe(2 * n * n)
   })

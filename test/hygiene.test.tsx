@@ -17,7 +17,16 @@ import vm from 'node:vm'
 import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { useThree, type RootState } from '@react-three/fiber'
 import { Suspense, type ReactNode } from 'react'
-import { BufferGeometry, DataTexture, Material, MeshBasicMaterial, MeshLambertMaterial, Texture, type BufferAttribute, type Mesh } from 'three'
+import {
+  BufferGeometry,
+  DataTexture,
+  Material,
+  MeshBasicMaterial,
+  MeshLambertMaterial,
+  Texture,
+  type BufferAttribute,
+  type Mesh,
+} from 'three'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../src/core/parse'
 import type { MD2Model as MD2ModelData } from '../src/core/types'
@@ -44,7 +53,14 @@ function fakeFetch(input: RequestInfo | URL): Promise<unknown> {
   }
   const bytes = readAsset(path).slice()
   // No body stream: FileLoader then reads arrayBuffer() directly (Node has no ProgressEvent).
-  return Promise.resolve({ status: 200, statusText: 'OK', url, headers: new Headers(), body: undefined, arrayBuffer: async () => bytes.buffer })
+  return Promise.resolve({
+    status: 200,
+    statusText: 'OK',
+    url,
+    headers: new Headers(),
+    body: undefined,
+    arrayBuffer: async () => bytes.buffer,
+  })
 }
 
 /** Lets pending loads, timers and React's retries run. */
@@ -75,7 +91,13 @@ interface Ledger {
 }
 
 function watch(sharedIndexes: () => Set<BufferAttribute>): Ledger {
-  const ledger: Ledger = { geometries: new Set(), materials: new Set(), disposedGeometries: new Map(), disposedMaterials: new Map(), disposedTextures: [] }
+  const ledger: Ledger = {
+    geometries: new Set(),
+    materials: new Set(),
+    disposedGeometries: new Map(),
+    disposedMaterials: new Map(),
+    disposedTextures: [],
+  }
   const setIndex = BufferGeometry.prototype.setIndex
   vi.spyOn(BufferGeometry.prototype, 'setIndex').mockImplementation(function (this: BufferGeometry, index) {
     if (index !== null && !Array.isArray(index) && sharedIndexes().has(index as BufferAttribute)) ledger.geometries.add(this)
@@ -114,7 +136,9 @@ async function expectClean(ledger: Ledger, inScene: { geometries: Set<BufferGeom
   const committed = [...inScene.geometries]
   const ownCommitted = [...inScene.materials].filter((material) => materials.has(material))
   expect(committed.every((geometry) => geometries.has(geometry))).toBe(true)
-  expect(committed.filter((geometry) => disposedGeometries.get(geometry) !== 1).length, 'scene geometries not disposed exactly once').toBe(0)
+  expect(committed.filter((geometry) => disposedGeometries.get(geometry) !== 1).length, 'scene geometries not disposed exactly once').toBe(
+    0,
+  )
   expect(ownCommitted.filter((material) => disposedMaterials.get(material) !== 1).length, 'own materials not disposed exactly once').toBe(0)
   expect([...disposedGeometries.keys()].filter((geometry) => !inScene.geometries.has(geometry))).toEqual([])
   expect([...disposedMaterials.keys()].filter((material) => !ownCommitted.includes(material))).toEqual([])
@@ -123,7 +147,9 @@ async function expectClean(ledger: Ledger, inScene: { geometries: Set<BufferGeom
     ...[...geometries].filter((geometry) => !disposedGeometries.has(geometry)),
     ...[...materials].filter((material) => !disposedMaterials.has(material)),
   ]
-  expect(discarded.filter((object) => inScene.geometries.has(object as BufferGeometry) || inScene.materials.has(object as Material))).toEqual([])
+  expect(
+    discarded.filter((object) => inScene.geometries.has(object as BufferGeometry) || inScene.materials.has(object as Material)),
+  ).toEqual([])
   const refs = discarded.map((object) => new WeakRef(object))
   discarded.length = 0
   geometries.clear()
@@ -240,7 +266,13 @@ describe('mounting and unmounting 500 <MD2Model>s', () => {
         inScene.geometries.add(mesh.geometry)
         inScene.materials.add(mesh.material as Material)
       }
-      const urlSkins = new Set(meshes.filter((mesh) => mesh.geometry.index === urlData.index && mesh.material instanceof MeshLambertMaterial && mesh.material.wireframe).map((mesh) => (mesh.material as MeshLambertMaterial).map))
+      const urlSkins = new Set(
+        meshes
+          .filter(
+            (mesh) => mesh.geometry.index === urlData.index && mesh.material instanceof MeshLambertMaterial && mesh.material.wireframe,
+          )
+          .map((mesh) => (mesh.material as MeshLambertMaterial).map),
+      )
       expect(urlSkins.size).toBe(1)
       sharedSkin ??= [...urlSkins][0]!
       expect([...urlSkins][0]).toBe(sharedSkin)

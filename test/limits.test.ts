@@ -16,8 +16,20 @@ import { readAsset } from './assets'
 // Allocation spy
 
 const SPIED = [
-  'ArrayBuffer', 'SharedArrayBuffer', 'Array', 'Uint8Array', 'Uint8ClampedArray', 'Int8Array', 'Uint16Array', 'Int16Array',
-  'Uint32Array', 'Int32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array',
+  'ArrayBuffer',
+  'SharedArrayBuffer',
+  'Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int8Array',
+  'Uint16Array',
+  'Int16Array',
+  'Uint32Array',
+  'Int32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
 ] as const
 
 interface Allocation {
@@ -38,7 +50,8 @@ function recordAllocations<T>(call: () => T): { allocations: Allocation[]; resul
   const globals = globalThis as unknown as Globals
   const size = (type: string, args: unknown[]): number => {
     const [first] = args
-    const perElement = type === 'Array' ? 8 : type.endsWith('Buffer') ? 1 : ((globals[type] as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1)
+    const perElement =
+      type === 'Array' ? 8 : type.endsWith('Buffer') ? 1 : ((globals[type] as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1)
     if (typeof first === 'number') return type === 'Array' && args.length > 1 ? args.length * 8 : first * perElement
     if (first instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && first instanceof SharedArrayBuffer)) return 0
     if (first !== null && typeof first === 'object' && 'length' in first) return Number((first as { length: number }).length) * perElement
@@ -79,8 +92,23 @@ afterEach(restoreGlobals)
 // A tiny, valid model to lie about
 
 const FIELDS = [
-  'ident', 'version', 'skinWidth', 'skinHeight', 'frameSize', 'numSkins', 'numVertices', 'numST', 'numTris',
-  'numGlCmds', 'numFrames', 'offsetSkins', 'offsetST', 'offsetTris', 'offsetFrames', 'offsetGlCmds', 'offsetEnd',
+  'ident',
+  'version',
+  'skinWidth',
+  'skinHeight',
+  'frameSize',
+  'numSkins',
+  'numVertices',
+  'numST',
+  'numTris',
+  'numGlCmds',
+  'numFrames',
+  'offsetSkins',
+  'offsetST',
+  'offsetTris',
+  'offsetFrames',
+  'offsetGlCmds',
+  'offsetEnd',
 ] as const
 type Field = (typeof FIELDS)[number]
 type Header = Record<Field, number>
@@ -96,8 +124,23 @@ function tinyModel(): { bytes: Uint8Array; header: Header } {
   const offsetGlCmds = offsetFrames + 2 * frameSize
   const offsetEnd = offsetGlCmds + 11 * 4
   const header: Header = {
-    ident: 844121161, version: 8, skinWidth: 64, skinHeight: 64, frameSize, numSkins: 1, numVertices, numST: 3, numTris: 1,
-    numGlCmds: 11, numFrames: 2, offsetSkins, offsetST, offsetTris, offsetFrames, offsetGlCmds, offsetEnd,
+    ident: 844121161,
+    version: 8,
+    skinWidth: 64,
+    skinHeight: 64,
+    frameSize,
+    numSkins: 1,
+    numVertices,
+    numST: 3,
+    numTris: 1,
+    numGlCmds: 11,
+    numFrames: 2,
+    offsetSkins,
+    offsetST,
+    offsetTris,
+    offsetFrames,
+    offsetGlCmds,
+    offsetEnd,
   }
   const bytes = new Uint8Array(offsetEnd)
   const view = new DataView(bytes.buffer)
@@ -166,7 +209,9 @@ function expectRefused(bytes: Uint8Array, code: MD2ErrorCode, section?: string):
   expect(error.code, error.message).toBe(code)
   if (section !== undefined) expect(error.section).toBe(section)
   expect(error.message).toContain('liar.md2')
-  expect(allocated, `allocated ${allocated} bytes (largest: ${largest?.type} of ${largest?.bytes})`).toBeLessThanOrEqual(REFUSAL_BUDGET_BYTES)
+  expect(allocated, `allocated ${allocated} bytes (largest: ${largest?.type} of ${largest?.bytes})`).toBeLessThanOrEqual(
+    REFUSAL_BUDGET_BYTES,
+  )
   // Nothing close to the claimed sizes: a single claimed frame table would be gigabytes.
   expect(arrayBufferGrowth).toBeLessThan(1 << 20)
   return error
@@ -199,7 +244,12 @@ const LIES: { name: string; changes: Partial<Header>; code: MD2ErrorCode; sectio
   { name: 'a billion frames', changes: { numFrames: 1e9 }, code: 'TRUNCATED', section: 'frames' },
   { name: '2^31-1 vertices (frame size too small for them)', changes: { numVertices: I32_MAX }, code: 'BAD_FRAME_SIZE' },
   { name: '2^30 vertices (40 + 4·n overflows int32)', changes: { numVertices: 2 ** 30 }, code: 'BAD_FRAME_SIZE' },
-  { name: '500 million vertices with a frame size to match', changes: { numVertices: 5e8, frameSize: 40 + 4 * 5e8 }, code: 'TRUNCATED', section: 'frames' },
+  {
+    name: '500 million vertices with a frame size to match',
+    changes: { numVertices: 5e8, frameSize: 40 + 4 * 5e8 },
+    code: 'TRUNCATED',
+    section: 'frames',
+  },
   { name: '2^31-1 triangles', changes: { numTris: I32_MAX }, code: 'TRUNCATED', section: 'triangles' },
   { name: '0x15555556 triangles (×12 wraps to 8 in 32 bits)', changes: { numTris: 0x15555556 }, code: 'TRUNCATED', section: 'triangles' },
   { name: '2^31-1 texture coordinates', changes: { numST: I32_MAX }, code: 'TRUNCATED', section: 'st' },
@@ -209,9 +259,30 @@ const LIES: { name: string; changes: Partial<Header>; code: MD2ErrorCode; sectio
   { name: '2^31-1 GL command words', changes: { numGlCmds: I32_MAX }, code: 'TRUNCATED', section: 'glcmds' },
   { name: '0x40000001 GL command words (×4 wraps to 4)', changes: { numGlCmds: 0x40000001 }, code: 'TRUNCATED', section: 'glcmds' },
   { name: 'frame size 2^31-1', changes: { frameSize: I32_MAX }, code: 'TRUNCATED', section: 'frames' },
-  { name: '65536 frames of 65536 bytes (product wraps to 0)', changes: { numFrames: 65536, frameSize: 65536 }, code: 'TRUNCATED', section: 'frames' },
-  { name: 'every count 2^31-1', changes: { numSkins: I32_MAX, numVertices: I32_MAX, numST: I32_MAX, numTris: I32_MAX, numGlCmds: I32_MAX, numFrames: I32_MAX, frameSize: I32_MAX }, code: 'BAD_FRAME_SIZE' },
-  { name: 'every count 2^31-1 but the vertices', changes: { numSkins: I32_MAX, numST: I32_MAX, numTris: I32_MAX, numGlCmds: I32_MAX, numFrames: I32_MAX, frameSize: I32_MAX }, code: 'TRUNCATED' },
+  {
+    name: '65536 frames of 65536 bytes (product wraps to 0)',
+    changes: { numFrames: 65536, frameSize: 65536 },
+    code: 'TRUNCATED',
+    section: 'frames',
+  },
+  {
+    name: 'every count 2^31-1',
+    changes: {
+      numSkins: I32_MAX,
+      numVertices: I32_MAX,
+      numST: I32_MAX,
+      numTris: I32_MAX,
+      numGlCmds: I32_MAX,
+      numFrames: I32_MAX,
+      frameSize: I32_MAX,
+    },
+    code: 'BAD_FRAME_SIZE',
+  },
+  {
+    name: 'every count 2^31-1 but the vertices',
+    changes: { numSkins: I32_MAX, numST: I32_MAX, numTris: I32_MAX, numGlCmds: I32_MAX, numFrames: I32_MAX, frameSize: I32_MAX },
+    code: 'TRUNCATED',
+  },
   { name: '-1 frames', changes: { numFrames: -1 }, code: 'OUT_OF_RANGE' },
   { name: '-2^31 triangles', changes: { numTris: I32_MIN }, code: 'OUT_OF_RANGE' },
   { name: '-1 vertices', changes: { numVertices: -1 }, code: 'OUT_OF_RANGE' },
@@ -221,7 +292,12 @@ const LIES: { name: string; changes: Partial<Header>; code: MD2ErrorCode; sectio
   { name: 'frames at offset -1', changes: { offsetFrames: -1 }, code: 'OUT_OF_RANGE' },
   { name: 'triangles inside the header (offset 0)', changes: { offsetTris: 0 }, code: 'OUT_OF_RANGE', section: 'triangles' },
   { name: 'frames starting at the last byte', changes: { offsetFrames: TINY - 1 }, code: 'TRUNCATED', section: 'frames' },
-  { name: 'frames at 2^31-100, 2^31-1 of them', changes: { offsetFrames: I32_MAX - 99, numFrames: I32_MAX }, code: 'OUT_OF_RANGE', section: 'frames' },
+  {
+    name: 'frames at 2^31-100, 2^31-1 of them',
+    changes: { offsetFrames: I32_MAX - 99, numFrames: I32_MAX },
+    code: 'OUT_OF_RANGE',
+    section: 'frames',
+  },
   { name: 'GL commands at the file length', changes: { offsetGlCmds: TINY }, code: 'OUT_OF_RANGE', section: 'glcmds' },
   { name: 'no frames', changes: { numFrames: 0 }, code: 'EMPTY' },
   { name: 'wrong magic', changes: { ident: 0x32504449 + 1 }, code: 'BAD_MAGIC' },
@@ -268,10 +344,29 @@ function bigModel({ numFrames = 1, numVertices = 3, numSkins = 0, glFans = 0, nu
   const offsetEnd = offsetGlCmds + numGlCmds * 4
   const bytes = new Uint8Array(offsetEnd)
   const view = new DataView(bytes.buffer)
-  const header = [844121161, 8, 64, 64, frameSize, numSkins, numVertices, 3, numTris, numGlCmds, numFrames, offsetSkins, offsetST, offsetTris, offsetFrames, offsetGlCmds, offsetEnd]
+  const header = [
+    844121161,
+    8,
+    64,
+    64,
+    frameSize,
+    numSkins,
+    numVertices,
+    3,
+    numTris,
+    numGlCmds,
+    numFrames,
+    offsetSkins,
+    offsetST,
+    offsetTris,
+    offsetFrames,
+    offsetGlCmds,
+    offsetEnd,
+  ]
   header.forEach((value, i) => view.setInt32(i * 4, value, true))
   for (let s = 0; s < numSkins; s++) bytes.set(new TextEncoder().encode(`models/big/skin${s}.pcx`), offsetSkins + s * 64)
-  for (let t = 0; t < numTris; t++) [0, 1, 2, 0, 1, 2].forEach((value, i) => view.setUint16(offsetTris + t * 12 + i * 2, value % numVertices, true))
+  for (let t = 0; t < numTris; t++)
+    [0, 1, 2, 0, 1, 2].forEach((value, i) => view.setUint16(offsetTris + t * 12 + i * 2, value % numVertices, true))
   for (let f = 0; f < numFrames; f++) {
     const at = offsetFrames + f * frameSize
     view.setFloat32(at, 1, true)

@@ -65,7 +65,11 @@ describe('MD2Loader (a three.js Loader)', () => {
 
   it("a dev server's HTML page where the model should be is named as such, with status and content type", async () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(
-      async () => new Response('<!doctype html>\n<html><body>app</body></html>', { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
+      async () =>
+        new Response('<!doctype html>\n<html><body>app</body></html>', {
+          status: 200,
+          headers: { 'Content-Type': 'text/html; charset=utf-8' },
+        }),
     )
     const error = (await new MD2Loader().loadAsync('http://localhost/players/ogro/tris.md2').catch((e: unknown) => e)) as MD2Error
     expect(error.code).toBe('LOAD_FAILED')

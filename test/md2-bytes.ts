@@ -3,8 +3,23 @@
  */
 
 export const HEADER_FIELDS = [
-  'ident', 'version', 'skinWidth', 'skinHeight', 'frameSize', 'numSkins', 'numVertices', 'numST', 'numTris',
-  'numGlCmds', 'numFrames', 'offsetSkins', 'offsetST', 'offsetTris', 'offsetFrames', 'offsetGlCmds', 'offsetEnd',
+  'ident',
+  'version',
+  'skinWidth',
+  'skinHeight',
+  'frameSize',
+  'numSkins',
+  'numVertices',
+  'numST',
+  'numTris',
+  'numGlCmds',
+  'numFrames',
+  'offsetSkins',
+  'offsetST',
+  'offsetTris',
+  'offsetFrames',
+  'offsetGlCmds',
+  'offsetEnd',
 ] as const
 export type HeaderField = (typeof HEADER_FIELDS)[number]
 

@@ -199,7 +199,11 @@ describe('parseMD2 details', () => {
   })
 
   it('decodeFrame matches an independent decode of the bytes', () => {
-    for (const [f, v] of [[0, 0], [57, 100], [198, 357]] as const) {
+    for (const [f, v] of [
+      [0, 0],
+      [57, 100],
+      [198, 357],
+    ] as const) {
       const positions = decodeFrame(ogro, f)
       const expected = rawVertex(ogroBytes, f, v)
       for (let k = 0; k < 3; k++) expect(positions[v * 3 + k]).toBeCloseTo(expected[k]!, 5)
@@ -238,9 +242,19 @@ describe('parseMD2 refuses damaged files with a typed error', () => {
   it('a 100-byte file claiming 2^31−1 frames is refused before anything is read', () => {
     // Header + 1 st + 1 triangle + the start of one frame: sound but for the frame count.
     const tiny = withHeader(new Uint8Array(100), {
-      ident: 844121161, version: 8, skinWidth: 8, skinHeight: 8, frameSize: 44,
-      numVertices: 1, numST: 1, numTris: 1, numFrames: 2 ** 31 - 1,
-      offsetST: 68, offsetTris: 72, offsetFrames: 84, offsetEnd: 100,
+      ident: 844121161,
+      version: 8,
+      skinWidth: 8,
+      skinHeight: 8,
+      frameSize: 44,
+      numVertices: 1,
+      numST: 1,
+      numTris: 1,
+      numFrames: 2 ** 31 - 1,
+      offsetST: 68,
+      offsetTris: 72,
+      offsetFrames: 84,
+      offsetEnd: 100,
     })
     const error = parseError(tiny)
     expect(error.code).toBe('TRUNCATED')

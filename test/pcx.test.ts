@@ -79,7 +79,10 @@ function header(bytes: Uint8Array): DataView {
 }
 
 function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]*$/, '').toLowerCase()
+  return path
+    .slice(path.lastIndexOf('/') + 1)
+    .replace(/\.[^.]*$/, '')
+    .toLowerCase()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,7 +159,9 @@ describe('decodePCX against the PNG conversions three.js ships', () => {
   const pngs = listAssets('png').filter((path) => /^quake2\/(ogro|ratamahatta)\/png\//.test(path))
   const pairs = pngs.flatMap((png) => {
     const folder = png.slice(0, png.indexOf('/png/'))
-    const pcx = ALL_PCX.find((path) => path.startsWith(`${folder}/`) && !path.slice(folder.length + 1).includes('/') && baseName(path) === baseName(png))
+    const pcx = ALL_PCX.find(
+      (path) => path.startsWith(`${folder}/`) && !path.slice(folder.length + 1).includes('/') && baseName(path) === baseName(png),
+    )
     return pcx === undefined ? [] : [[pcx, png] as const]
   })
 
@@ -203,7 +208,12 @@ describe('png-reference (the second opinion itself)', () => {
       [0, 1, (px: number[]) => [px[0]!]],
     ] as const) {
       const samples = Array.from({ length: 6 }, (_, i) => pick(rgba.slice(i * 4, i * 4 + 4))).flat()
-      for (const filters of [[0, 1], [2, 3], [4, 4], [3, 2]]) {
+      for (const filters of [
+        [0, 1],
+        [2, 3],
+        [4, 4],
+        [3, 2],
+      ]) {
         const png = encodePNG(3, 2, colorType, channels, samples, filters)
         const decoded = readPNG(png)
         const expected = Array.from({ length: 6 }, (_, i) => {
@@ -224,7 +234,15 @@ describe('png-reference (the second opinion itself)', () => {
 })
 
 /** A test-side PNG writer: applies the given filter to each row (cycling), as the PNG spec defines. */
-function encodePNG(width: number, height: number, colorType: number, channels: number, samples: number[], filters: number[], interlace = 0): Uint8Array {
+function encodePNG(
+  width: number,
+  height: number,
+  colorType: number,
+  channels: number,
+  samples: number[],
+  filters: number[],
+  interlace = 0,
+): Uint8Array {
   const stride = width * channels
   const filtered: number[] = []
   const at = (x: number, y: number) => (x < 0 || y < 0 ? 0 : samples[y * stride + x]!)
@@ -236,7 +254,8 @@ function encodePNG(width: number, height: number, colorType: number, channels: n
       const b = at(x, y - 1)
       const c = at(x - channels, y - 1)
       const p = a + b - c
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c
       const predictor = [0, a, b, (a + b) >> 1, paeth][filter]!
       filtered.push((at(x, y) - predictor) & 0xff)
     }
@@ -246,7 +265,19 @@ function encodePNG(width: number, height: number, colorType: number, channels: n
   view.setUint32(0, width)
   view.setUint32(4, height)
   ihdr.set([8, colorType, 0, 0, interlace], 8)
-  return Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...chunk('IHDR', ihdr), ...chunk('IDAT', deflateSync(Uint8Array.from(filtered))), ...chunk('IEND', new Uint8Array())])
+  return Uint8Array.from([
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    ...chunk('IHDR', ihdr),
+    ...chunk('IDAT', deflateSync(Uint8Array.from(filtered))),
+    ...chunk('IEND', new Uint8Array()),
+  ])
 }
 
 function chunk(type: string, body: Uint8Array): number[] {
@@ -284,7 +315,15 @@ describe('decodePCX on hand-written files', () => {
 
   it('drops the padding bytes past the width (bytesPerLine > width) and honours xmin/ymin', () => {
     // 3×2 with 4 bytes per line: the 4th byte of each row (0xEE) is padding.
-    const pcx = makePCX({ width: 3, height: 2, bytesPerLine: 4, xmin: 10, ymin: 20, body: [1, 2, 3, 0xc1, 0xee, 4, 5, 6, 0xc1, 0xee], palette: TEST_PALETTE })
+    const pcx = makePCX({
+      width: 3,
+      height: 2,
+      bytesPerLine: 4,
+      xmin: 10,
+      ymin: 20,
+      body: [1, 2, 3, 0xc1, 0xee, 4, 5, 6, 0xc1, 0xee],
+      palette: TEST_PALETTE,
+    })
     const indexed = decodePCXIndexed(pcx)
     expect([indexed.width, indexed.height]).toEqual([3, 2])
     expect([...indexed.indices]).toEqual([1, 2, 3, 4, 5, 6])
@@ -410,7 +449,14 @@ describe('decodePCX on damaged files', () => {
     tinyRGB[65] = 3
     expect(expectBadImage(() => decodePCX(tinyRGB), 'pcx header').message).toContain('65535×65535×3')
     // 65535×65535 8-bit with a palette and 1,000 bytes of runs: at most 31,500 pixels could come out.
-    const runs = patched(makePCX({ width: 1, height: 1, body: new Array<number>(1000).fill(0xff), palette: TEST_PALETTE }), 8, 0xfe, 0xff, 0xfe, 0xff)
+    const runs = patched(
+      makePCX({ width: 1, height: 1, body: new Array<number>(1000).fill(0xff), palette: TEST_PALETTE }),
+      8,
+      0xfe,
+      0xff,
+      0xfe,
+      0xff,
+    )
     runs.set([0xff, 0xff], 66)
     expect(expectBadImage(() => decodePCX(runs), 'pcx header').message).toContain('cannot come from 1001 bytes')
     expect(performance.now() - started).toBeLessThan(200)
@@ -483,7 +529,13 @@ describe('decodePCX fuzzing (seeded)', () => {
     'ogro/g_shotgun.pcx': readAsset('quake2/ogro/g_shotgun.pcx'),
     'pknight/w_shotgun.pcx': readAsset('quake2/pknight/w_shotgun.pcx'),
     'ratamahatta/Gearwhore.pcx': readAsset('quake2/ratamahatta/Gearwhore.pcx'),
-    'synthetic 24-bit': makePCX({ width: 5, height: 3, planes: 3, bytesPerLine: 6, body: [0xd2, 7, ...Array.from({ length: 36 }, (_, i) => i)] }),
+    'synthetic 24-bit': makePCX({
+      width: 5,
+      height: 3,
+      planes: 3,
+      bytesPerLine: 6,
+      body: [0xd2, 7, ...Array.from({ length: 36 }, (_, i) => i)],
+    }),
   }
 
   it('returns a well-formed image or throws MD2Error BAD_IMAGE, for 400 damaged files', () => {
@@ -513,7 +565,7 @@ describe('decodePCX fuzzing (seeded)', () => {
     try {
       fc.assert(property, { seed: SEED, numRuns: 400 })
     } catch (error) {
-      throw new Error(`PCX fuzz failed (seed ${SEED}): ${(error as Error).message}`)
+      throw new Error(`PCX fuzz failed (seed ${SEED}): ${(error as Error).message}`, { cause: error })
     }
     // Both outcomes must actually happen, or the fuzz is not exercising anything.
     expect(outcomes.decoded).toBeGreaterThan(40)

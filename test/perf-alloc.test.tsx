@@ -124,9 +124,11 @@ describe('per-frame allocation', () => {
       sink[0] = { a: 1 }
     }, 2000)
     expect(perCall).toBeGreaterThanOrEqual(12)
-    expect(bytesPerCall(() => {
-      sink[0] = sink[0]!
-    }, 2000)).toBeLessThan(1)
+    expect(
+      bytesPerCall(() => {
+        sink[0] = sink[0]!
+      }, 2000),
+    ).toBeLessThan(1)
   })
 
   it('40 animated instances (Ogro and weapon, lerped and snapped) allocate nothing per frame', async () => {
@@ -208,7 +210,12 @@ describe('blend kernel paths', () => {
     expect(unaligned.frames[0]!.vertices.byteOffset % 4).not.toBe(0)
     const layout = buildVertexLayout(ogro)
     const out = () => [new Float32Array(layout.vertexCount * 3), new Float32Array(layout.vertexCount * 3)] as const
-    for (const [from, to, t] of [[0, 1, 0], [10, 11, 0.25], [40, 45, 0.999], [197, 0, 0.5]] as const) {
+    for (const [from, to, t] of [
+      [0, 1, 0],
+      [10, 11, 0.25],
+      [40, 45, 0.999],
+      [197, 0, 0.5],
+    ] as const) {
       const [pa, na] = out()
       const [pb, nb] = out()
       const [pc] = out()

@@ -53,7 +53,7 @@ function readChunks(bytes: Uint8Array): Chunks {
   let header: DataView | undefined
   let palette: Uint8Array | undefined
   let transparency: Uint8Array | undefined
-  for (let at = 8; at < bytes.length; ) {
+  for (let at = 8; at < bytes.length;) {
     const length = view.getUint32(at)
     const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8))
     const body = bytes.subarray(at + 8, at + 8 + length)

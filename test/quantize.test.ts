@@ -32,14 +32,20 @@ describe('quantizeFrame on hand-computed frames', () => {
   })
 
   it('rounds halves up: floor(x + 0.5)', () => {
-    const { frame } = quantizeFrame(Float32Array.of(0, 0, 0, 2.5, 0, 0, 3.5, 0, 0, 255, 0, 0), Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1), 'h')
+    const { frame } = quantizeFrame(
+      Float32Array.of(0, 0, 0, 2.5, 0, 0, 3.5, 0, 0, 255, 0, 0),
+      Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1),
+      'h',
+    )
     expect([0, 1, 2, 3].map((v) => frame.vertices[v * 4])).toEqual([0, 3, 4, 255])
   })
 
   it('stores scale and translate as the float32 the file holds, and decodes within scale / 2', () => {
     const { frame, error } = quantizeFrame(Float32Array.of(-1.1, 2, 3, 0.9, 2.3, 3.7), Float32Array.of(1, 0, 0, 1, 0, 0), 'f')
     expect(frame.translate).toEqual([Math.fround(-1.1), 2, 3])
-    expect(frame.scale).toEqual([Math.fround(2 / 255), Math.fround(Math.fround(2.3) - 2) / 255, Math.fround(Math.fround(3.7) - 3) / 255].map(Math.fround))
+    expect(frame.scale).toEqual(
+      [Math.fround(2 / 255), Math.fround(Math.fround(2.3) - 2) / 255, Math.fround(Math.fround(3.7) - 3) / 255].map(Math.fround),
+    )
     for (let k = 0; k < 3; k++) expect(error[k]).toBeLessThanOrEqual(frame.scale[k]! / 2 + 1e-6)
   })
 
@@ -123,7 +129,9 @@ describe('quantizeFrame refuses', () => {
   })
 
   it('bounds that overflow float32', () => {
-    expect(() => quantizeFrame(Float64Array.of(-1e39, 0, 0, 1, 0, 0), Float32Array.of(1, 0, 0, 1, 0, 0), 'wide')).toThrow(/do not fit float32/)
+    expect(() => quantizeFrame(Float64Array.of(-1e39, 0, 0, 1, 0, 0), Float32Array.of(1, 0, 0, 1, 0, 0), 'wide')).toThrow(
+      /do not fit float32/,
+    )
   })
 
   it('mismatched lengths, and no way to get normals', () => {

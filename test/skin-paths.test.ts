@@ -87,7 +87,11 @@ describe('skinCandidates', () => {
   })
 
   it('finds a file for every skin name of every bundled model whose skin file is bundled', () => {
-    const files = new Set(listAssets('pcx').concat(listAssets('png'), listAssets('jpg'), listAssets('tga')).map((path) => `/${path}`))
+    const files = new Set(
+      listAssets('pcx')
+        .concat(listAssets('png'), listAssets('jpg'), listAssets('tga'))
+        .map((path) => `/${path}`),
+    )
     const found: Record<string, string | undefined> = {}
     for (const path of listAssets('md2')) {
       const model = parseMD2(readAsset(path))
@@ -104,7 +108,9 @@ describe('skinCandidates', () => {
     expect(found['ufoai/soldier-male/body.md2: .body']).toBe('/ufoai/soldier-male/body.png')
     // Every name resolves to a bundled file but bloodspider's third and fourth skins, which UFO:AI
     // does not ship in this folder.
-    const missing = Object.entries(found).filter(([, url]) => url === undefined).map(([key]) => key)
+    const missing = Object.entries(found)
+      .filter(([, url]) => url === undefined)
+      .map(([key]) => key)
     expect(missing).toEqual(['ufoai/bloodspider/bloodspider.md2: .bloodspider3', 'ufoai/bloodspider/bloodspider.md2: .bloodspider4'])
   })
 })

@@ -512,7 +512,11 @@ describe('<MD2Model skin>', () => {
         <MD2Model ref={ref} url={OGRO} skin="khorne.pcx" />
       </Suspense>,
     )
-    await until(r, () => expect(((ref.current?.children[0] as Mesh | undefined)?.material as MeshLambertMaterial | undefined)?.map?.name).toBe(`${HOST}/a/quake2/ogro/khorne.pcx`))
+    await until(r, () =>
+      expect(((ref.current?.children[0] as Mesh | undefined)?.material as MeshLambertMaterial | undefined)?.map?.name).toBe(
+        `${HOST}/a/quake2/ogro/khorne.pcx`,
+      ),
+    )
     expect(server.requests).toContain('/a/quake2/ogro/khorne.pcx')
   })
 })

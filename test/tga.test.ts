@@ -89,7 +89,8 @@ function decoded(bytes: Uint8Array, options = {}): number[] {
 /** A test-side TGA RLE encoder: runs of 2+ equal pixels become run packets, the rest raw packets. */
 function encodeRLE(pixels: Uint8Array, bytesPerPixel: number): number[] {
   const count = pixels.length / bytesPerPixel
-  const same = (a: number, b: number) => pixels.subarray(a * bytesPerPixel, a * bytesPerPixel + bytesPerPixel).every((v, k) => v === pixels[b * bytesPerPixel + k])
+  const same = (a: number, b: number) =>
+    pixels.subarray(a * bytesPerPixel, a * bytesPerPixel + bytesPerPixel).every((v, k) => v === pixels[b * bytesPerPixel + k])
   const out: number[] = []
   let i = 0
   while (i < count) {
@@ -123,11 +124,33 @@ describe('decodeTGA: true-colour (types 2 and 10)', () => {
   })
 
   it('32-bit with an 8-bit alpha channel, both origins', () => {
-    const top: RGBA[] = [[255, 0, 0, 255], [0, 255, 0, 128], [0, 0, 255, 0]]
-    const bottom: RGBA[] = [[1, 2, 3, 10], [4, 5, 6, 20], [7, 8, 9, 30]]
+    const top: RGBA[] = [
+      [255, 0, 0, 255],
+      [0, 255, 0, 128],
+      [0, 0, 255, 0],
+    ]
+    const bottom: RGBA[] = [
+      [1, 2, 3, 10],
+      [4, 5, 6, 20],
+      [7, 8, 9, 30],
+    ]
     const expected = [...top, ...bottom].flat()
-    const bottomUp = makeTGA({ imageType: 2, width: 3, height: 2, pixelDepth: 32, descriptor: 0x08, pixels: [...bottom, ...top].flatMap(bgra) })
-    const topDown = makeTGA({ imageType: 2, width: 3, height: 2, pixelDepth: 32, descriptor: 0x28, pixels: [...top, ...bottom].flatMap(bgra) })
+    const bottomUp = makeTGA({
+      imageType: 2,
+      width: 3,
+      height: 2,
+      pixelDepth: 32,
+      descriptor: 0x08,
+      pixels: [...bottom, ...top].flatMap(bgra),
+    })
+    const topDown = makeTGA({
+      imageType: 2,
+      width: 3,
+      height: 2,
+      pixelDepth: 32,
+      descriptor: 0x28,
+      pixels: [...top, ...bottom].flatMap(bgra),
+    })
     expect(decoded(bottomUp)).toEqual(expected)
     expect(decoded(topDown)).toEqual(expected)
   })
@@ -147,7 +170,11 @@ describe('decodeTGA: true-colour (types 2 and 10)', () => {
 
   it('16-bit without alpha bits in the descriptor, and 15-bit: the attribute bit is ignored, all opaque', () => {
     const pixels = [...argb1555(0, 31, 16, 1), ...argb1555(1, 10, 0, 31)]
-    for (const [pixelDepth, descriptor] of [[16, 0x20], [15, 0x20], [15, 0x21]] as const) {
+    for (const [pixelDepth, descriptor] of [
+      [16, 0x20],
+      [15, 0x20],
+      [15, 0x21],
+    ] as const) {
       const tga = makeTGA({ imageType: 2, width: 2, height: 1, pixelDepth, descriptor, pixels })
       expect(decoded(tga), `${pixelDepth}-bit, descriptor ${descriptor}`).toEqual([255, 132, 8, 255, 82, 0, 255, 255])
     }
@@ -155,8 +182,22 @@ describe('decodeTGA: true-colour (types 2 and 10)', () => {
 
   it('right-to-left rows (descriptor bit 4), with either vertical origin', () => {
     const reversed = (row: RGBA[]) => [...row].reverse()
-    const bottomUp = makeTGA({ imageType: 2, width: 3, height: 2, pixelDepth: 24, descriptor: 0x10, pixels: [...reversed(BOTTOM), ...reversed(TOP)].flatMap(bgr) })
-    const topDown = makeTGA({ imageType: 2, width: 3, height: 2, pixelDepth: 24, descriptor: 0x30, pixels: [...reversed(TOP), ...reversed(BOTTOM)].flatMap(bgr) })
+    const bottomUp = makeTGA({
+      imageType: 2,
+      width: 3,
+      height: 2,
+      pixelDepth: 24,
+      descriptor: 0x10,
+      pixels: [...reversed(BOTTOM), ...reversed(TOP)].flatMap(bgr),
+    })
+    const topDown = makeTGA({
+      imageType: 2,
+      width: 3,
+      height: 2,
+      pixelDepth: 24,
+      descriptor: 0x30,
+      pixels: [...reversed(TOP), ...reversed(BOTTOM)].flatMap(bgr),
+    })
     expect(decoded(bottomUp)).toEqual(PICTURE)
     expect(decoded(topDown)).toEqual(PICTURE)
   })
@@ -164,9 +205,13 @@ describe('decodeTGA: true-colour (types 2 and 10)', () => {
   it('skips the image ID field and a colour map the true-colour image does not use; ignores a TGA 2.0 footer', () => {
     const footer = [0, 0, 0, 0, 0, 0, 0, 0, ...[...'TRUEVISION-XFILE.'].map((c) => c.charCodeAt(0)), 0]
     const tga = makeTGA({
-      imageType: 2, width: 3, height: 2, pixelDepth: 24,
+      imageType: 2,
+      width: 3,
+      height: 2,
+      pixelDepth: 24,
       id: [1, 2, 3, 4, 5],
-      colorMapEntrySize: 24, colorMap: [9, 9, 9, 8, 8, 8],
+      colorMapEntrySize: 24,
+      colorMap: [9, 9, 9, 8, 8, 8],
       pixels: [...[...BOTTOM, ...TOP].flatMap(bgr), ...footer],
     })
     expect(decoded(tga)).toEqual(PICTURE)
@@ -184,14 +229,35 @@ describe('decodeTGA: true-colour (types 2 and 10)', () => {
 
   it('type 10: one run packet covering more than a row', () => {
     // 3×2 top-down: a run of 5 red pixels (the whole top row and 2 of the bottom), then 1 raw blue.
-    const tga = makeTGA({ imageType: 10, width: 3, height: 2, pixelDepth: 24, descriptor: 0x20, pixels: [0x84, 0, 0, 255, 0x00, 255, 0, 0] })
+    const tga = makeTGA({
+      imageType: 10,
+      width: 3,
+      height: 2,
+      pixelDepth: 24,
+      descriptor: 0x20,
+      pixels: [0x84, 0, 0, 255, 0x00, 255, 0, 0],
+    })
     expect(decoded(tga)).toEqual([...Array<number[]>(5).fill([255, 0, 0, 255]).flat(), 0, 0, 255, 255])
   })
 
   it('type 10, 32-bit RLE keeps alpha; 16-bit RLE unpacks 5-5-5', () => {
-    const tga32 = makeTGA({ imageType: 10, width: 2, height: 2, pixelDepth: 32, descriptor: 0x28, pixels: [0x82, 1, 2, 3, 4, 0x00, 5, 6, 7, 8] })
+    const tga32 = makeTGA({
+      imageType: 10,
+      width: 2,
+      height: 2,
+      pixelDepth: 32,
+      descriptor: 0x28,
+      pixels: [0x82, 1, 2, 3, 4, 0x00, 5, 6, 7, 8],
+    })
     expect(decoded(tga32)).toEqual([3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1, 4, 7, 6, 5, 8])
-    const tga16 = makeTGA({ imageType: 10, width: 3, height: 1, pixelDepth: 16, descriptor: 0x21, pixels: [0x81, ...argb1555(1, 31, 0, 0), 0x00, ...argb1555(0, 0, 0, 16)] })
+    const tga16 = makeTGA({
+      imageType: 10,
+      width: 3,
+      height: 1,
+      pixelDepth: 16,
+      descriptor: 0x21,
+      pixels: [0x81, ...argb1555(1, 31, 0, 0), 0x00, ...argb1555(0, 0, 0, 16)],
+    })
     expect(decoded(tga16)).toEqual([255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 132, 0])
   })
 
@@ -210,39 +276,103 @@ describe('decodeTGA: colour-mapped (types 1 and 9)', () => {
 
   it('8-bit indices into a 24-bit colour map that starts at entry 2, bottom-left', () => {
     // Top row: 2 3 4; bottom row: 5 5 2. Stored bottom first.
-    const tga = makeTGA({ imageType: 1, width: 3, height: 2, pixelDepth: 8, colorMapFirst: 2, colorMapEntrySize: 24, colorMap: map24, pixels: [5, 5, 2, 2, 3, 4] })
+    const tga = makeTGA({
+      imageType: 1,
+      width: 3,
+      height: 2,
+      pixelDepth: 8,
+      colorMapFirst: 2,
+      colorMapEntrySize: 24,
+      colorMap: map24,
+      pixels: [5, 5, 2, 2, 3, 4],
+    })
     expect(decoded(tga)).toEqual([2, 3, 4, 5, 5, 2].flatMap((i) => colours[i]!))
     expect(sniffImageType(tga)).toBe('tga')
   })
 
   it('32-bit colour map entries carry alpha', () => {
     const map32 = [10, 20, 30, 0, 40, 50, 60, 128, 70, 80, 90, 255]
-    const tga = makeTGA({ imageType: 1, width: 4, height: 1, pixelDepth: 8, descriptor: 0x28, colorMapEntrySize: 32, colorMap: map32, pixels: [0, 1, 2, 1] })
+    const tga = makeTGA({
+      imageType: 1,
+      width: 4,
+      height: 1,
+      pixelDepth: 8,
+      descriptor: 0x28,
+      colorMapEntrySize: 32,
+      colorMap: map32,
+      pixels: [0, 1, 2, 1],
+    })
     expect(decoded(tga)).toEqual([30, 20, 10, 0, 60, 50, 40, 128, 90, 80, 70, 255, 60, 50, 40, 128])
   })
 
   it('16-bit and 15-bit colour map entries', () => {
     const map16 = [...argb1555(0, 31, 0, 0), ...argb1555(1, 0, 16, 0)]
-    const withAlpha = makeTGA({ imageType: 1, width: 2, height: 1, pixelDepth: 8, descriptor: 0x21, colorMapEntrySize: 16, colorMap: map16, pixels: [0, 1] })
+    const withAlpha = makeTGA({
+      imageType: 1,
+      width: 2,
+      height: 1,
+      pixelDepth: 8,
+      descriptor: 0x21,
+      colorMapEntrySize: 16,
+      colorMap: map16,
+      pixels: [0, 1],
+    })
     expect(decoded(withAlpha)).toEqual([255, 0, 0, 0, 0, 132, 0, 255])
-    const opaque = makeTGA({ imageType: 1, width: 2, height: 1, pixelDepth: 8, descriptor: 0x20, colorMapEntrySize: 15, colorMap: map16, pixels: [0, 1] })
+    const opaque = makeTGA({
+      imageType: 1,
+      width: 2,
+      height: 1,
+      pixelDepth: 8,
+      descriptor: 0x20,
+      colorMapEntrySize: 15,
+      colorMap: map16,
+      pixels: [0, 1],
+    })
     expect(decoded(opaque)).toEqual([255, 0, 0, 255, 0, 132, 0, 255])
   })
 
   it('16-bit indices', () => {
-    const tga = makeTGA({ imageType: 1, width: 2, height: 1, pixelDepth: 16, colorMapFirst: 2, colorMapEntrySize: 24, colorMap: map24, pixels: [5, 0, 2, 0] })
+    const tga = makeTGA({
+      imageType: 1,
+      width: 2,
+      height: 1,
+      pixelDepth: 16,
+      colorMapFirst: 2,
+      colorMapEntrySize: 24,
+      colorMap: map24,
+      pixels: [5, 0, 2, 0],
+    })
     expect(decoded(tga)).toEqual([...colours[5]!, ...colours[2]!])
   })
 
   it('type 9: RLE indices with a run crossing the row end', () => {
     // Top-down 2×2: run of 3 × index 4, then raw 1 × index 3.
-    const tga = makeTGA({ imageType: 9, width: 2, height: 2, pixelDepth: 8, descriptor: 0x20, colorMapFirst: 2, colorMapEntrySize: 24, colorMap: map24, pixels: [0x82, 4, 0x00, 3] })
+    const tga = makeTGA({
+      imageType: 9,
+      width: 2,
+      height: 2,
+      pixelDepth: 8,
+      descriptor: 0x20,
+      colorMapFirst: 2,
+      colorMapEntrySize: 24,
+      colorMap: map24,
+      pixels: [0x82, 4, 0x00, 3],
+    })
     expect(decoded(tga)).toEqual([4, 4, 4, 3].flatMap((i) => colours[i]!))
   })
 
   it('refuses indices outside the colour map, below its first entry or past its end', () => {
     for (const index of [1, 6]) {
-      const tga = makeTGA({ imageType: 1, width: 1, height: 1, pixelDepth: 8, colorMapFirst: 2, colorMapEntrySize: 24, colorMap: map24, pixels: [index] })
+      const tga = makeTGA({
+        imageType: 1,
+        width: 1,
+        height: 1,
+        pixelDepth: 8,
+        colorMapFirst: 2,
+        colorMapEntrySize: 24,
+        colorMap: map24,
+        pixels: [index],
+      })
       expect(expectBadImage(() => decodeTGA(tga), 'tga colour map').message).toContain(`index ${index}`)
     }
   })
@@ -287,13 +417,34 @@ describe('decodeTGA on real pictures (PCX skins re-encoded as TGA by the test)',
     }
     const bgrRows = bgraRows.filter((_, k) => k % 4 !== 3)
     // Colour map: the PCX palette as BGRA, with entry 255 transparent.
-    const colorMap = Array.from({ length: 256 }, (_, i) => [palette[i * 3 + 2]!, palette[i * 3 + 1]!, palette[i * 3]!, i === 255 ? 0 : 255]).flat()
+    const colorMap = Array.from({ length: 256 }, (_, i) => [
+      palette[i * 3 + 2]!,
+      palette[i * 3 + 1]!,
+      palette[i * 3]!,
+      i === 255 ? 0 : 255,
+    ]).flat()
     const size = { width, height }
 
     const raw32 = makeTGA({ imageType: 2, ...size, pixelDepth: 32, descriptor: 0x08, pixels: [...bottomUp(bgraRows, width, height, 4)] })
     const rle32 = makeTGA({ imageType: 10, ...size, pixelDepth: 32, descriptor: 0x28, pixels: encodeRLE(bgraRows, 4) })
-    const mapped = makeTGA({ imageType: 1, ...size, pixelDepth: 8, descriptor: 0x08, colorMapEntrySize: 32, colorMap, pixels: [...bottomUp(indices, width, height, 1)] })
-    const mappedRLE = makeTGA({ imageType: 9, ...size, pixelDepth: 8, descriptor: 0x28, colorMapEntrySize: 32, colorMap, pixels: encodeRLE(indices, 1) })
+    const mapped = makeTGA({
+      imageType: 1,
+      ...size,
+      pixelDepth: 8,
+      descriptor: 0x08,
+      colorMapEntrySize: 32,
+      colorMap,
+      pixels: [...bottomUp(indices, width, height, 1)],
+    })
+    const mappedRLE = makeTGA({
+      imageType: 9,
+      ...size,
+      pixelDepth: 8,
+      descriptor: 0x28,
+      colorMapEntrySize: 32,
+      colorMap,
+      pixels: encodeRLE(indices, 1),
+    })
     for (const [name, tga] of Object.entries({ raw32, rle32, mapped, mappedRLE })) {
       const image = decodeTGA(tga)
       expect([image.width, image.height], name).toEqual([width, height])
@@ -330,7 +481,8 @@ describe('decodeTGA on damaged files', () => {
     expect(expectBadImage(() => decodeTGA(patched(16, 8)), 'tga header').offset).toBe(16)
     expect(expectBadImage(() => decodeTGA(patched(16, 64)), 'tga header').offset).toBe(16)
     expect(expectBadImage(() => decodeTGA(patched(2, 3)), 'tga header').message).toContain('grey pixels of 24 bits')
-    const mapped = (spec: Partial<TGASpec>) => makeTGA({ imageType: 1, width: 1, height: 1, pixelDepth: 8, colorMapEntrySize: 24, colorMap: [1, 2, 3], pixels: [0], ...spec })
+    const mapped = (spec: Partial<TGASpec>) =>
+      makeTGA({ imageType: 1, width: 1, height: 1, pixelDepth: 8, colorMapEntrySize: 24, colorMap: [1, 2, 3], pixels: [0], ...spec })
     expect(decodeTGA(mapped({})).data).toEqual(Uint8Array.from([3, 2, 1, 255]))
     expect(expectBadImage(() => decodeTGA(mapped({ pixelDepth: 24 })), 'tga header').message).toContain('indices of 24 bits')
     expect(expectBadImage(() => decodeTGA(mapped({ colorMapEntrySize: 8 })), 'tga header').offset).toBe(7)
@@ -345,7 +497,16 @@ describe('decodeTGA on damaged files', () => {
 
   it('an image ID field or colour map running past the end', () => {
     expect(expectBadImage(() => decodeTGA(patched(0, 200)), 'tga id').offset).toBe(18)
-    const mapped = makeTGA({ imageType: 1, width: 1, height: 1, pixelDepth: 8, colorMapEntrySize: 24, colorMapLength: 300, colorMap: [1, 2, 3], pixels: [0] })
+    const mapped = makeTGA({
+      imageType: 1,
+      width: 1,
+      height: 1,
+      pixelDepth: 8,
+      colorMapEntrySize: 24,
+      colorMapLength: 300,
+      colorMap: [1, 2, 3],
+      pixels: [0],
+    })
     expect(expectBadImage(() => decodeTGA(mapped), 'tga colour map').offset).toBe(18)
   })
 
@@ -389,8 +550,13 @@ describe('decodeTGA fuzzing (seeded)', () => {
     'grey RLE': makeTGA({ imageType: 11, width: 3, height: 2, pixelDepth: 8, descriptor: 0x20, pixels: [0x01, 1, 2, 0x82, 7, 0x00, 9] }),
     '16-bit RLE': makeTGA({ imageType: 10, width: 3, height: 1, pixelDepth: 16, descriptor: 0x21, pixels: [0x81, 0, 0x7c, 0x00, 0x10, 0] }),
     'g_shotgun as mapped RLE': makeTGA({
-      imageType: 9, width: shotgun.width, height: shotgun.height, pixelDepth: 8, colorMapEntrySize: 24,
-      colorMap: [...shotgun.palette], pixels: encodeRLE(shotgun.indices, 1),
+      imageType: 9,
+      width: shotgun.width,
+      height: shotgun.height,
+      pixelDepth: 8,
+      colorMapEntrySize: 24,
+      colorMap: [...shotgun.palette],
+      pixels: encodeRLE(shotgun.indices, 1),
     }),
   }
 
@@ -421,7 +587,7 @@ describe('decodeTGA fuzzing (seeded)', () => {
     try {
       fc.assert(property, { seed: SEED, numRuns: 400 })
     } catch (error) {
-      throw new Error(`TGA fuzz failed (seed ${SEED}): ${(error as Error).message}`)
+      throw new Error(`TGA fuzz failed (seed ${SEED}): ${(error as Error).message}`, { cause: error })
     }
     expect(outcomes.decoded).toBeGreaterThan(40)
     expect(outcomes.refused).toBeGreaterThan(40)

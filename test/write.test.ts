@@ -178,7 +178,9 @@ describe('writeMD2 on a hand-made model', () => {
 
   it('warns about normal indices past the table', () => {
     const frame = { ...tinyModel().frames[0]!, vertices: Uint8Array.of(0, 0, 0, 162, 10, 0, 0, 5, 0, 10, 0, 255) }
-    expect(checkWritable(tinyModel({ frames: [frame] })).warnings).toEqual([expect.stringMatching(/^2 vertices have normal indices of 162/)])
+    expect(checkWritable(tinyModel({ frames: [frame] })).warnings).toEqual([
+      expect.stringMatching(/^2 vertices have normal indices of 162/),
+    ])
   })
 })
 
@@ -195,7 +197,11 @@ describe('writeMD2 refuses what cannot be written', () => {
 
   it('a frame name over 15 bytes, a skin name over 63', () => {
     const longFrame = { ...tinyModel().frames[0]!, name: 'abcdefghijklmnop' }
-    expectMD2Error(() => writeMD2(tinyModel({ frames: [longFrame] })), 'UNWRITABLE', /frame 0 name "abcdefghijklmnop" has 16 bytes; at most 15/)
+    expectMD2Error(
+      () => writeMD2(tinyModel({ frames: [longFrame] })),
+      'UNWRITABLE',
+      /frame 0 name "abcdefghijklmnop" has 16 bytes; at most 15/,
+    )
     expect(() => writeMD2(tinyModel({ frames: [{ ...longFrame, name: 'abcdefghijklmno' }] }))).not.toThrow()
     expectMD2Error(() => writeMD2(tinyModel({ skins: ['x'.repeat(64)] })), 'UNWRITABLE', /skin 0 .* has 64 bytes; at most 63/)
     expect(() => writeMD2(tinyModel({ skins: ['x'.repeat(63)] }))).not.toThrow()

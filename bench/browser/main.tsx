@@ -12,7 +12,7 @@
  */
 import { advance, createRoot, extend, useFrame, useThree, type RootState } from '@react-three/fiber'
 import * as THREE from 'three'
-import { Suspense, useMemo, type ReactNode } from 'react'
+import { Suspense, useEffect, useMemo, type ReactNode } from 'react'
 import {
   type AnimationClip,
   AnimationMixer,
@@ -197,15 +197,32 @@ function wireRun(get: () => RootState, step: (time: number) => void) {
   bench.gpu = () => gpuBytes(get().scene, get().gl.getContext() as WebGL2RenderingContext)
 }
 
-let getState: () => RootState = () => {
-  throw new Error('no root yet')
+/** The root's state getter, published by <Grab> once the Canvas exists. */
+const root: { get: () => RootState } = {
+  get: () => {
+    throw new Error('no root yet')
+  },
 }
+const getState = () => root.get()
 function Grab() {
-  getState = useThree((state) => state.get)
+  const get = useThree((state) => state.get)
+  useEffect(() => {
+    root.get = get
+  }, [get])
   return null
 }
 
-function ThreeOgros({ geometry, clip, material, n }: { geometry: BufferGeometry; clip: AnimationClip; material: MeshLambertMaterial; n: number }) {
+function ThreeOgros({
+  geometry,
+  clip,
+  material,
+  n,
+}: {
+  geometry: BufferGeometry
+  clip: AnimationClip
+  material: MeshLambertMaterial
+  n: number
+}) {
   const { meshes, mixers } = useMemo(() => {
     const meshes = grid(n, 60).map((position) => {
       const mesh = new Mesh(geometry, material)
@@ -267,10 +284,19 @@ async function animate(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 50))
   advance(0)
   advance(STEP / 2)
-  wireRun(() => getState(), (time) => advance(time))
+  wireRun(
+    () => getState(),
+    (time) => advance(time),
+  )
 }
 
-function LoadProbe({ onDrawn, children }: { onDrawn: (mesh: Mesh) => void; children: (ref: (group: Object3D | null) => void) => ReactNode }) {
+function LoadProbe({
+  onDrawn,
+  children,
+}: {
+  onDrawn: (mesh: Mesh) => void
+  children: (ref: (group: Object3D | null) => void) => ReactNode
+}) {
   const ref = (group: Object3D | null) => {
     const mesh = group?.children[0] as Mesh | undefined
     if (mesh) mesh.onAfterRender = () => onDrawn(mesh)
@@ -325,13 +351,7 @@ async function load(): Promise<Record<string, number>> {
         <Suspense fallback={null}>
           <LoadProbe onDrawn={finish}>
             {(ref) => (
-              <MD2Model
-                ref={ref}
-                url={SOLDIER_URL}
-                skin={withSkin ? SOLDIER_SKIN_URL : null}
-                animationTable={table}
-                animation="walk0"
-              />
+              <MD2Model ref={ref} url={SOLDIER_URL} skin={withSkin ? SOLDIER_SKIN_URL : null} animationTable={table} animation="walk0" />
             )}
           </LoadProbe>
         </Suspense>

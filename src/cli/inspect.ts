@@ -55,7 +55,14 @@ export function inspectReport(file: string, bytes: number, model: MD2Model): Ins
 
 function table(rows: string[][], rightAligned: boolean[]): string[] {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  return rows.map((row) => '  ' + row.map((cell, c) => (rightAligned[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd())
+  return rows.map(
+    (row) =>
+      '  ' +
+      row
+        .map((cell, c) => (rightAligned[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+        .join('  ')
+        .trimEnd(),
+  )
 }
 
 /** The report as text: a summary, then sections, animations, skins and warnings. */
@@ -69,7 +76,10 @@ export function formatInspectReport(report: InspectReport): string {
     '',
     'sections',
     ...table(
-      [['name', 'offset', 'count', 'size', 'bytes', 'end'], ...report.sections.map((s) => [s.name, s.offset, s.count, s.itemSize, s.bytes, s.end].map(String))],
+      [
+        ['name', 'offset', 'count', 'size', 'bytes', 'end'],
+        ...report.sections.map((s) => [s.name, s.offset, s.count, s.itemSize, s.bytes, s.end].map(String)),
+      ],
       [false, true, true, true, true, true],
     ),
     `  ofs_end ${h.offsetEnd}${h.offsetEnd === report.bytes ? '' : ` (the data has ${report.bytes} bytes)`}`,
@@ -78,7 +88,13 @@ export function formatInspectReport(report: InspectReport): string {
     ...(report.animations.length === 0
       ? ['  none']
       : table(
-          report.animations.map((a) => [a.name, `${a.start}–${a.end}`, `${a.end - a.start + 1} frame${a.end === a.start ? '' : 's'}`, `${a.fps} fps`, a.source ?? '']),
+          report.animations.map((a) => [
+            a.name,
+            `${a.start}–${a.end}`,
+            `${a.end - a.start + 1} frame${a.end === a.start ? '' : 's'}`,
+            `${a.fps} fps`,
+            a.source ?? '',
+          ]),
           [false, true, true, true, false],
         )),
     '',

@@ -60,7 +60,8 @@ function parseArguments(argv: readonly string[]): Parsed {
 
 /** An MD2Error as one line without a stack: code, where, why. */
 export function describeError(error: MD2Error): string {
-  const where = error.section === undefined ? '' : error.offset === undefined ? `${error.section}: ` : `${error.section} at offset ${error.offset}: `
+  const where =
+    error.section === undefined ? '' : error.offset === undefined ? `${error.section}: ` : `${error.section} at offset ${error.offset}: `
   return `${error.code}: ${where}${error.reason}`
 }
 

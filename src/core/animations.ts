@@ -124,8 +124,7 @@ function checkAnimationTable(table: readonly MD2AnimationDef[], numFrames: numbe
   const result: MD2Animation[] = []
   for (const def of table) {
     const fps = def.fps ?? QUAKE2_FPS
-    const valid =
-      Number.isInteger(def.start) && Number.isInteger(def.end) && def.start >= 0 && def.start <= def.end && def.end < numFrames
+    const valid = Number.isInteger(def.start) && Number.isInteger(def.end) && def.start >= 0 && def.start <= def.end && def.end < numFrames
     if (!valid || !(fps >= 0)) {
       warnings.push(`animation "${def.name}" (${def.start}–${def.end}, ${fps} fps) does not fit frames 0–${numFrames - 1}; skipped`)
       continue

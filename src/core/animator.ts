@@ -155,7 +155,8 @@ export class MD2Animator implements MD2AnimationController {
     if (typeof selector === 'object' && selector !== null) {
       const { start, end } = selector
       if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > last || start > end) {
-        const clamp = (frame: number, fallback: number) => (Number.isFinite(frame) ? Math.min(Math.max(Math.trunc(frame), 0), last) : fallback)
+        const clamp = (frame: number, fallback: number) =>
+          Number.isFinite(frame) ? Math.min(Math.max(Math.trunc(frame), 0), last) : fallback
         const a = clamp(start, 0)
         const b = clamp(end, last)
         const fixedStart = Math.min(a, b)
@@ -166,7 +167,10 @@ export class MD2Animator implements MD2AnimationController {
           `${label}: animation range ${start}–${end} ${problem}; playing ${fixedStart}–${fixedEnd}` +
             (start > end ? ' forwards (pass `reverse` to play backwards)' : ''),
         )
-        return findAnimation({ animations: this.animations as MD2Animation[], header: { numFrames: last + 1 } }, { ...selector, start: fixedStart, end: fixedEnd })!
+        return findAnimation(
+          { animations: this.animations as MD2Animation[], header: { numFrames: last + 1 } },
+          { ...selector, start: fixedStart, end: fixedEnd },
+        )!
       }
     }
     const found = findAnimation({ animations: this.animations as MD2Animation[], header: { numFrames: last + 1 } }, selector)
@@ -197,6 +201,9 @@ export function checkedNumber(
 ): number {
   if (value === undefined) return fallback
   if (typeof value === 'number' && valid(value)) return value
-  warnOnce(`${model.name}:${prop}:${String(value)}`, `${model.name ?? 'model'}: ${prop}={${String(value)}} is not ${rule}; using ${fallback}`)
+  warnOnce(
+    `${model.name}:${prop}:${String(value)}`,
+    `${model.name ?? 'model'}: ${prop}={${String(value)}} is not ${rule}; using ${fallback}`,
+  )
   return fallback
 }

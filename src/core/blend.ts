@@ -135,7 +135,17 @@ export function blendVerticesYUpBy(
  * written unboxed, where passing nine fractional arguments would box each of them.
  */
 const coefficients = new Float64Array(11)
-const AX = 0, AY = 1, AZ = 2, BX = 3, BY = 4, BZ = 5, CX = 6, CY = 7, CZ = 8, BACK = 9, T = 10
+const AX = 0,
+  AY = 1,
+  AZ = 2,
+  BX = 3,
+  BY = 4,
+  BZ = 5,
+  CX = 6,
+  CY = 7,
+  CZ = 8,
+  BACK = 9,
+  T = 10
 
 function blendWordPositions(
   wa: Uint32Array,
@@ -146,7 +156,15 @@ function blendWordPositions(
   positions: Float32Array,
 ): void {
   const k = coefficients
-  const ax = k[AX]!, ay = k[AY]!, az = k[AZ]!, bx = k[BX]!, by = k[BY]!, bz = k[BZ]!, cx = k[CX]!, cy = k[CY]!, cz = k[CZ]!
+  const ax = k[AX]!,
+    ay = k[AY]!,
+    az = k[AZ]!,
+    bx = k[BX]!,
+    by = k[BY]!,
+    bz = k[BZ]!,
+    cx = k[CX]!,
+    cy = k[CY]!,
+    cz = k[CZ]!
   const count = xyzIndex.length
   for (let i = 0, o = 0; i < count; i++, o += 3) {
     const v = xyzIndex[i]!
@@ -168,8 +186,17 @@ function blendWords(
   normals: Float32Array,
 ): void {
   const k = coefficients
-  const ax = k[AX]!, ay = k[AY]!, az = k[AZ]!, bx = k[BX]!, by = k[BY]!, bz = k[BZ]!, cx = k[CX]!, cy = k[CY]!, cz = k[CZ]!
-  const back = k[BACK]!, t = k[T]!
+  const ax = k[AX]!,
+    ay = k[AY]!,
+    az = k[AZ]!,
+    bx = k[BX]!,
+    by = k[BY]!,
+    bz = k[BZ]!,
+    cx = k[CX]!,
+    cy = k[CY]!,
+    cz = k[CZ]!
+  const back = k[BACK]!,
+    t = k[T]!
   const table = ANORMS_256_YUP
   const count = xyzIndex.length
   for (let i = 0, o = 0; i < count; i++, o += 3) {
@@ -190,7 +217,15 @@ function blendWords(
 /** `a` and `b`: byte offsets in `data` of the two frames' first vertex. */
 function blendBytePositions(data: Uint8Array, a: number, b: number, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array): void {
   const k = coefficients
-  const ax = k[AX]!, ay = k[AY]!, az = k[AZ]!, bx = k[BX]!, by = k[BY]!, bz = k[BZ]!, cx = k[CX]!, cy = k[CY]!, cz = k[CZ]!
+  const ax = k[AX]!,
+    ay = k[AY]!,
+    az = k[AZ]!,
+    bx = k[BX]!,
+    by = k[BY]!,
+    bz = k[BZ]!,
+    cx = k[CX]!,
+    cy = k[CY]!,
+    cz = k[CZ]!
   const count = xyzIndex.length
   for (let i = 0, o = 0; i < count; i++, o += 3) {
     const v = xyzIndex[i]! << 2
@@ -204,7 +239,8 @@ function blendBytePositions(data: Uint8Array, a: number, b: number, xyzIndex: Ui
 
 function blendByteNormals(data: Uint8Array, a: number, b: number, xyzIndex: Uint16Array | Uint32Array, normals: Float32Array): void {
   const k = coefficients
-  const back = k[BACK]!, t = k[T]!
+  const back = k[BACK]!,
+    t = k[T]!
   const table = ANORMS_256_YUP
   const count = xyzIndex.length
   for (let i = 0, o = 0; i < count; i++, o += 3) {
@@ -276,7 +312,12 @@ const fadeFrames = new Int32Array(4)
 /** Where each of the four frames' vertices start: words (aligned path) or bytes. */
 const fadeOffsets = new Int32Array(4)
 
-function blendFourWords(words: Uint32Array, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array, normals: Float32Array | undefined): void {
+function blendFourWords(
+  words: Uint32Array,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  normals: Float32Array | undefined,
+): void {
   if (normals === undefined) blendFourWordPositions(words, xyzIndex, positions)
   else blendFourWordsWithNormals(words, xyzIndex, positions, normals)
 }
@@ -284,14 +325,32 @@ function blendFourWords(words: Uint32Array, xyzIndex: Uint16Array | Uint32Array,
 function blendFourWordPositions(words: Uint32Array, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array): void {
   const k = fadeCoefficients
   const o = fadeOffsets
-  const o0 = o[0]!, o1 = o[1]!, o2 = o[2]!, o3 = o[3]!
-  const x0 = k[0]!, y0 = k[1]!, z0 = k[2]!, x1 = k[3]!, y1 = k[4]!, z1 = k[5]!
-  const x2 = k[6]!, y2 = k[7]!, z2 = k[8]!, x3 = k[9]!, y3 = k[10]!, z3 = k[11]!
-  const cx = k[12]!, cy = k[13]!, cz = k[14]!
+  const o0 = o[0]!,
+    o1 = o[1]!,
+    o2 = o[2]!,
+    o3 = o[3]!
+  const x0 = k[0]!,
+    y0 = k[1]!,
+    z0 = k[2]!,
+    x1 = k[3]!,
+    y1 = k[4]!,
+    z1 = k[5]!
+  const x2 = k[6]!,
+    y2 = k[7]!,
+    z2 = k[8]!,
+    x3 = k[9]!,
+    y3 = k[10]!,
+    z3 = k[11]!
+  const cx = k[12]!,
+    cy = k[13]!,
+    cz = k[14]!
   const count = xyzIndex.length
   for (let i = 0, out = 0; i < count; i++, out += 3) {
     const v = xyzIndex[i]!
-    const a = words[o0 + v]!, b = words[o1 + v]!, c = words[o2 + v]!, d = words[o3 + v]!
+    const a = words[o0 + v]!,
+      b = words[o1 + v]!,
+      c = words[o2 + v]!,
+      d = words[o3 + v]!
     // Y-up (X, Y, Z) = Quake (y, z, x).
     positions[out] = ((a >>> 8) & 255) * y0 + ((b >>> 8) & 255) * y1 + ((c >>> 8) & 255) * y2 + ((d >>> 8) & 255) * y3 + cy
     positions[out + 1] = ((a >>> 16) & 255) * z0 + ((b >>> 16) & 255) * z1 + ((c >>> 16) & 255) * z2 + ((d >>> 16) & 255) * z3 + cz
@@ -299,31 +358,65 @@ function blendFourWordPositions(words: Uint32Array, xyzIndex: Uint16Array | Uint
   }
 }
 
-function blendFourWordsWithNormals(words: Uint32Array, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array, normals: Float32Array): void {
+function blendFourWordsWithNormals(
+  words: Uint32Array,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  normals: Float32Array,
+): void {
   const k = fadeCoefficients
   const w = fadeWeights
   const o = fadeOffsets
-  const o0 = o[0]!, o1 = o[1]!, o2 = o[2]!, o3 = o[3]!
-  const x0 = k[0]!, y0 = k[1]!, z0 = k[2]!, x1 = k[3]!, y1 = k[4]!, z1 = k[5]!
-  const x2 = k[6]!, y2 = k[7]!, z2 = k[8]!, x3 = k[9]!, y3 = k[10]!, z3 = k[11]!
-  const cx = k[12]!, cy = k[13]!, cz = k[14]!
-  const w0 = w[0]!, w1 = w[1]!, w2 = w[2]!, w3 = w[3]!
+  const o0 = o[0]!,
+    o1 = o[1]!,
+    o2 = o[2]!,
+    o3 = o[3]!
+  const x0 = k[0]!,
+    y0 = k[1]!,
+    z0 = k[2]!,
+    x1 = k[3]!,
+    y1 = k[4]!,
+    z1 = k[5]!
+  const x2 = k[6]!,
+    y2 = k[7]!,
+    z2 = k[8]!,
+    x3 = k[9]!,
+    y3 = k[10]!,
+    z3 = k[11]!
+  const cx = k[12]!,
+    cy = k[13]!,
+    cz = k[14]!
+  const w0 = w[0]!,
+    w1 = w[1]!,
+    w2 = w[2]!,
+    w3 = w[3]!
   const table = ANORMS_256_YUP
   const count = xyzIndex.length
   for (let i = 0, out = 0; i < count; i++, out += 3) {
     const v = xyzIndex[i]!
-    const a = words[o0 + v]!, b = words[o1 + v]!, c = words[o2 + v]!, d = words[o3 + v]!
+    const a = words[o0 + v]!,
+      b = words[o1 + v]!,
+      c = words[o2 + v]!,
+      d = words[o3 + v]!
     positions[out] = ((a >>> 8) & 255) * y0 + ((b >>> 8) & 255) * y1 + ((c >>> 8) & 255) * y2 + ((d >>> 8) & 255) * y3 + cy
     positions[out + 1] = ((a >>> 16) & 255) * z0 + ((b >>> 16) & 255) * z1 + ((c >>> 16) & 255) * z2 + ((d >>> 16) & 255) * z3 + cz
     positions[out + 2] = (a & 255) * x0 + (b & 255) * x1 + (c & 255) * x2 + (d & 255) * x3 + cx
-    const na = (a >>> 24) * 3, nb = (b >>> 24) * 3, nc = (c >>> 24) * 3, nd = (d >>> 24) * 3
+    const na = (a >>> 24) * 3,
+      nb = (b >>> 24) * 3,
+      nc = (c >>> 24) * 3,
+      nd = (d >>> 24) * 3
     normals[out] = table[na]! * w0 + table[nb]! * w1 + table[nc]! * w2 + table[nd]! * w3
     normals[out + 1] = table[na + 1]! * w0 + table[nb + 1]! * w1 + table[nc + 1]! * w2 + table[nd + 1]! * w3
     normals[out + 2] = table[na + 2]! * w0 + table[nb + 2]! * w1 + table[nc + 2]! * w2 + table[nd + 2]! * w3
   }
 }
 
-function blendFourBytes(data: Uint8Array, xyzIndex: Uint16Array | Uint32Array, positions: Float32Array, normals: Float32Array | undefined): void {
+function blendFourBytes(
+  data: Uint8Array,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  normals: Float32Array | undefined,
+): void {
   const k = fadeCoefficients
   const w = fadeWeights
   const o = fadeOffsets
@@ -331,7 +424,12 @@ function blendFourBytes(data: Uint8Array, xyzIndex: Uint16Array | Uint32Array, p
   const count = xyzIndex.length
   for (let i = 0, out = 0; i < count; i++, out += 3) {
     const v = xyzIndex[i]! << 2
-    let px = k[13]!, py = k[14]!, pz = k[12]!, nx = 0, ny = 0, nz = 0
+    let px = k[13]!,
+      py = k[14]!,
+      pz = k[12]!,
+      nx = 0,
+      ny = 0,
+      nz = 0
     for (let f = 0; f < 4; f++) {
       const at = o[f]! + v
       px += data[at + 1]! * k[f * 3 + 1]!

@@ -41,18 +41,25 @@ function fail(code: 'BAD_ARGUMENT' | 'BAD_INDEX' | 'BAD_VALUE' | 'EMPTY' | 'UNWR
 function vertexCountOf(frames: readonly ArrayLike<number>[]): number {
   const first = frames[0]
   if (!first) fail('EMPTY', 'no frames given', 'frames')
-  if (first.length === 0 || first.length % 3 !== 0) fail('BAD_ARGUMENT', `frame 0 has ${first.length} position numbers, expected 3 per vertex`, 'frames')
+  if (first.length === 0 || first.length % 3 !== 0)
+    fail('BAD_ARGUMENT', `frame 0 has ${first.length} position numbers, expected 3 per vertex`, 'frames')
   frames.forEach((frame, index) => {
-    if (frame.length !== first.length) fail('BAD_ARGUMENT', `frame ${index} has ${frame.length} position numbers, frame 0 has ${first.length}`, 'frames')
+    if (frame.length !== first.length)
+      fail('BAD_ARGUMENT', `frame ${index} has ${frame.length} position numbers, frame 0 has ${first.length}`, 'frames')
   })
   const numVertices = first.length / 3
-  if (numVertices > MAX_MD2_INDEXED) fail('UNWRITABLE', `${numVertices} vertices: uint16 triangle indices address at most ${MAX_MD2_INDEXED}`, 'frames')
+  if (numVertices > MAX_MD2_INDEXED)
+    fail('UNWRITABLE', `${numVertices} vertices: uint16 triangle indices address at most ${MAX_MD2_INDEXED}`, 'frames')
   return numVertices
 }
 
 function checkTriangleIndices(triangles: ArrayLike<number>, numVertices: number): number {
   if (triangles.length === 0 || triangles.length % 3 !== 0) {
-    fail(triangles.length === 0 ? 'EMPTY' : 'BAD_ARGUMENT', `${triangles.length} triangle indices, expected 3 per triangle and at least one triangle`, 'triangles')
+    fail(
+      triangles.length === 0 ? 'EMPTY' : 'BAD_ARGUMENT',
+      `${triangles.length} triangle indices, expected 3 per triangle and at least one triangle`,
+      'triangles',
+    )
   }
   for (let i = 0; i < triangles.length; i++) {
     const index = triangles[i]!
@@ -64,8 +71,12 @@ function checkTriangleIndices(triangles: ArrayLike<number>, numVertices: number)
 }
 
 function checkSkinSize(width: number, height: number): void {
-  for (const [value, what] of [[width, 'skinWidth'], [height, 'skinHeight']] as const) {
-    if (!Number.isInteger(value) || value < 1 || value > 0x7fffffff) fail('BAD_ARGUMENT', `${what} ${value} is not a positive integer`, 'header')
+  for (const [value, what] of [
+    [width, 'skinWidth'],
+    [height, 'skinHeight'],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1 || value > 0x7fffffff)
+      fail('BAD_ARGUMENT', `${what} ${value} is not a positive integer`, 'header')
   }
 }
 
@@ -74,7 +85,11 @@ function resolveUvLayout(input: CreateMD2Input, numVertices: number, numTris: nu
   const perCorner = input.uvs.length === numTris * 6
   const layout = input.uvLayout ?? (perVertex ? 'vertex' : 'corner')
   if ((layout === 'vertex' && !perVertex) || (layout === 'corner' && !perCorner)) {
-    fail('BAD_ARGUMENT', `${input.uvs.length} uv numbers fit neither ${numVertices} vertices (${numVertices * 2}) nor ${numTris} triangle corners (${numTris * 6})`, 'st')
+    fail(
+      'BAD_ARGUMENT',
+      `${input.uvs.length} uv numbers fit neither ${numVertices} vertices (${numVertices * 2}) nor ${numTris} triangle corners (${numTris * 6})`,
+      'st',
+    )
   }
   return layout
 }
@@ -89,7 +104,8 @@ function buildST(input: CreateMD2Input, numTris: number, layout: 'vertex' | 'cor
     const uv = layout === 'vertex' ? triangles[c]! * 2 : c * 2
     const u = uvs[uv]!
     const v = uvs[uv + 1]!
-    if (!Number.isFinite(u) || !Number.isFinite(v)) fail('BAD_VALUE', `triangle ${Math.floor(c / 3)} corner ${c % 3} has uv (${u}, ${v})`, 'st')
+    if (!Number.isFinite(u) || !Number.isFinite(v))
+      fail('BAD_VALUE', `triangle ${Math.floor(c / 3)} corner ${c % 3} has uv (${u}, ${v})`, 'st')
     const s = Math.round(u * skinWidth)
     const t = Math.round(v * skinHeight)
     if (s < -32768 || s > 32767 || t < -32768 || t > 32767) {
@@ -104,7 +120,8 @@ function buildST(input: CreateMD2Input, numTris: number, layout: 'vertex' | 'cor
     }
     corners[c] = found
   }
-  if (values.length / 2 > MAX_MD2_INDEXED) fail('UNWRITABLE', `${values.length / 2} distinct texture coordinates: uint16 indices address at most ${MAX_MD2_INDEXED}`, 'st')
+  if (values.length / 2 > MAX_MD2_INDEXED)
+    fail('UNWRITABLE', `${values.length / 2} distinct texture coordinates: uint16 indices address at most ${MAX_MD2_INDEXED}`, 'st')
   return { st: Int16Array.from(values), corners }
 }
 
@@ -144,7 +161,15 @@ export function createMD2(input: CreateMD2Input): MD2Model {
 
   const glCommandData = buildGlCommands({ header, st, triangles })
   const decoded = decodeGlCommands(glCommandData, numVertices)
-  const md2 = md2Header({ ...header, numSkins: skins.length, numVertices, numST: st.length / 2, numTris, numGlCmds: glCommandData.length, numFrames: frames.length })
+  const md2 = md2Header({
+    ...header,
+    numSkins: skins.length,
+    numVertices,
+    numST: st.length / 2,
+    numTris,
+    numGlCmds: glCommandData.length,
+    numFrames: frames.length,
+  })
   // The frames as one buffer in the file's layout, as a parsed model holds them; `model.frames` is built from it on first read.
   const frameData = new Uint8Array(frames.length * md2.frameSize)
   writeFrameRecords(frameData, new DataView(frameData.buffer), 0, md2.frameSize, frames)

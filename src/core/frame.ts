@@ -33,8 +33,12 @@ export function decodeFrame(model: MD2Model, index: number, out?: Float32Array):
   const data = model.frameData
   const k = model.frameTransforms
   const m = index * 6
-  const sx = k[m]!, sy = k[m + 1]!, sz = k[m + 2]!
-  const tx = k[m + 3]!, ty = k[m + 4]!, tz = k[m + 5]!
+  const sx = k[m]!,
+    sy = k[m + 1]!,
+    sz = k[m + 2]!
+  const tx = k[m + 3]!,
+    ty = k[m + 4]!,
+    tz = k[m + 5]!
   const end = start + model.header.numVertices * 4
   for (let v = start, o = 0; v < end; v += 4, o += 3) {
     positions[o] = data[v]! * sx + tx
@@ -71,8 +75,12 @@ export function blendFrames(model: MD2Model, from: number, to: number, t: number
   const a = from * 6
   const b = to * 6
   const back = 1 - t
-  const ax = k[a]! * back, ay = k[a + 1]! * back, az = k[a + 2]! * back
-  const bx = k[b]! * t, by = k[b + 1]! * t, bz = k[b + 2]! * t
+  const ax = k[a]! * back,
+    ay = k[a + 1]! * back,
+    az = k[a + 2]! * back
+  const bx = k[b]! * t,
+    by = k[b + 1]! * t,
+    bz = k[b + 2]! * t
   const cx = k[a + 3]! * back + k[b + 3]! * t
   const cy = k[a + 4]! * back + k[b + 4]! * t
   const cz = k[a + 5]! * back + k[b + 5]! * t

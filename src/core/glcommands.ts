@@ -50,7 +50,15 @@ function indexEdges(triangles: Uint16Array, numTris: number): Map<number, number
 }
 
 /** The first triangle after `start` with edge (a, aSt) → (b, bSt), as `j × 3 + k`, or −1. */
-function nextOnEdge(edges: Map<number, number[]>, triangles: Uint16Array, start: number, a: number, aSt: number, b: number, bSt: number): number {
+function nextOnEdge(
+  edges: Map<number, number[]>,
+  triangles: Uint16Array,
+  start: number,
+  a: number,
+  aSt: number,
+  b: number,
+  bSt: number,
+): number {
   const list = edges.get(a * 65536 + b)
   if (!list) return -1
   for (const entry of list) {
@@ -195,7 +203,9 @@ export function glCommandTopology(data: Int32Array): GlCommandTopology[] {
     if (word === 0) break
     const count = Math.abs(word)
     if (pos + count * 3 > data.length) {
-      throw new MD2Error('TRUNCATED', `command at word ${pos - 1} needs ${count * 3} words, ${data.length - pos} are left`, { section: 'glcmds' })
+      throw new MD2Error('TRUNCATED', `command at word ${pos - 1} needs ${count * 3} words, ${data.length - pos} are left`, {
+        section: 'glcmds',
+      })
     }
     const indices: number[] = []
     for (let k = 0; k < count; k++) indices.push(data[pos + k * 3 + 2]!)

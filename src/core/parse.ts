@@ -26,8 +26,23 @@ export interface ParseMD2Options {
 
 /** Header fields in file order, with their byte offsets (for error messages). */
 const HEADER_FIELDS = [
-  'ident', 'version', 'skinWidth', 'skinHeight', 'frameSize', 'numSkins', 'numVertices', 'numST', 'numTris',
-  'numGlCmds', 'numFrames', 'offsetSkins', 'offsetST', 'offsetTris', 'offsetFrames', 'offsetGlCmds', 'offsetEnd',
+  'ident',
+  'version',
+  'skinWidth',
+  'skinHeight',
+  'frameSize',
+  'numSkins',
+  'numVertices',
+  'numST',
+  'numTris',
+  'numGlCmds',
+  'numFrames',
+  'offsetSkins',
+  'offsetST',
+  'offsetTris',
+  'offsetFrames',
+  'offsetGlCmds',
+  'offsetEnd',
 ] as const satisfies readonly (keyof MD2Header)[]
 
 interface Source {
@@ -115,7 +130,13 @@ function readHeader(source: Source): MD2Header {
   }
   const minFrameSize = FRAME_HEADER_SIZE + VERTEX_SIZE * header.numVertices
   if (header.frameSize < minFrameSize) {
-    fail(source, 'BAD_FRAME_SIZE', 'header', 16, `frameSize ${header.frameSize} cannot hold ${header.numVertices} vertices (needs ${minFrameSize})`)
+    fail(
+      source,
+      'BAD_FRAME_SIZE',
+      'header',
+      16,
+      `frameSize ${header.frameSize} cannot hold ${header.numVertices} vertices (needs ${minFrameSize})`,
+    )
   }
   warnPastEngineLimits(source, header, minFrameSize)
   return header
@@ -207,10 +228,22 @@ function readTriangles(source: Source, header: MD2Header): Uint16Array {
       const xyz = triangles[i + k]!
       const st = triangles[i + 3 + k]!
       if (xyz >= numVertices) {
-        fail(source, 'BAD_INDEX', 'triangles', header.offsetTris + i * 2 + k * 2, `triangle ${i / 6} uses vertex ${xyz}, the model has ${numVertices}`)
+        fail(
+          source,
+          'BAD_INDEX',
+          'triangles',
+          header.offsetTris + i * 2 + k * 2,
+          `triangle ${i / 6} uses vertex ${xyz}, the model has ${numVertices}`,
+        )
       }
       if (st >= numST) {
-        fail(source, 'BAD_INDEX', 'triangles', header.offsetTris + i * 2 + 6 + k * 2, `triangle ${i / 6} uses texture coordinate ${st}, the model has ${numST}`)
+        fail(
+          source,
+          'BAD_INDEX',
+          'triangles',
+          header.offsetTris + i * 2 + 6 + k * 2,
+          `triangle ${i / 6} uses texture coordinate ${st}, the model has ${numST}`,
+        )
       }
     }
   }
@@ -280,7 +313,13 @@ function checkFrameReach(source: Source, offset: number, frame: number, transfor
   for (let k = 0; k < 3; k++) {
     const far = 255 * transforms[at + k]! + transforms[at + 3 + k]!
     if (!Number.isFinite(Math.fround(far))) {
-      fail(source, 'BAD_VALUE', 'frames', offset + k * 4, `frame ${frame} positions reach ${far} on axis ${'xyz'[k]}, past the 32-bit float range`)
+      fail(
+        source,
+        'BAD_VALUE',
+        'frames',
+        offset + k * 4,
+        `frame ${frame} positions reach ${far} on axis ${'xyz'[k]}, past the 32-bit float range`,
+      )
     }
   }
 }
@@ -317,10 +356,7 @@ function readGlCommands(source: Source, header: MD2Header): GlCommandsRead {
 }
 
 /** Decodes the strip/fan stream, or says what is wrong with it. */
-export function decodeGlCommands(
-  data: Int32Array,
-  numVertices: number,
-): { commands: MD2GlCommand[]; terminated: boolean } | string {
+export function decodeGlCommands(data: Int32Array, numVertices: number): { commands: MD2GlCommand[]; terminated: boolean } | string {
   const commands: MD2GlCommand[] = []
   let pos = 0
   while (pos < data.length) {

@@ -131,12 +131,7 @@ function decodeIndexed(data: Uint8Array, header: PCXHeader, file: string | undef
  * Decodes the whole scanline stream, `bytesPerLine × planes × height` bytes, from data[128..end).
  * The stream is decoded continuously because encoders let runs cross row ends.
  */
-function decodeScanlines(
-  data: Uint8Array,
-  header: PCXHeader,
-  end: number,
-  file: string | undefined,
-): Uint8Array {
+function decodeScanlines(data: Uint8Array, header: PCXHeader, end: number, file: string | undefined): Uint8Array {
   const streamLength = header.bytesPerLine * header.planes * header.height
   const available = end - HEADER_SIZE
   // Refuse before allocating: a 2-byte run yields at most 63 bytes, a raw file exactly its length.

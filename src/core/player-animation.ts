@@ -42,22 +42,48 @@ export interface PlayerInput {
 
 /** Frame numbers of the standard player model. */
 const F = {
-  stand01: 0, stand40: 39,
-  run1: 40, run6: 45,
-  attack1: 46, attack8: 53,
-  pain101: 54, pain104: 57, pain201: 58, pain204: 61, pain301: 62, pain304: 65,
-  jump1: 66, jump2: 67, jump3: 68, jump6: 71,
-  flip01: 72, flip12: 83,
-  salute01: 84, salute11: 94,
-  taunt01: 95, taunt17: 111,
-  wave01: 112, wave11: 122,
-  point01: 123, point12: 134,
-  crstnd01: 135, crstnd19: 153,
-  crwalk1: 154, crwalk6: 159,
-  crattak1: 160, crattak9: 168,
-  crpain1: 169, crpain4: 172,
-  crdeath1: 173, crdeath5: 177,
-  death101: 178, death106: 183, death201: 184, death206: 189, death301: 190, death308: 197,
+  stand01: 0,
+  stand40: 39,
+  run1: 40,
+  run6: 45,
+  attack1: 46,
+  attack8: 53,
+  pain101: 54,
+  pain104: 57,
+  pain201: 58,
+  pain204: 61,
+  pain301: 62,
+  pain304: 65,
+  jump1: 66,
+  jump2: 67,
+  jump3: 68,
+  jump6: 71,
+  flip01: 72,
+  flip12: 83,
+  salute01: 84,
+  salute11: 94,
+  taunt01: 95,
+  taunt17: 111,
+  wave01: 112,
+  wave11: 122,
+  point01: 123,
+  point12: 134,
+  crstnd01: 135,
+  crstnd19: 153,
+  crwalk1: 154,
+  crwalk6: 159,
+  crattak1: 160,
+  crattak9: 168,
+  crpain1: 169,
+  crpain4: 172,
+  crdeath1: 173,
+  crdeath5: 177,
+  death101: 178,
+  death106: 183,
+  death201: 184,
+  death206: 189,
+  death301: 190,
+  death308: 197,
 } as const
 
 const GESTURES: Readonly<Record<PlayerGesture, readonly [number, number]>> = {
@@ -173,7 +199,7 @@ export function stepPlayerAnimation(state: PlayerAnimationState, input: PlayerIn
 
 /** `G_SetClientFrame`: continue the animation, or pick the basic one the player's state calls for. */
 function setClientFrame(state: PlayerAnimationState, duck: boolean, run: boolean, onGround: boolean): void {
-  let restart =
+  const restart =
     (duck !== state.duck && state.priority < PLAYER_PRIORITY.death) ||
     (run !== state.run && state.priority === PLAYER_PRIORITY.basic) ||
     (!onGround && state.priority <= PLAYER_PRIORITY.wave)
@@ -197,7 +223,6 @@ function setClientFrame(state: PlayerAnimationState, duck: boolean, run: boolean
       state.end = F.jump6
       return
     }
-    restart = true
   }
 
   state.priority = PLAYER_PRIORITY.basic

@@ -13,7 +13,10 @@ export interface QuantizedFrame {
 
 function checkPositions(positions: ArrayLike<number>, name: string): number {
   if (positions.length === 0 || positions.length % 3 !== 0) {
-    throw new MD2Error('BAD_ARGUMENT', `frame "${name}": ${positions.length} position numbers, expected 3 per vertex and at least one vertex`)
+    throw new MD2Error(
+      'BAD_ARGUMENT',
+      `frame "${name}": ${positions.length} position numbers, expected 3 per vertex and at least one vertex`,
+    )
   }
   for (let i = 0; i < positions.length; i++) {
     if (!Number.isFinite(positions[i])) {
@@ -34,12 +37,19 @@ export function computeVertexNormals(positions: ArrayLike<number>, triangles: Ar
   normals.fill(0, 0, positions.length)
   const numVertices = positions.length / 3
   for (let i = 0; i + 2 < triangles.length; i += 3) {
-    const a = triangles[i]!, b = triangles[i + 1]!, c = triangles[i + 2]!
+    const a = triangles[i]!,
+      b = triangles[i + 1]!,
+      c = triangles[i + 2]!
     for (const v of [a, b, c]) {
-      if (!Number.isInteger(v) || v < 0 || v >= numVertices) throw new MD2Error('BAD_INDEX', `triangle ${i / 3} uses vertex ${v}, the frame has ${numVertices}`)
+      if (!Number.isInteger(v) || v < 0 || v >= numVertices)
+        throw new MD2Error('BAD_INDEX', `triangle ${i / 3} uses vertex ${v}, the frame has ${numVertices}`)
     }
-    const ux = positions[a * 3]! - positions[b * 3]!, uy = positions[a * 3 + 1]! - positions[b * 3 + 1]!, uz = positions[a * 3 + 2]! - positions[b * 3 + 2]!
-    const vx = positions[c * 3]! - positions[b * 3]!, vy = positions[c * 3 + 1]! - positions[b * 3 + 1]!, vz = positions[c * 3 + 2]! - positions[b * 3 + 2]!
+    const ux = positions[a * 3]! - positions[b * 3]!,
+      uy = positions[a * 3 + 1]! - positions[b * 3 + 1]!,
+      uz = positions[a * 3 + 2]! - positions[b * 3 + 2]!
+    const vx = positions[c * 3]! - positions[b * 3]!,
+      vy = positions[c * 3 + 1]! - positions[b * 3 + 1]!,
+      vz = positions[c * 3 + 2]! - positions[b * 3 + 2]!
     let nx = uy * vz - uz * vy
     let ny = uz * vx - ux * vz
     let nz = ux * vy - uy * vx
@@ -143,7 +153,10 @@ function frameBounds(positions: ArrayLike<number>, name: string): { scale: [numb
   // Decoding reaches 255 × scale + translate, which must stay a finite float32 as well.
   const reach = [0, 1, 2].map((k) => Math.fround(255 * scale[k]! + translate[k]!))
   if (![...scale, ...translate, ...reach].every(Number.isFinite)) {
-    throw new MD2Error('BAD_VALUE', `frame "${name}": the bounds (${min.join(', ')}) to (${max.join(', ')}) do not fit float32 scale and translate`)
+    throw new MD2Error(
+      'BAD_VALUE',
+      `frame "${name}": the bounds (${min.join(', ')}) to (${max.join(', ')}) do not fit float32 scale and translate`,
+    )
   }
   return { scale, translate }
 }

@@ -136,13 +136,7 @@ function checkDepths(header: TGAHeader, file: string | undefined): void {
 }
 
 /** Uncompressed pixels: a view on the file, after checking that they are all there. */
-function rawPixels(
-  data: Uint8Array,
-  start: number,
-  header: TGAHeader,
-  bytesPerPixel: number,
-  file: string | undefined,
-): Uint8Array {
+function rawPixels(data: Uint8Array, start: number, header: TGAHeader, bytesPerPixel: number, file: string | undefined): Uint8Array {
   const size = header.width * header.height * bytesPerPixel
   if (start + size > data.length) {
     const message = `${header.width}×${header.height} pixels need ${size} bytes, the file has ${data.length - start}`
@@ -156,13 +150,7 @@ function rawPixels(
  * packet header byte's high bit marks a run (one pixel value repeated), else a raw packet of
  * literal pixels; either covers `(byte & 0x7f) + 1` pixels.
  */
-function expandPackets(
-  data: Uint8Array,
-  start: number,
-  header: TGAHeader,
-  bytesPerPixel: number,
-  file: string | undefined,
-): Uint8Array {
+function expandPackets(data: Uint8Array, start: number, header: TGAHeader, bytesPerPixel: number, file: string | undefined): Uint8Array {
   const pixelCount = header.width * header.height
   // Refuse before allocating: each packet of at most 128 pixels costs at least 1 + bytesPerPixel bytes.
   const available = data.length - start
@@ -253,12 +241,7 @@ function greyToRGBA(pixels: Uint8Array, depth: number): Uint8Array {
 }
 
 /** Colour-map indices (8- or 16-bit) to RGBA; indices count from the header's first entry. */
-function lookUpColorMap(
-  pixels: Uint8Array,
-  header: TGAHeader,
-  palette: Uint8Array,
-  file: string | undefined,
-): Uint8Array {
+function lookUpColorMap(pixels: Uint8Array, header: TGAHeader, palette: Uint8Array, file: string | undefined): Uint8Array {
   const { colorMapFirst, colorMapLength } = header
   const wide = header.pixelDepth === 16
   const count = wide ? pixels.length / 2 : pixels.length

@@ -109,14 +109,21 @@ function checkName(name: string, maxLength: number, what: string, section: strin
   for (let i = 0; i < name.length; i++) {
     const code = name.charCodeAt(i)
     if (code === 0 || code > 0xff) {
-      unwritable(`${what} ${JSON.stringify(name)} has character U+${code.toString(16).padStart(4, '0')} at ${i}, which a byte name cannot hold`, section, file)
+      unwritable(
+        `${what} ${JSON.stringify(name)} has character U+${code.toString(16).padStart(4, '0')} at ${i}, which a byte name cannot hold`,
+        section,
+        file,
+      )
     }
   }
 }
 
 function checkSkinSize(model: WritableMD2): void {
   const { skinWidth, skinHeight } = model.header
-  for (const [value, what] of [[skinWidth, 'skinWidth'], [skinHeight, 'skinHeight']] as const) {
+  for (const [value, what] of [
+    [skinWidth, 'skinWidth'],
+    [skinHeight, 'skinHeight'],
+  ] as const) {
     if (!Number.isInteger(value) || value < 1 || value > MAX_INT32) {
       unwritable(`${what} ${value} is not a positive int32: texture coordinates could not be mapped`, 'header', model.name)
     }
@@ -129,7 +136,10 @@ function vertexCount(model: WritableMD2): number {
   if (!first) throw new MD2Error('EMPTY', 'the model has no frames', { section: 'frames', file: model.name })
   const bytes = first.vertices.length
   if (bytes % VERTEX_SIZE !== 0) {
-    throw new MD2Error('BAD_ARGUMENT', `frame 0 holds ${bytes} vertex bytes, not a multiple of ${VERTEX_SIZE}`, { section: 'frames', file: model.name })
+    throw new MD2Error('BAD_ARGUMENT', `frame 0 holds ${bytes} vertex bytes, not a multiple of ${VERTEX_SIZE}`, {
+      section: 'frames',
+      file: model.name,
+    })
   }
   model.frames.forEach((frame, index) => {
     if (frame.vertices.length !== bytes) {
@@ -144,9 +154,13 @@ function vertexCount(model: WritableMD2): number {
 
 function checkCounts(model: WritableMD2, numVertices: number): void {
   const file = model.name
-  if (model.st.length % 2 !== 0) throw new MD2Error('BAD_ARGUMENT', `st holds ${model.st.length} numbers, not pairs`, { section: 'st', file })
+  if (model.st.length % 2 !== 0)
+    throw new MD2Error('BAD_ARGUMENT', `st holds ${model.st.length} numbers, not pairs`, { section: 'st', file })
   if (model.triangles.length % 6 !== 0) {
-    throw new MD2Error('BAD_ARGUMENT', `triangles hold ${model.triangles.length} numbers, not 6 per triangle`, { section: 'triangles', file })
+    throw new MD2Error('BAD_ARGUMENT', `triangles hold ${model.triangles.length} numbers, not 6 per triangle`, {
+      section: 'triangles',
+      file,
+    })
   }
   const empty: [number, string, string][] = [
     [numVertices, 'vertices', 'frames'],
@@ -157,9 +171,11 @@ function checkCounts(model: WritableMD2, numVertices: number): void {
     if (count === 0) throw new MD2Error('EMPTY', `the model has no ${what}`, { section, file })
   }
   // Triangles address vertices and st with uint16: one more could not be referred to.
-  if (numVertices > MAX_MD2_INDEXED) unwritable(`${numVertices} vertices: uint16 triangle indices address at most ${MAX_MD2_INDEXED}`, 'frames', file)
+  if (numVertices > MAX_MD2_INDEXED)
+    unwritable(`${numVertices} vertices: uint16 triangle indices address at most ${MAX_MD2_INDEXED}`, 'frames', file)
   const numST = model.st.length / 2
-  if (numST > MAX_MD2_INDEXED) unwritable(`${numST} texture coordinates: uint16 triangle indices address at most ${MAX_MD2_INDEXED}`, 'st', file)
+  if (numST > MAX_MD2_INDEXED)
+    unwritable(`${numST} texture coordinates: uint16 triangle indices address at most ${MAX_MD2_INDEXED}`, 'st', file)
 }
 
 function checkTriangles(model: WritableMD2, numVertices: number): void {
@@ -169,8 +185,16 @@ function checkTriangles(model: WritableMD2, numVertices: number): void {
     for (let k = 0; k < 3; k++) {
       const xyz = triangles[i + k]!
       const st = triangles[i + 3 + k]!
-      if (xyz >= numVertices) throw new MD2Error('BAD_INDEX', `triangle ${i / 6} uses vertex ${xyz}, the model has ${numVertices}`, { section: 'triangles', file: model.name })
-      if (st >= numST) throw new MD2Error('BAD_INDEX', `triangle ${i / 6} uses texture coordinate ${st}, the model has ${numST}`, { section: 'triangles', file: model.name })
+      if (xyz >= numVertices)
+        throw new MD2Error('BAD_INDEX', `triangle ${i / 6} uses vertex ${xyz}, the model has ${numVertices}`, {
+          section: 'triangles',
+          file: model.name,
+        })
+      if (st >= numST)
+        throw new MD2Error('BAD_INDEX', `triangle ${i / 6} uses texture coordinate ${st}, the model has ${numST}`, {
+          section: 'triangles',
+          file: model.name,
+        })
     }
   }
 }
@@ -182,9 +206,16 @@ function checkTriangles(model: WritableMD2, numVertices: number): void {
 function checkFrames(model: WritableMD2): void {
   model.frames.forEach((frame, index) => {
     checkName(frame.name, MAX_FRAME_NAME_LENGTH, `frame ${index} name`, 'frames', model.name)
-    for (const [vector, what] of [[frame.scale, 'scale'], [frame.translate, 'translate']] as const) {
+    for (const [vector, what] of [
+      [frame.scale, 'scale'],
+      [frame.translate, 'translate'],
+    ] as const) {
       if (!vector.every((value) => Number.isFinite(Math.fround(value)))) {
-        unwritable(`frame ${index} ${what} (${vector.join(', ')}) is not a finite float32: its positions cannot be stored`, 'frames', model.name)
+        unwritable(
+          `frame ${index} ${what} (${vector.join(', ')}) is not a finite float32: its positions cannot be stored`,
+          'frames',
+          model.name,
+        )
       }
     }
     for (let k = 0; k < 3; k++) {
@@ -303,8 +334,23 @@ export function writeMD2(model: WritableMD2, options: WriteMD2Options = {}): Uin
 }
 
 const HEADER_ORDER = [
-  'ident', 'version', 'skinWidth', 'skinHeight', 'frameSize', 'numSkins', 'numVertices', 'numST', 'numTris',
-  'numGlCmds', 'numFrames', 'offsetSkins', 'offsetST', 'offsetTris', 'offsetFrames', 'offsetGlCmds', 'offsetEnd',
+  'ident',
+  'version',
+  'skinWidth',
+  'skinHeight',
+  'frameSize',
+  'numSkins',
+  'numVertices',
+  'numST',
+  'numTris',
+  'numGlCmds',
+  'numFrames',
+  'offsetSkins',
+  'offsetST',
+  'offsetTris',
+  'offsetFrames',
+  'offsetGlCmds',
+  'offsetEnd',
 ] as const satisfies readonly (keyof MD2Header)[]
 
 function writeHeader(view: DataView, header: MD2Header): void {

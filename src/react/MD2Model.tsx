@@ -121,10 +121,7 @@ export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url
 /** `modelUrl`: where the model was loaded from (skin names are looked up next to it). */
 type ViewProps = Omit<MD2ModelProps, 'url' | 'model'> & { model: MD2ModelData; modelUrl?: string }
 
-const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: string }>(function MD2ModelFromUrl(
-  { url, ...props },
-  ref,
-) {
+const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: string }>(function MD2ModelFromUrl({ url, ...props }, ref) {
   const model = useMD2(url)
   return <MD2ModelView ref={ref} model={model} modelUrl={url} {...props} />
 })
@@ -236,7 +233,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   /** The pose this model shows: its source's, with frames clamped to this model's. */
   const pose = useMemo(() => createPose(0), [])
   /** The pose last written into the buffers (from −1: nothing written yet). */
-  const written = useMemo(() => createPose(-1), [geometry])
+  const written = useMemo(() => createPose(-1), [])
 
   // Controllers move on before any model draws, so a parent, its synced children and its
   // attachments all read the same pose this frame.
@@ -259,7 +256,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     copyClampedPose(pose, source.pose, model)
     copyPose(written, pose)
     writeMD2Pose(geometry, model, written)
-  }, [geometry, model, source, frame, animation])
+  }, [geometry, model, source, pose, written, frame, animation])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
   const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose }), [model, source])

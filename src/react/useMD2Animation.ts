@@ -54,13 +54,17 @@ export function useMD2Animation(model: MD2Data, options: UseMD2AnimationOptions 
 export function useMD2AnimationOptions(animator: MD2Animator, options: UseMD2AnimationOptions): void {
   const { animation, fps, speed, loop = true, reverse = false, playing = true, interpolate = true, frame, crossfade = 0 } = options
   const first = useRef(true)
+  // A new animation restarts; the latest rates, crossfade and `playing` go with it (changes of those
+  // alone are applied below without restarting).
+  const latest = useRef({ animation, fps, speed, crossfade, playing })
+  latest.current = { animation, fps, speed, crossfade, playing }
   const key = selectorKey(animation)
   useLayoutEffect(() => {
-    const play: PlayOptions = { loop, reverse, fps, speed, crossfade: first.current ? 0 : crossfade }
+    const now = latest.current
+    const play: PlayOptions = { loop, reverse, fps: now.fps, speed: now.speed, crossfade: first.current ? 0 : now.crossfade }
     first.current = false
-    animator.play(animation ?? 0, play)
-    if (!playing) animator.pause()
-    // `key` stands for `animation`; rates and `playing` are applied below without restarting.
+    animator.play(now.animation ?? 0, play)
+    if (!now.playing) animator.pause()
   }, [animator, key, loop, reverse])
   useLayoutEffect(() => animator.setRate(fps, speed), [animator, fps, speed])
   useLayoutEffect(() => (playing ? animator.resume() : animator.pause()), [animator, playing])
@@ -68,9 +72,12 @@ export function useMD2AnimationOptions(animator: MD2Animator, options: UseMD2Ani
     animator.player.interpolate = interpolate
   }, [animator, interpolate])
   useLayoutEffect(() => animator.showFrame(frame ?? null), [animator, frame])
-  useLayoutEffect(() => () => {
-    first.current = true
-  }, [animator])
+  useLayoutEffect(
+    () => () => {
+      first.current = true
+    },
+    [animator],
+  )
 }
 
 function selectorKey(selector: AnimationSelector | undefined): string {

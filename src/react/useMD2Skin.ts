@@ -83,7 +83,9 @@ const urlSkins = createAssetCache<SkinUrlResult>((url) =>
     (cause: unknown) => {
       skins.clear(url)
       requested.delete(url)
-      const error = isMD2Error(cause) ? cause : new MD2Error('LOAD_FAILED', `could not load skin: ${String(cause)}`, { file: url, section: 'skin', cause })
+      const error = isMD2Error(cause)
+        ? cause
+        : new MD2Error('LOAD_FAILED', `could not load skin: ${String(cause)}`, { file: url, section: 'skin', cause })
       console.warn(`react-three-md2: ${error.message}; showing a checkerboard`)
       return { texture: getMissingSkinTexture(), error }
     },
@@ -146,7 +148,8 @@ export function useSkinProp(
 function skinKey(model: MD2Model, skin: MD2SkinProp, loadedFrom: string | undefined): string | undefined {
   if (skin === null || typeof skin === 'object') return undefined
   const base = loadedFrom ?? model.name ?? ''
-  if (skin === undefined) return loadedFrom !== undefined && model.skins.length > 0 ? `name:${loadedFrom}${SEPARATOR}${model.skins[0]}` : undefined
+  if (skin === undefined)
+    return loadedFrom !== undefined && model.skins.length > 0 ? `name:${loadedFrom}${SEPARATOR}${model.skins[0]}` : undefined
   if (typeof skin === 'number') {
     const name = Number.isInteger(skin) ? model.skins[skin] : undefined
     return name === undefined ? `index:${base}${SEPARATOR}${skin}` : `name:${base}${SEPARATOR}${name}`

@@ -1,13 +1,8 @@
 import { useFrame } from '@react-three/fiber'
-import { useMemo } from 'react'
+import { useState } from 'react'
 import { fadeOutWeight } from '../core/animation-player'
 import { createPose, type MD2Pose } from '../core/pose'
-import {
-  createPlayerAnimationState,
-  stepPlayerAnimation,
-  type PlayerAnimationState,
-  type PlayerInput,
-} from '../core/player-animation'
+import { createPlayerAnimationState, stepPlayerAnimation, type PlayerAnimationState, type PlayerInput } from '../core/player-animation'
 import { MD2Error } from '../core/errors'
 import type { MD2Model as MD2Data } from '../core/types'
 import { ANIMATION_FRAME_PRIORITY } from './useMD2Animation'
@@ -99,10 +94,14 @@ class PlayerAnimator implements PlayerAnimationController {
 export function usePlayerAnimation(model: MD2Data, options: UsePlayerAnimationOptions = {}): PlayerAnimationController {
   const frames = model.header.numFrames
   if (frames < 198) {
-    throw new MD2Error('BAD_ARGUMENT', `usePlayerAnimation needs a Quake II player model (198 frames); ${model.name ?? 'this model'} has ${frames}`)
+    throw new MD2Error(
+      'BAD_ARGUMENT',
+      `usePlayerAnimation needs a Quake II player model (198 frames); ${model.name ?? 'this model'} has ${frames}`,
+    )
   }
-  const animator = useMemo(() => new PlayerAnimator(), [model])
-  animator.crossfade = options.crossfade !== undefined && options.crossfade > 0 && Number.isFinite(options.crossfade) ? options.crossfade : 0
+  const [animator] = useState(() => new PlayerAnimator())
+  animator.crossfade =
+    options.crossfade !== undefined && options.crossfade > 0 && Number.isFinite(options.crossfade) ? options.crossfade : 0
   useFrame((_, delta) => animator.update(delta), ANIMATION_FRAME_PRIORITY)
   return animator
 }

@@ -53,9 +53,16 @@ function allFramesBox(model: MD2Model): Box3 {
   for (let f = 0; f < model.header.numFrames; f++) {
     const start = f * stride + 40
     const end = start + vertexBytes
-    let lx = 255, ly = 255, lz = 255, hx = 0, hy = 0, hz = 0
+    let lx = 255,
+      ly = 255,
+      lz = 255,
+      hx = 0,
+      hy = 0,
+      hz = 0
     for (let i = start; i < end; i += 4) {
-      const x = data[i]!, y = data[i + 1]!, z = data[i + 2]!
+      const x = data[i]!,
+        y = data[i + 1]!,
+        z = data[i + 2]!
       if (x < lx) lx = x
       if (x > hx) hx = x
       if (y < ly) ly = y

@@ -1,4 +1,4 @@
-import { Loader, type LoadingManager } from 'three'
+import { Loader } from 'three'
 import { isMD2Error } from '../core/errors'
 import { parseMD2 } from '../core/parse'
 import type { MD2AnimationDef, MD2Model } from '../core/types'
@@ -24,10 +24,6 @@ export function md2SourceUrl(model: MD2Model): string | undefined {
 export class MD2Loader extends Loader<MD2Model> {
   /** An animation table to apply instead of grouping frames by name. */
   animationTable: readonly MD2AnimationDef[] | undefined
-
-  constructor(manager?: LoadingManager) {
-    super(manager)
-  }
 
   setAnimationTable(table: readonly MD2AnimationDef[] | undefined): this {
     this.animationTable = table
@@ -75,4 +71,3 @@ export class MD2Loader extends Loader<MD2Model> {
     }
   }
 }
-

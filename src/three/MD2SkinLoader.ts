@@ -1,6 +1,5 @@
 import {
   DataTexture,
-  FileLoader,
   LinearFilter,
   LinearMipmapLinearFilter,
   Loader,
@@ -9,9 +8,7 @@ import {
   RepeatWrapping,
   SRGBColorSpace,
   Texture,
-  TextureLoader,
   UnsignedByteType,
-  type LoadingManager,
 } from 'three'
 import { MD2Error, isMD2Error } from '../core/errors'
 import { sniffImageType, type DecodedImage } from '../core/image'
@@ -45,10 +42,6 @@ export function skinKindOf(url: string): MD2SkinKind {
  * decoders reject.
  */
 export class MD2SkinLoader extends Loader<Texture> {
-  constructor(manager?: LoadingManager) {
-    super(manager)
-  }
-
   override load(
     url: string,
     onLoad: (texture: Texture) => void,
@@ -92,7 +85,9 @@ export class MD2SkinLoader extends Loader<Texture> {
     if (format === 'tga') return createSkinTexture(decodeTGA(bytes, { name }), name)
     throw new MD2Error(
       'BAD_IMAGE',
-      format === undefined ? 'not a PCX, TGA, PNG or JPEG image' : `a ${format.toUpperCase()} image needs parseAsync (the browser decodes it)`,
+      format === undefined
+        ? 'not a PCX, TGA, PNG or JPEG image'
+        : `a ${format.toUpperCase()} image needs parseAsync (the browser decodes it)`,
       { section: 'skin', file: name },
     )
   }
@@ -172,7 +167,10 @@ export function getMissingSkinTexture(): DataTexture {
 
 async function bitmapTexture(bytes: Uint8Array, name: string | undefined): Promise<Texture> {
   if (typeof createImageBitmap === 'undefined') {
-    throw new MD2Error('BAD_IMAGE', 'PNG/JPEG skins need createImageBitmap or an HTML document to decode them', { section: 'skin', file: name })
+    throw new MD2Error('BAD_IMAGE', 'PNG/JPEG skins need createImageBitmap or an HTML document to decode them', {
+      section: 'skin',
+      file: name,
+    })
   }
   let bitmap: ImageBitmap
   try {

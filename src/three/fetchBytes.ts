@@ -17,7 +17,6 @@ export interface FetchBytesOptions {
   section?: string
 }
 
-
 /** Throws `BAD_ARGUMENT` unless `url` is a non-empty string. */
 export function checkUrl(url: unknown, what: string): asserts url is string {
   if (typeof url !== 'string' || url.trim() === '') {
@@ -50,7 +49,9 @@ export async function fetchAndDecode<T>(
     manager.itemError(resolved)
     manager.itemEnd(resolved)
     if (isAbort(error)) throw error
-    throw error instanceof MD2Error ? error : new MD2Error('LOAD_FAILED', `could not load: ${reasonOf(error)}`, { file: resolved, section, cause: error })
+    throw error instanceof MD2Error
+      ? error
+      : new MD2Error('LOAD_FAILED', `could not load: ${reasonOf(error)}`, { file: resolved, section, cause: error })
   }
 }
 

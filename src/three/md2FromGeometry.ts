@@ -70,8 +70,11 @@ function morphFrames(geometry: BufferGeometry, name: 'position' | 'normal', base
 
 function triangleIndex(geometry: BufferGeometry, vertexCount: number): Uint32Array {
   const index = geometry.getIndex()
-  const corners = index ? Uint32Array.from({ length: index.count }, (_, i) => index.getX(i)) : Uint32Array.from({ length: vertexCount }, (_, i) => i)
-  if (corners.length === 0 || corners.length % 3 !== 0) fail(`the geometry has ${corners.length} triangle corners, expected a multiple of 3 (triangles only)`)
+  const corners = index
+    ? Uint32Array.from({ length: index.count }, (_, i) => index.getX(i))
+    : Uint32Array.from({ length: vertexCount }, (_, i) => i)
+  if (corners.length === 0 || corners.length % 3 !== 0)
+    fail(`the geometry has ${corners.length} triangle corners, expected a multiple of 3 (triangles only)`)
   return corners
 }
 
@@ -103,9 +106,12 @@ function fromGeometryList(geometries: readonly BufferGeometry[], useNormals: boo
   if (!first) fail('no geometries given')
   const positions = geometries.map((geometry, g) => readAttribute(requireAttribute(geometry, 'position', `geometry ${g}`), 'position'))
   positions.forEach((frame, g) => {
-    if (frame.length !== positions[0]!.length) fail(`geometry ${g} has ${frame.length / 3} vertices, geometry 0 has ${positions[0]!.length / 3}`)
+    if (frame.length !== positions[0]!.length)
+      fail(`geometry ${g} has ${frame.length / 3} vertices, geometry 0 has ${positions[0]!.length / 3}`)
   })
-  const normals = useNormals ? geometries.map((geometry, g) => readAttribute(requireAttribute(geometry, 'normal', `geometry ${g}`), 'normal')) : undefined
+  const normals = useNormals
+    ? geometries.map((geometry, g) => readAttribute(requireAttribute(geometry, 'normal', `geometry ${g}`), 'normal'))
+    : undefined
   return {
     positions,
     normals,
@@ -176,7 +182,10 @@ export function md2FromGeometry(geometry: BufferGeometry | readonly BufferGeomet
   const useNormals = options.useNormals ?? false
   const source = Array.isArray(geometry) ? fromGeometryList(geometry, useNormals) : fromMorphTargets(geometry as BufferGeometry, useNormals)
   const vertexCount = source.positions[0]!.length / 3
-  const { remap, count } = options.weld === false ? { remap: Uint32Array.from({ length: vertexCount }, (_, i) => i), count: vertexCount } : weldVertices(source.positions, vertexCount)
+  const { remap, count } =
+    options.weld === false
+      ? { remap: Uint32Array.from({ length: vertexCount }, (_, i) => i), count: vertexCount }
+      : weldVertices(source.positions, vertexCount)
 
   const { index, uv } = source
   const numTris = index.length / 3
@@ -186,7 +195,8 @@ export function md2FromGeometry(geometry: BufferGeometry | readonly BufferGeomet
     // three (a, b, c) → MD2 (a, c, b): swap the last two corners.
     const corners = [index[t * 3]!, index[t * 3 + 2]!, index[t * 3 + 1]!]
     corners.forEach((vertex, k) => {
-      if (vertex >= vertexCount) throw new MD2Error('BAD_INDEX', `triangle ${t} uses vertex ${vertex}, the geometry has ${vertexCount}`, { section: 'geometry' })
+      if (vertex >= vertexCount)
+        throw new MD2Error('BAD_INDEX', `triangle ${t} uses vertex ${vertex}, the geometry has ${vertexCount}`, { section: 'geometry' })
       const c = t * 3 + k
       triangles[c] = remap[vertex]!
       uvs[c * 2] = uv.getX(vertex)

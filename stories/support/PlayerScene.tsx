@@ -38,7 +38,9 @@ export function whiteShare(picture: Picture): number {
   let drawn = 0
   let white = 0
   for (let i = 0; i < data.length; i += 4) {
-    const r = data[i]!, g = data[i + 1]!, b = data[i + 2]!
+    const r = data[i]!,
+      g = data[i + 1]!,
+      b = data[i + 2]!
     const background = Math.abs(r - 0x1d) < 8 && Math.abs(g - 0x27) < 8 && Math.abs(b - 0x33) < 8
     if (background) continue
     drawn++

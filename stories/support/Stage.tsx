@@ -33,8 +33,14 @@ export interface StageOptions {
  * `preserveDrawingBuffer` and `flat` let the play functions read exact pixels. Text from the
  * scene (`<Overlay>`) is plain DOM laid over the canvas.
  */
-export function Stage({ children, camera = [40, 18, 92], target = [0, 2, 0], fov = 50, floor = -24 }: StageOptions & { children?: ReactNode }) {
-  const overlays = useMemo(createOverlayStore, [])
+export function Stage({
+  children,
+  camera = [40, 18, 92],
+  target = [0, 2, 0],
+  fov = 50,
+  floor = -24,
+}: StageOptions & { children?: ReactNode }) {
+  const overlays = useMemo(() => createOverlayStore(), [])
   const entries = useSyncExternalStore(overlays.subscribe, overlays.snapshot)
   return (
     <OverlayContext.Provider value={overlays}>
@@ -73,9 +79,7 @@ interface OverlayEntry {
 function overlayStyle({ at, tone }: OverlayEntry): CSSProperties {
   return {
     position: 'absolute',
-    ...(at
-      ? { left: `${at.x * 100}%`, top: `${at.y * 100}%`, transform: 'translate(-50%, -50%)' }
-      : { left: 8, top: 8 }),
+    ...(at ? { left: `${at.x * 100}%`, top: `${at.y * 100}%`, transform: 'translate(-50%, -50%)' } : { left: 8, top: 8 }),
     font: '12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace',
     color: tone === 'error' ? '#ffd2d2' : '#e6edf3',
     background: tone === 'error' ? 'rgba(120, 20, 20, 0.9)' : 'rgba(0, 0, 0, 0.55)',
@@ -130,10 +134,13 @@ const OverlayContext = createContext<OverlayStore | null>(null)
 export function Overlay(props: OverlayEntry) {
   const store = useContext(OverlayContext)
   const id = useId()
-  const { children, at, tone, role, style } = props
+  const { children, tone, role, style } = props
+  // By value: callers write `at={{ x, y }}` inline, a new object every render.
+  const x = props.at?.x
+  const y = props.at?.y
   useLayoutEffect(() => {
-    store?.set(id, { children, at, tone, role, style })
-  }, [store, id, children, at?.x, at?.y, tone, role, style])
+    store?.set(id, { children, at: x === undefined || y === undefined ? undefined : { x, y }, tone, role, style })
+  }, [store, id, children, x, y, tone, role, style])
   useLayoutEffect(() => () => store?.delete(id), [store, id])
   return null
 }

@@ -26,7 +26,9 @@ export const RATAMAHATTA_WEAPON = `${Q2}/ratamahatta/weapon.MD2`
 export const RATAMAHATTA_WEAPON_SKIN = `${Q2}/ratamahatta/weapon.pcx`
 /** Ratamahatta's original PCX skins (his `tris.md2` names none), file names as shipped (mixed case). */
 export const RATAMAHATTA_SKINS: Record<string, string> = Object.fromEntries(
-  ['Ratamahatta', 'Gearwhore', 'ctf_b', 'ctf_r', 'dead', 'jaws'].map((name) => [name.toLowerCase(), `${Q2}/ratamahatta/${name}.pcx`] as const),
+  ['Ratamahatta', 'Gearwhore', 'ctf_b', 'ctf_r', 'dead', 'jaws'].map(
+    (name) => [name.toLowerCase(), `${Q2}/ratamahatta/${name}.pcx`] as const,
+  ),
 )
 
 export const SOLDIER = `${UFO}/soldier-male/body.md2`

@@ -29,9 +29,15 @@ export function modelArgTypes(info: ModelInfo, skins?: Record<string, string>): 
       control: { type: 'range', min: 0, max: info.frameCount - 1, step: 1 },
       description: `Show one still frame (0–${info.frameCount - 1}); overrides animation`,
     },
-    fps: { control: { type: 'range', min: 1, max: 60, step: 1 }, description: "Keyframes per second (default: the animation's own, 10 for Quake II)" },
+    fps: {
+      control: { type: 'range', min: 1, max: 60, step: 1 },
+      description: "Keyframes per second (default: the animation's own, 10 for Quake II)",
+    },
     speed: { control: { type: 'range', min: 0.05, max: 4, step: 0.05 } },
-    crossfade: { control: { type: 'range', min: 0, max: 1, step: 0.05 }, description: 'Seconds a change of animation fades over (0: a cut)' },
+    crossfade: {
+      control: { type: 'range', min: 0, max: 1, step: 0.05 },
+      description: 'Seconds a change of animation fades over (0: a cut)',
+    },
     reverse: { control: 'boolean' },
     scale: { control: { type: 'range', min: 0.1, max: 3, step: 0.05 } },
     playing: { control: 'boolean' },

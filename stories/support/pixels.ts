@@ -150,7 +150,10 @@ export class StageProbe {
   /** The model is drawn: a meaningful share of the region differs from the background. */
   async expectModel(region?: Region, minShare = 0.004): Promise<Picture> {
     let last = 0
-    const picture = await this.until((p) => (last = coverage(p, region, this.background)) >= minShare, `a model to be drawn (${describe(region)}; ${pct(last)} of pixels so far, want ${pct(minShare)})`)
+    const picture = await this.until(
+      (p) => (last = coverage(p, region, this.background)) >= minShare,
+      `a model to be drawn (${describe(region)}; ${pct(last)} of pixels so far, want ${pct(minShare)})`,
+    )
     // The corners show the background colour exactly (flat, no tone mapping).
     expectBackgroundAt(picture, 0, 0, this.background)
     return picture

@@ -167,7 +167,13 @@ describe('<MD2Model> in a real WebGL canvas', () => {
       return (
         <group scale={0.15}>
           {Array.from({ length: count }, (_, i) => (
-            <MD2Model key={i} model={model} skin={OGRO_SKIN} animation={i % 20} position={[((i % 10) - 4.5) * 40, Math.floor(i / 10) * 60 - 270, 0]} />
+            <MD2Model
+              key={i}
+              model={model}
+              skin={OGRO_SKIN}
+              animation={i % 20}
+              position={[((i % 10) - 4.5) * 40, Math.floor(i / 10) * 60 - 270, 0]}
+            />
           ))}
         </group>
       )
@@ -177,10 +183,16 @@ describe('<MD2Model> in a real WebGL canvas', () => {
     const baseline = renderer.info.memory.geometries
     render(<Crowd count={100} />)
     await stage.expectModel(undefined, 0.02)
-    await waitUntil(() => renderer.info.memory.geometries === baseline + 100, `100 more geometries (${renderer.info.memory.geometries - baseline})`)
+    await waitUntil(
+      () => renderer.info.memory.geometries === baseline + 100,
+      `100 more geometries (${renderer.info.memory.geometries - baseline})`,
+    )
     const textures = renderer.info.memory.textures
     render(<Crowd count={0} />)
-    await waitUntil(() => renderer.info.memory.geometries === baseline, `the geometries to be disposed (${renderer.info.memory.geometries - baseline} left)`)
+    await waitUntil(
+      () => renderer.info.memory.geometries === baseline,
+      `the geometries to be disposed (${renderer.info.memory.geometries - baseline} left)`,
+    )
     await stage.next(3)
     expect(renderer.info.memory.textures, 'the shared skin texture is not disposed').toBe(textures)
     expect(useMD2.peek(OGRO), 'the cached model').toBeDefined()

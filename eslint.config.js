@@ -1,0 +1,34 @@
+// ESLint: typescript-eslint's strict rules and React's hooks rules over the library, tests, stories,
+// benchmarks and scripts. Formatting is Prettier's (npm run format), checked by npm run lint.
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  { ignores: ['dist', 'storybook-static', 'coverage', 'node_modules', 'bench/results', '**/*.d.ts.map'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // The hot loops index typed arrays whose bounds are checked by construction.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Three.js objects are mutated by design (a ref's mesh, a shared frustum); the compiler-era
+      // rules about mutation and refs read during render do not fit a render loop.
+      'react-hooks/immutability': 'off',
+      'react-hooks/refs': 'off',
+      'react-hooks/purity': 'off',
+      'react-hooks/set-state-in-effect': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Scripts run in Node and hand functions to a browser page (playwright's evaluate).
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+)
