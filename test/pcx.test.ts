@@ -436,18 +436,40 @@ describe('decodePCX on damaged files', () => {
     expect(expectBadImage(() => decodePCX(patched(small, 66, 1, 0)), 'pcx header').offset).toBe(66)
   })
 
+  it('an image past maxPixels (8,192² by default) is refused from its header, even when its bytes could hold it', () => {
+    // 16,384 × 16,384 in runs of 63: 8.5 MB of RLE that would decode to 256 MiB of indices and 1 GiB of RGBA.
+    const side = 16384
+    const runs = Math.ceil((side * side) / 63)
+    const body = new Uint8Array(runs * 2)
+    for (let i = 0; i < body.length; i += 2) body[i] = 0xff
+    const file = new Uint8Array(128 + body.length + 769)
+    file.set(makePCX({ width: side, height: 1, body: [], palette: TEST_PALETTE }).subarray(0, 128))
+    file.set([0xff, 0x3f], 10) // ymax = 16383
+    file.set(body, 128)
+    file[128 + body.length] = 0x0c
+    const before = process.memoryUsage().arrayBuffers
+    const error = expectBadImage(() => decodePCX(file), 'pcx header')
+    expect(error.message).toContain('16384 × 16384 pixels is more than the limit of 67108864')
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024)
+    // A caller may lower the cap.
+    const skin = readAsset('quake2/ogro/igdosh.pcx')
+    expect(expectBadImage(() => decodePCX(skin, { maxPixels: 1000 }), 'pcx header').message).toContain('more than the limit of 1000')
+  })
+
   it('absurd sizes are refused from the header, before anything is allocated', () => {
+    // Without the pixel cap: what the bytes could hold decides.
+    const NO_CAP = { maxPixels: Infinity }
     const before = process.memoryUsage().arrayBuffers
     const started = performance.now()
     // 65535×65535, 200-byte file: too short even for the palette of an 8-bit image.
     const tiny = patched(makePCX({ width: 1, height: 1, body: new Array<number>(72).fill(0) }), 8, 0xfe, 0xff, 0xfe, 0xff)
     tiny.set([0xff, 0xff], 66)
     expect(tiny.length).toBe(200)
-    expectBadImage(() => decodePCX(tiny), 'pcx palette')
+    expectBadImage(() => decodePCX(tiny, NO_CAP), 'pcx palette')
     // The same as a 24-bit image (no palette): the header check refuses it.
     const tinyRGB = tiny.slice()
     tinyRGB[65] = 3
-    expect(expectBadImage(() => decodePCX(tinyRGB), 'pcx header').message).toContain('65535×65535×3')
+    expect(expectBadImage(() => decodePCX(tinyRGB, NO_CAP), 'pcx header').message).toContain('65535×65535×3')
     // 65535×65535 8-bit with a palette and 1,000 bytes of runs: at most 31,500 pixels could come out.
     const runs = patched(
       makePCX({ width: 1, height: 1, body: new Array<number>(1000).fill(0xff), palette: TEST_PALETTE }),
@@ -458,7 +480,7 @@ describe('decodePCX on damaged files', () => {
       0xff,
     )
     runs.set([0xff, 0xff], 66)
-    expect(expectBadImage(() => decodePCX(runs), 'pcx header').message).toContain('cannot come from 1001 bytes')
+    expect(expectBadImage(() => decodePCX(runs, NO_CAP), 'pcx header').message).toContain('cannot come from 1001 bytes')
     expect(performance.now() - started).toBeLessThan(200)
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024)
   })

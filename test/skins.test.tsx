@@ -520,3 +520,31 @@ describe('<MD2Model skin>', () => {
     expect(server.requests).toContain('/a/quake2/ogro/khorne.pcx')
   })
 })
+
+describe('skins past the GPU limit', () => {
+  it("a PCX larger than the renderer's MAX_TEXTURE_SIZE is resampled to fit, pixels point-sampled, with one warning", () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const image = decodePCX(readAsset('quake2/ogro/igdosh.pcx'))
+    const loader = new MD2SkinLoader()
+    loader.maxTextureSize = image.width / 2
+    const texture = loader.parse(readAsset('quake2/ogro/igdosh.pcx'), 'igdosh.pcx')
+    expect([texture.image.width, texture.image.height]).toEqual([image.width / 2, image.height / 2])
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(String(warn.mock.calls[0]![0])).toContain(
+      `${image.width} × ${image.height}, past this GPU's MAX_TEXTURE_SIZE of ${image.width / 2}`,
+    )
+    // Texel (x, y) of the half-size skin is texel (2x + 1, 2y + 1) of the original (rows stored bottom-up).
+    const small = texture.image.data as Uint8Array
+    const w = image.width / 2
+    const h = image.height / 2
+    for (const [x, y] of [
+      [0, 0],
+      [10, 7],
+      [w - 1, h - 1],
+    ] as const) {
+      const at = ((h - 1 - y) * w + x) * 4
+      const from = ((2 * y + 1) * image.width + 2 * x + 1) * 4
+      expect([...small.subarray(at, at + 4)]).toEqual([...image.data.subarray(from, from + 4)])
+    }
+  })
+})

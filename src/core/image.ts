@@ -12,6 +12,28 @@ export interface DecodedImage {
 export interface ImageDecodeOptions {
   /** File name or URL, quoted in errors. */
   name?: string
+  /**
+   * The most pixels an image may have (default `DEFAULT_MAX_PIXELS`, 8,192 × 8,192): checked from the
+   * header before anything is allocated. Quake II skins are at most a few hundred pixels a side.
+   */
+  maxPixels?: number
+}
+
+/** The default `maxPixels`: 8,192 × 8,192 (256 MiB of RGBA). */
+export const DEFAULT_MAX_PIXELS = 8192 * 8192
+
+/** Refuses, before allocating, an image larger than `options.maxPixels` (or the default). */
+export function checkImageSize(format: 'pcx' | 'tga', width: number, height: number, options: ImageDecodeOptions, offset: number): void {
+  const limit = options.maxPixels ?? DEFAULT_MAX_PIXELS
+  if (width * height > limit) {
+    failImage(
+      format,
+      'header',
+      offset,
+      `${width} × ${height} pixels is more than the limit of ${limit} (maxPixels; ${Math.floor(Math.sqrt(limit))}² by default)`,
+      options.name,
+    )
+  }
 }
 
 export type ImageType = 'pcx' | 'tga' | 'png' | 'jpeg'

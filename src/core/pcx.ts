@@ -7,7 +7,7 @@
  * bytes; `bytesPerLine` may exceed the width, and the padding bytes are dropped.
  */
 import { MD2Error } from './errors'
-import { type DecodedImage, type ImageDecodeOptions, failImage, hexByte, readUint16LE, toImageBytes } from './image'
+import { type DecodedImage, type ImageDecodeOptions, checkImageSize, failImage, hexByte, readUint16LE, toImageBytes } from './image'
 
 export interface PCXOptions extends ImageDecodeOptions {
   /**
@@ -50,6 +50,7 @@ export function decodePCX(bytes: Uint8Array | ArrayBuffer, options: PCXOptions =
   const data = toImageBytes(bytes, file)
   const transparentIndex = checkTransparentIndex(options.transparentIndex, file)
   const header = readHeader(data, file)
+  checkImageSize('pcx', header.width, header.height, options, 8)
   if (header.planes === 1) {
     const { width, height, indices, palette } = decodeIndexed(data, header, file)
     return { width, height, data: applyPalette(indices, palette, transparentIndex) }
@@ -63,6 +64,7 @@ export function decodePCXIndexed(bytes: Uint8Array | ArrayBuffer, options: Image
   const file = options.name
   const data = toImageBytes(bytes, file)
   const header = readHeader(data, file)
+  checkImageSize('pcx', header.width, header.height, options, 8)
   if (header.planes !== 1) {
     failImage('pcx', 'header', 65, `${header.planes} planes is a true-colour image, it has no palette indices`, file)
   }

@@ -7,7 +7,7 @@
  * top unless descriptor bit 5 is set, and left to right unless bit 4 is set. A TGA 2.0 footer or
  * extension area after the pixels is ignored.
  */
-import { type DecodedImage, type ImageDecodeOptions, failImage, readUint16LE, toImageBytes } from './image'
+import { type DecodedImage, type ImageDecodeOptions, checkImageSize, failImage, readUint16LE, toImageBytes } from './image'
 
 export interface TGAOptions extends ImageDecodeOptions {
   /**
@@ -50,6 +50,7 @@ export function decodeTGA(bytes: Uint8Array | ArrayBuffer, options: TGAOptions =
   const file = options.name
   const data = toImageBytes(bytes, file)
   const header = readHeader(data, file)
+  checkImageSize('tga', header.width, header.height, options, 12)
   const colorMapStart = HEADER_SIZE + header.idLength
   if (colorMapStart > data.length) {
     const message = `image ID field of ${header.idLength} bytes runs past the end of the file`

@@ -1,3 +1,4 @@
+import { useThree } from '@react-three/fiber'
 import { useDeferredValue, useEffect, useRef } from 'react'
 import type { Texture } from 'three'
 import { MD2Error, isMD2Error } from '../core/errors'
@@ -129,6 +130,8 @@ export function useSkinProp(
   modelUrl?: string,
   onSkinError?: (error: MD2Error) => void,
 ): Texture | undefined {
+  // Skins larger than this renderer can hold are resampled as they are decoded.
+  loader.maxTextureSize = useThree((state) => state.gl.capabilities?.maxTextureSize ?? Infinity)
   const loadedFrom = modelUrl ?? md2SourceUrl(model)
   const key = skinKey(model, skin, loadedFrom)
   const deferred = useDeferredValue(key)

@@ -42,6 +42,14 @@ export function skinKindOf(url: string): MD2SkinKind {
  * decoders reject.
  */
 export class MD2SkinLoader extends Loader<Texture> {
+  /**
+   * The renderer's `MAX_TEXTURE_SIZE` (`renderer.capabilities.maxTextureSize`): larger PCX/TGA skins
+   * are resampled to fit, with a warning. `<MD2Model>` sets it from its renderer.
+   */
+  maxTextureSize = Infinity
+  /** The most pixels a PCX/TGA skin may have before it is refused (see `ImageDecodeOptions.maxPixels`). */
+  maxPixels: number | undefined = undefined
+
   override load(
     url: string,
     onLoad: (texture: Texture) => void,
@@ -81,8 +89,9 @@ export class MD2SkinLoader extends Loader<Texture> {
     const bytes = data instanceof Uint8Array ? data : new Uint8Array(data)
     const kind = name === undefined ? 'unknown' : skinKindOf(name)
     const format = kind === 'pcx' || kind === 'tga' ? kind : sniffImageType(bytes)
-    if (format === 'pcx') return createSkinTexture(decodePCX(bytes, { name }), name)
-    if (format === 'tga') return createSkinTexture(decodeTGA(bytes, { name }), name)
+    const decode = { name, maxPixels: this.maxPixels }
+    if (format === 'pcx') return createSkinTexture(decodePCX(bytes, decode), name, this.maxTextureSize)
+    if (format === 'tga') return createSkinTexture(decodeTGA(bytes, decode), name, this.maxTextureSize)
     throw new MD2Error(
       'BAD_IMAGE',
       format === undefined
@@ -101,8 +110,9 @@ export class MD2SkinLoader extends Loader<Texture> {
     const format = sniffed === 'png' || sniffed === 'jpeg' || kind === 'image' ? 'image' : kind === 'pcx' || kind === 'tga' ? kind : sniffed
     try {
       if (format === 'image') return await bitmapTexture(bytes, name)
-      if (format === 'pcx') return createSkinTexture(decodePCX(bytes, { name }), name)
-      if (format === 'tga') return createSkinTexture(decodeTGA(bytes, { name }), name)
+      const decode = { name, maxPixels: this.maxPixels }
+      if (format === 'pcx') return createSkinTexture(decodePCX(bytes, decode), name, this.maxTextureSize)
+      if (format === 'tga') return createSkinTexture(decodeTGA(bytes, decode), name, this.maxTextureSize)
       throw new MD2Error('BAD_IMAGE', 'not a PCX, TGA, PNG or JPEG image', { section: 'skin', file: name })
     } catch (error) {
       throw isMD2Error(error) && name !== undefined ? error.withFile(name) : error
@@ -116,9 +126,10 @@ export class MD2SkinLoader extends Loader<Texture> {
  * `flipY = true` and lines up with the MD2 UVs (no `UNPACK_FLIP_Y` on a typed-array upload, which
  * some browsers deprecate). `image` is not modified.
  */
-export function createSkinTexture(image: DecodedImage, name?: string): DataTexture {
-  const { width, height } = image
-  const texture = new DataTexture(bottomUp(image), width, height, RGBAFormat, UnsignedByteType)
+export function createSkinTexture(image: DecodedImage, name?: string, maxTextureSize = Infinity): DataTexture {
+  const fitted = fitTextureSize(image, maxTextureSize, name)
+  const { width, height } = fitted
+  const texture = new DataTexture(bottomUp(fitted), width, height, RGBAFormat, UnsignedByteType)
   texture.colorSpace = SRGBColorSpace
   texture.flipY = false
   texture.generateMipmaps = true
@@ -127,6 +138,29 @@ export function createSkinTexture(image: DecodedImage, name?: string): DataTextu
   if (name !== undefined) texture.name = name
   texture.needsUpdate = true
   return texture
+}
+
+/**
+ * An image no larger than `maxSize` on either side: as the GPU would refuse a larger one, it is
+ * resampled (point sampling, as Quake II's GL_ResampleTexture does) with a warning naming both sizes.
+ */
+function fitTextureSize(image: DecodedImage, maxSize: number, name: string | undefined): DecodedImage {
+  const { width, height, data } = image
+  if (width <= maxSize && height <= maxSize) return image
+  const scale = maxSize / Math.max(width, height)
+  const outWidth = Math.max(1, Math.floor(width * scale))
+  const outHeight = Math.max(1, Math.floor(height * scale))
+  console.warn(
+    `react-three-md2: skin ${name ?? ''} is ${width} × ${height}, past this GPU's MAX_TEXTURE_SIZE of ${maxSize}; resampled to ${outWidth} × ${outHeight}`,
+  )
+  const out = new Uint8Array(outWidth * outHeight * 4)
+  const words = new Uint32Array(data.buffer, data.byteOffset, width * height)
+  const outWords = new Uint32Array(out.buffer)
+  for (let y = 0; y < outHeight; y++) {
+    const row = Math.floor(((y + 0.5) * height) / outHeight) * width
+    for (let x = 0; x < outWidth; x++) outWords[y * outWidth + x] = words[row + Math.floor(((x + 0.5) * width) / outWidth)]!
+  }
+  return { width: outWidth, height: outHeight, data: out }
 }
 
 /** The image's rows in reverse order (last row first), in a new array. */
