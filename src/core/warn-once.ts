@@ -1,3 +1,6 @@
+// The core is typed without the DOM or Node: every host it runs in has a console.
+declare const console: { warn(message: string): void }
+
 const warned = new Set<string>()
 
 /**
