@@ -239,9 +239,11 @@ export class AnimationPlayer {
     const last = this.frameCount - 1
     const frame = Math.min(Math.max(this.heldFrame, 0), last)
     const whole = Math.floor(frame)
+    const t = frame - whole
+    // A whole frame is that frame alone (lit by its own normals, as Quake II shows a still frame).
     pose.from = whole
-    pose.to = Math.min(whole + 1, last)
-    pose.t = whole === last ? 0 : frame - whole
+    pose.to = t === 0 ? whole : Math.min(whole + 1, last)
+    pose.t = t
   }
 
   private holdCurrentPoseForFade(seconds: number): void {

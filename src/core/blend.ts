@@ -91,6 +91,7 @@ export function blendVerticesYUpBy(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals?: Float32Array,
+  colors?: VertexLight,
 ): void {
   const t = factor.t
   const back = 1 - t
@@ -121,12 +122,71 @@ export function blendVerticesYUpBy(
   if (words !== undefined) {
     const oa = (data.byteOffset + va) >>> 2
     const ob = (data.byteOffset + vb) >>> 2
-    if (normals === undefined) blendWordPositions(words, oa, words, ob, xyzIndex, positions)
+    if (colors !== undefined) blendWordPositionsLit(words, oa, words, ob, xyzIndex, positions, colors.colors, colors.table)
+    else if (normals === undefined) blendWordPositions(words, oa, words, ob, xyzIndex, positions)
     else blendWords(words, oa, words, ob, xyzIndex, positions, normals)
   } else {
     // Unaligned frames (a file read from an odd offset) or a big-endian host: byte by byte.
     blendBytePositions(data, va, vb, xyzIndex, positions)
     if (normals !== undefined) blendByteNormals(data, va, vb, xyzIndex, normals)
+    if (colors !== undefined) lightBytes(data, vb, xyzIndex, colors)
+  }
+}
+
+/**
+ * Per-vertex light written with the positions (Quake II's lighting): `colors` receives, for each
+ * output vertex, the 3 floats of `table` at the normal index of the frame blended towards.
+ */
+export interface VertexLight {
+  colors: Float32Array
+  /** 256 × 3 colours by normal index (see `quake2LightTable`). */
+  table: Float32Array
+}
+
+function blendWordPositionsLit(
+  wa: Uint32Array,
+  oa: number,
+  wb: Uint32Array,
+  ob: number,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  colors: Float32Array,
+  table: Float32Array,
+): void {
+  const k = coefficients
+  const ax = k[AX]!,
+    ay = k[AY]!,
+    az = k[AZ]!,
+    bx = k[BX]!,
+    by = k[BY]!,
+    bz = k[BZ]!,
+    cx = k[CX]!,
+    cy = k[CY]!,
+    cz = k[CZ]!
+  const count = xyzIndex.length
+  for (let i = 0, o = 0; i < count; i++, o += 3) {
+    const v = xyzIndex[i]!
+    const qa = wa[oa + v]!
+    const qb = wb[ob + v]!
+    positions[o] = ((qa >>> 8) & 255) * ay + ((qb >>> 8) & 255) * by + cy
+    positions[o + 1] = ((qa >>> 16) & 255) * az + ((qb >>> 16) & 255) * bz + cz
+    positions[o + 2] = (qa & 255) * ax + (qb & 255) * bx + cx
+    const n = (qb >>> 24) * 3
+    colors[o] = table[n]!
+    colors[o + 1] = table[n + 1]!
+    colors[o + 2] = table[n + 2]!
+  }
+}
+
+/** The byte path's light: the normal index of the frame at byte offset `to`. */
+function lightBytes(data: Uint8Array, to: number, xyzIndex: Uint16Array | Uint32Array, light: VertexLight): void {
+  const { colors, table } = light
+  const count = xyzIndex.length
+  for (let i = 0, o = 0; i < count; i++, o += 3) {
+    const n = data[to + (xyzIndex[i]! << 2) + 3]! * 3
+    colors[o] = table[n]!
+    colors[o + 1] = table[n + 1]!
+    colors[o + 2] = table[n + 2]!
   }
 }
 
@@ -270,6 +330,7 @@ export function blendPoseYUp(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals?: Float32Array,
+  colors?: VertexLight,
 ): void {
   const w = fadeWeights
   const keep = 1 - pose.fadeWeight
@@ -302,9 +363,57 @@ export function blendPoseYUp(
   for (let f = 0; f < 4; f++) offsets[f] = frames[f]! * stride + FRAME_HEADER_SIZE
   if (words !== undefined) {
     for (let f = 0; f < 4; f++) offsets[f] = (data.byteOffset + offsets[f]!) >>> 2
-    blendFourWords(words, xyzIndex, positions, normals)
+    if (colors !== undefined) blendFourWordPositionsLit(words, xyzIndex, positions, colors.colors, colors.table)
+    else blendFourWords(words, xyzIndex, positions, normals)
   } else {
     blendFourBytes(data, xyzIndex, positions, normals)
+    // Lit by the incoming animation's frame blended towards, as a plain blend is.
+    if (colors !== undefined) lightBytes(data, offsets[1]!, xyzIndex, colors)
+  }
+}
+
+function blendFourWordPositionsLit(
+  words: Uint32Array,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  colors: Float32Array,
+  table: Float32Array,
+): void {
+  const k = fadeCoefficients
+  const o = fadeOffsets
+  const o0 = o[0]!,
+    o1 = o[1]!,
+    o2 = o[2]!,
+    o3 = o[3]!
+  const x0 = k[0]!,
+    y0 = k[1]!,
+    z0 = k[2]!,
+    x1 = k[3]!,
+    y1 = k[4]!,
+    z1 = k[5]!
+  const x2 = k[6]!,
+    y2 = k[7]!,
+    z2 = k[8]!,
+    x3 = k[9]!,
+    y3 = k[10]!,
+    z3 = k[11]!
+  const cx = k[12]!,
+    cy = k[13]!,
+    cz = k[14]!
+  const count = xyzIndex.length
+  for (let i = 0, out = 0; i < count; i++, out += 3) {
+    const v = xyzIndex[i]!
+    const a = words[o0 + v]!,
+      b = words[o1 + v]!,
+      c = words[o2 + v]!,
+      d = words[o3 + v]!
+    positions[out] = ((a >>> 8) & 255) * y0 + ((b >>> 8) & 255) * y1 + ((c >>> 8) & 255) * y2 + ((d >>> 8) & 255) * y3 + cy
+    positions[out + 1] = ((a >>> 16) & 255) * z0 + ((b >>> 16) & 255) * z1 + ((c >>> 16) & 255) * z2 + ((d >>> 16) & 255) * z3 + cz
+    positions[out + 2] = (a & 255) * x0 + (b & 255) * x1 + (c & 255) * x2 + (d & 255) * x3 + cx
+    const n = (b >>> 24) * 3
+    colors[out] = table[n]!
+    colors[out + 1] = table[n + 1]!
+    colors[out + 2] = table[n + 2]!
   }
 }
 

@@ -3,6 +3,7 @@ import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useMemo, u
 import {
   Frustum,
   Matrix4,
+  MeshBasicMaterial,
   MeshLambertMaterial,
   Sphere,
   type Camera,
@@ -20,6 +21,7 @@ import { copyPose, createPose, posesEqual, type MD2Pose } from '../core/pose'
 import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/types'
 import { warnOnce } from '../core/warn-once'
 import { createMD2Geometry, writeMD2Pose } from '../three/MD2Geometry'
+import { Quake2Lighting } from '../three/Quake2Lighting'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
 import { useMD2 } from './useMD2'
 import { ANIMATION_FRAME_PRIORITY, useAnimationList, useMD2AnimationOptions } from './useMD2Animation'
@@ -91,6 +93,21 @@ export interface MD2ModelProps extends GroupProps {
   scale?: number | [number, number, number] | Vector3
   castShadow?: boolean
   receiveShadow?: boolean
+  /**
+   * `"lambert"` (default): three's lights on a Lambert material. `"quake2"`: Quake II's own model
+   * lighting, unlit by three: each vertex's colour is the engine's light table entry for its normal
+   * (in the frame blended towards) and the model's world yaw, times `shadelight`, clamped to 1, and
+   * the skin is modulated by it.
+   */
+  lighting?: 'lambert' | 'quake2'
+  /** Quake II lighting: the light at the model's feet, one level or RGB. Default 1. */
+  shadelight?: number | [number, number, number]
+  /** Quake II lighting, RF_MINLIGHT: a shadelight whose channels are all ≤ 0.1 is raised to 0.1. */
+  minlight?: boolean
+  /** Quake II lighting, RF_FULLBRIGHT: shadelight 1. */
+  fullbright?: boolean
+  /** Quake II lighting, RF_GLOW: the light pulses by 0.1 × sin(7 t), never below 0.8 of itself. */
+  glow?: boolean
   /** A keyframe was reached (footsteps, muzzle flashes): once per keyframe, in order, at any frame rate. */
   onFrame?: (frame: number, animation: MD2Animation) => void
   /** A looping animation went round. */
@@ -189,6 +206,11 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     scale,
     castShadow,
     receiveShadow,
+    lighting = 'lambert',
+    shadelight = 1,
+    minlight = false,
+    fullbright = false,
+    glow = false,
     onFrame,
     onLoop,
     onAnimationEnd,
@@ -215,11 +237,18 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   const source: MD2PoseSource = sync && parent ? parent : (controller ?? animator)
   const ownsAnimation = source === animator
 
-  const needsNormals = !(material && 'isMeshBasicMaterial' in material)
-  const geometry = useMemo(() => createMD2Geometry(model, { normals: needsNormals }), [model, needsNormals])
+  const quake2 = lighting === 'quake2'
+  const needsNormals = !quake2 && !(material && 'isMeshBasicMaterial' in material)
+  const geometry = useMemo(() => createMD2Geometry(model, { normals: needsNormals, colors: quake2 }), [model, needsNormals, quake2])
   useEffect(() => () => geometry.dispose(), [geometry])
 
-  const ownMaterial = useMemo(() => (material ? undefined : new MeshLambertMaterial()), [material])
+  const light = useMemo(() => (quake2 ? new Quake2Lighting() : undefined), [quake2])
+  light?.set({ shadelight: checkedShadelight(model, shadelight), minlight, fullbright, glow })
+
+  const ownMaterial = useMemo(
+    () => (material ? undefined : quake2 ? new MeshBasicMaterial({ vertexColors: true }) : new MeshLambertMaterial()),
+    [material, quake2],
+  )
   useEffect(() => () => ownMaterial?.dispose(), [ownMaterial])
   useLayoutEffect(() => {
     if (!ownMaterial) return
@@ -241,22 +270,26 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     if (ownsAnimation) animator.update(delta)
   }, ANIMATION_FRAME_PRIORITY)
 
-  useFrame((rootState) => {
+  const clock = useMemo(() => ({ seconds: 0 }), [])
+  useFrame((rootState, delta) => {
     const mesh = meshRef.current
     if (!mesh) return
+    clock.seconds += delta
     copyClampedPose(pose, source.pose, model)
-    if (posesEqual(written, pose)) return
+    const relit = light !== undefined && light.update(mesh, clock.seconds)
+    if (!relit && posesEqual(written, pose)) return
     if (!inView(mesh, rootState.camera)) return
     copyPose(written, pose)
-    writeMD2Pose(geometry, model, written)
+    writeMD2Pose(geometry, model, written, light?.table)
   })
 
   // Show the pose right away, before any tick (a new geometry starts on frame 0).
   useLayoutEffect(() => {
     copyClampedPose(pose, source.pose, model)
     copyPose(written, pose)
-    writeMD2Pose(geometry, model, written)
-  }, [geometry, model, source, pose, written, frame, animation])
+    if (light && meshRef.current) light.update(meshRef.current, clock.seconds)
+    writeMD2Pose(geometry, model, written, light?.table)
+  }, [geometry, model, source, pose, written, light, clock, frame, animation])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
   const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose }), [model, source])
@@ -300,4 +333,16 @@ function copyClampedPose(target: MD2Pose, source: Readonly<MD2Pose>, model: MD2M
     target.fadeFrom = Math.min(target.fadeFrom, last)
     target.fadeTo = Math.min(target.fadeTo, last)
   }
+}
+
+/** A shadelight from props: finite and not negative, else 1 with a one-time warning. */
+function checkedShadelight(model: MD2ModelData, value: number | readonly number[]): number | [number, number, number] {
+  const channels = typeof value === 'number' ? [value, value, value] : value
+  if (channels.length === 3 && channels.every((c) => Number.isFinite(c) && c >= 0))
+    return typeof value === 'number' ? value : [channels[0]!, channels[1]!, channels[2]!]
+  warnOnce(
+    `${model.name}:shadelight:${String(value)}`,
+    `${model.name ?? 'model'}: shadelight={${JSON.stringify(value)}} is not a level or [r, g, b] of finite numbers ≥ 0; using 1`,
+  )
+  return 1
 }

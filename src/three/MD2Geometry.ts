@@ -1,5 +1,5 @@
 import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, Sphere, Vector3 } from 'three'
-import { blendPoseYUp, blendVerticesYUpBy } from '../core/blend'
+import { blendPoseYUp, blendVerticesYUpBy, type VertexLight } from '../core/blend'
 import { buildVertexLayout, type MD2VertexLayout } from '../core/mesh'
 import type { MD2Pose } from '../core/pose'
 import type { MD2Model } from '../core/types'
@@ -89,6 +89,8 @@ function allFramesBox(model: MD2Model): Box3 {
 export interface CreateMD2GeometryOptions {
   /** Allocate and write a normal attribute (skip it for unlit materials). Default true. */
   normals?: boolean
+  /** Allocate a `color` attribute for per-vertex light (Quake II lighting). Default false. */
+  colors?: boolean
   /** The frame written at creation. Default 0. */
   frame?: number
 }
@@ -107,6 +109,9 @@ export function createMD2Geometry(model: MD2Model, options: CreateMD2GeometryOpt
   geometry.setAttribute('position', new BufferAttribute(new Float32Array(count * 3), 3).setUsage(DynamicDrawUsage))
   if (options.normals !== false) {
     geometry.setAttribute('normal', new BufferAttribute(new Float32Array(count * 3), 3).setUsage(DynamicDrawUsage))
+  }
+  if (options.colors === true) {
+    geometry.setAttribute('color', new BufferAttribute(new Float32Array(count * 3).fill(1), 3).setUsage(DynamicDrawUsage))
   }
   geometry.setAttribute('uv', data.uv)
   geometry.boundingBox = data.boundingBox.clone()
@@ -160,24 +165,39 @@ export function writeMD2Blend(geometry: BufferGeometry, model: MD2Model, blend: 
  * `createMD2Geometry`, in one pass, and flags the attributes for upload. Frames outside the model
  * show frame 0. Allocates nothing.
  */
-export function writeMD2Pose(geometry: BufferGeometry, model: MD2Model, pose: Readonly<MD2Pose>): void {
-  if (!(pose.fadeWeight > 0)) {
-    writeMD2Blend(geometry, model, pose)
-    return
-  }
+export function writeMD2Pose(geometry: BufferGeometry, model: MD2Model, pose: Readonly<MD2Pose>, light?: Float32Array): void {
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
   const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
+  const color = geometry.getAttribute('color') as BufferAttribute | undefined
   const count = model.header.numFrames
-  if (!(isFrame(pose.from, count) && isFrame(pose.to, count) && isFrame(pose.fadeFrom, count) && isFrame(pose.fadeTo, count))) {
+  const fading = pose.fadeWeight > 0
+  if (!(
+    isFrame(pose.from, count) &&
+    isFrame(pose.to, count) &&
+    (!fading || (isFrame(pose.fadeFrom, count) && isFrame(pose.fadeTo, count)))
+  )) {
     // As for a plain blend, a frame the model does not have shows frame 0.
     writeMD2Frame(geometry, model, 0, 0, 0)
     return
   }
-  blendPoseYUp(model, pose, layout.xyzIndex, position.array as Float32Array, normal?.array as Float32Array | undefined)
+  let lit: VertexLight | undefined
+  if (light !== undefined && color !== undefined) {
+    lit = vertexLight
+    lit.colors = color.array as Float32Array
+    lit.table = light
+  }
+  const positions = position.array as Float32Array
+  const normals = normal?.array as Float32Array | undefined
+  if (fading) blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, lit)
+  else blendVerticesYUpBy(model, pose.from, pose.to, pose, layout.xyzIndex, positions, lit ? undefined : normals, lit)
   position.needsUpdate = true
-  if (normal) normal.needsUpdate = true
+  if (normal && !lit) normal.needsUpdate = true
+  if (color && lit) color.needsUpdate = true
 }
+
+/** Reused for every lit write (the kernel reads it synchronously). */
+const vertexLight: VertexLight = { colors: new Float32Array(0), table: new Float32Array(0) }
 
 function isFrame(frame: number, count: number): boolean {
   return Number.isInteger(frame) && frame >= 0 && frame < count

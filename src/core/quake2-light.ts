@@ -1,0 +1,60 @@
+import { ANORMTAB, SHADEDOT_QUANT } from './normals'
+
+/**
+ * Quake II's model lighting (ref_gl's R_DrawAliasModel and GL_DrawAliasFrameLerp): a vertex's colour
+ * is `shadedots[n] × shadelight` per channel, clamped to [0, 1], where `shadedots` is the row of the
+ * 16 × 256 light table for the entity's yaw and `n` the vertex's normal index in the frame being
+ * blended towards.
+ */
+export interface Quake2LightFlags {
+  /** RF_MINLIGHT: a shadelight whose channels are all ≤ 0.1 is raised to 0.1. */
+  minlight?: boolean
+  /** RF_FULLBRIGHT: shadelight 1. */
+  fullbright?: boolean
+  /** RF_GLOW: adds 0.1 × sin(7 t) per channel, never below 0.8 of the unpulsed value. */
+  glow?: boolean
+}
+
+/** The light table row the engine uses for a yaw in degrees: `(int)(yaw × 16 / 360) & 15`. */
+export function shadeDotsRow(yawDegrees: number): number {
+  return Math.trunc((yawDegrees * SHADEDOT_QUANT) / 360) & (SHADEDOT_QUANT - 1)
+}
+
+/**
+ * The shadelight the engine draws with: `light` (RGB at the model's feet) after the entity flags, at
+ * time `seconds` (for the glow), written into `out`.
+ */
+export function effectiveShadelight(light: ArrayLike<number>, flags: Quake2LightFlags, seconds: number, out: Float64Array): Float64Array {
+  for (let c = 0; c < 3; c++) out[c] = flags.fullbright ? 1 : light[c]!
+  if (flags.minlight && out[0]! <= 0.1 && out[1]! <= 0.1 && out[2]! <= 0.1) out[0] = out[1] = out[2] = 0.1
+  if (flags.glow) {
+    const pulse = 0.1 * Math.sin(seconds * 7)
+    for (let c = 0; c < 3; c++) {
+      const least = out[c]! * 0.8
+      out[c] = Math.max(out[c]! + pulse, least)
+    }
+  }
+  return out
+}
+
+/**
+ * The colour of every normal index for one yaw row and shadelight, 3 floats per index (256 × 3), as
+ * the per-frame kernel reads them: `min(1, shadedots[n] × shadelight[c])`, turned to linear light
+ * when `linear` (three.js multiplies a texture decoded from sRGB by linear vertex colours; Quake II
+ * multiplied the stored texel by the colour, which in linear terms is the colour decoded the same way).
+ */
+export function quake2LightTable(row: number, shadelight: ArrayLike<number>, linear: boolean, out: Float32Array): Float32Array {
+  const base = row * 256
+  for (let n = 0; n < 256; n++) {
+    const dot = ANORMTAB[base + n]!
+    for (let c = 0; c < 3; c++) {
+      const value = Math.min(1, Math.max(0, dot * shadelight[c]!))
+      out[n * 3 + c] = linear ? srgbToLinear(value) : value
+    }
+  }
+  return out
+}
+
+function srgbToLinear(value: number): number {
+  return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4
+}

@@ -1,0 +1,128 @@
+import ReactThreeTestRenderer from '@react-three/test-renderer'
+import { createRef } from 'react'
+import type { BufferGeometry, Group, Mesh, MeshBasicMaterial } from 'three'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ANORMTAB, buildVertexLayout, parseMD2, type MD2Model as Model } from '../src/core'
+import { effectiveShadelight, shadeDotsRow } from '../src/core/quake2-light'
+import { MD2Model } from '../src/react/MD2Model'
+import { readAsset } from './assets'
+
+const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2'), { name: 'ogro/tris.MD2' })
+const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2'), { name: 'soldier/body.md2' })
+
+type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
+const renderers: Renderer[] = []
+afterEach(async () => {
+  for (const r of renderers.splice(0)) await r.unmount()
+  vi.restoreAllMocks()
+})
+
+/** The normal index of MD2 vertex `v` in frame `f`, read from the file's bytes with a DataView. */
+function normalIndex(model: Model, bytes: Uint8Array, f: number, v: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const offsetFrames = view.getInt32(56, true)
+  const frameSize = view.getInt32(16, true)
+  return view.getUint8(offsetFrames + f * frameSize + 40 + v * 4 + 3)
+}
+
+const linear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+
+/** What Quake II computes for each drawn vertex: shadedots[n of the frame blended towards] × shadelight, clamped. */
+function expectedColors(model: Model, bytes: Uint8Array, to: number, yawDegrees: number, shade: readonly number[]): Float32Array {
+  const { xyzIndex } = buildVertexLayout(model)
+  const row = Math.trunc((yawDegrees * 16) / 360) & 15
+  const out = new Float32Array(xyzIndex.length * 3)
+  for (let i = 0; i < xyzIndex.length; i++) {
+    const n = normalIndex(model, bytes, to, xyzIndex[i]!)
+    for (let c = 0; c < 3; c++) out[i * 3 + c] = linear(Math.min(1, ANORMTAB[row * 256 + n]! * shade[c]!))
+  }
+  return out
+}
+
+async function lit(model: Model, props: Record<string, unknown>, yawDegrees: number): Promise<{ group: Group; renderer: Renderer }> {
+  const ref = createRef<Group>()
+  const renderer = await ReactThreeTestRenderer.create(
+    <MD2Model ref={ref} model={model} lighting="quake2" rotation-y={(yawDegrees * Math.PI) / 180} {...props} />,
+  )
+  renderers.push(renderer)
+  // No render runs in the test renderer: bring the world matrix up to date as one would.
+  ref.current!.updateMatrixWorld(true)
+  await renderer.advanceFrames(2, 1 / 60)
+  return { group: ref.current!, renderer }
+}
+
+const colorsOf = (group: Group) => ((group.children[0] as Mesh).geometry as BufferGeometry).getAttribute('color').array as Float32Array
+
+function maxDifference(a: Float32Array, b: Float32Array): number {
+  expect(a.length).toBe(b.length)
+  let worst = 0
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!))
+  return worst
+}
+
+describe('Quake II lighting', () => {
+  const cases: [string, Model, Uint8Array, number, number, [number, number, number]][] = [
+    ['ogro frame 0, yaw 0', ogro, readAsset('quake2/ogro/tris.MD2'), 0, 0, [1, 1, 1]],
+    ['ogro frame 41, yaw 100°', ogro, readAsset('quake2/ogro/tris.MD2'), 41, 100, [0.8, 0.55, 0.3]],
+    ['ogro frame 150, yaw −170°', ogro, readAsset('quake2/ogro/tris.MD2'), 150, -170, [0.4, 0.4, 0.4]],
+    ['soldier frame 500, yaw 170°', soldier, readAsset('ufoai/soldier-male/body.md2'), 500, 170, [1.2, 0.9, 0.7]],
+  ]
+  for (const [label, model, bytes, frame, yaw, shade] of cases) {
+    it(`the color attribute is shadedots × shadelight, vertex for vertex: ${label}`, async () => {
+      const { group } = await lit(model, { frame, shadelight: shade }, yaw)
+      expect(shadeDotsRow(yaw)).toBe(Math.trunc((yaw * 16) / 360) & 15)
+      expect(maxDifference(colorsOf(group), expectedColors(model, bytes, frame, yaw, shade))).toBeLessThan(1e-6)
+      expect((group.children[0] as Mesh<BufferGeometry, MeshBasicMaterial>).material.vertexColors).toBe(true)
+    })
+  }
+
+  it('lights by the frame blended towards, not the one left', async () => {
+    const bytes = readAsset('quake2/ogro/tris.MD2')
+    const { group } = await lit(ogro, { frame: 40.5 }, 30)
+    expect(maxDifference(colorsOf(group), expectedColors(ogro, bytes, 41, 30, [1, 1, 1]))).toBeLessThan(1e-6)
+    expect(maxDifference(colorsOf(group), expectedColors(ogro, bytes, 40, 30, [1, 1, 1]))).toBeGreaterThan(0.01)
+  })
+
+  it('turning the model through the 16 yaw steps relights it; within a step nothing is rewritten', async () => {
+    const bytes = readAsset('quake2/ogro/tris.MD2')
+    const ref = createRef<Group>()
+    const renderer = await ReactThreeTestRenderer.create(<MD2Model ref={ref} model={ogro} lighting="quake2" frame={10} />)
+    renderers.push(renderer)
+    for (const yaw of [0, 22.4, 22.6, 200, 359]) {
+      ref.current!.rotation.y = (yaw * Math.PI) / 180
+      ref.current!.updateMatrixWorld(true)
+      const color = ((ref.current!.children[0] as Mesh).geometry as BufferGeometry).getAttribute('color')
+      const version = color.version
+      await renderer.advanceFrames(1, 1 / 60)
+      // The yaw is read back from the world matrix in (−180°, 180°], as Quake II's network angles are:
+      // 200° is −160°, one light row apart once Quake truncates towards zero.
+      const read = yaw > 180 ? yaw - 360 : yaw
+      expect(maxDifference(colorsOf(ref.current!), expectedColors(ogro, bytes, 10, read, [1, 1, 1]))).toBeLessThan(1e-6)
+      await renderer.advanceFrames(1, 1 / 60)
+      expect(color.version).toBeGreaterThanOrEqual(version)
+      const settled = color.version
+      await renderer.advanceFrames(3, 1 / 60)
+      expect(color.version).toBe(settled)
+    }
+  })
+
+  it('the flags: minlight raises a dark light to 0.1, fullbright sets 1, glow pulses but never below 0.8 of the light', async () => {
+    const bytes = readAsset('quake2/ogro/tris.MD2')
+    const dark = await lit(ogro, { frame: 5, shadelight: [0.05, 0.02, 0.1], minlight: true }, 45)
+    expect(maxDifference(colorsOf(dark.group), expectedColors(ogro, bytes, 5, 45, [0.1, 0.1, 0.1]))).toBeLessThan(1e-6)
+    const notDark = await lit(ogro, { frame: 5, shadelight: [0.05, 0.02, 0.11], minlight: true }, 45)
+    expect(maxDifference(colorsOf(notDark.group), expectedColors(ogro, bytes, 5, 45, [0.05, 0.02, 0.11]))).toBeLessThan(1e-6)
+    const full = await lit(ogro, { frame: 5, shadelight: 0.2, fullbright: true }, 45)
+    expect(maxDifference(colorsOf(full.group), expectedColors(ogro, bytes, 5, 45, [1, 1, 1]))).toBeLessThan(1e-6)
+    // Glow at t = 2 × 1/60 s (two frames advanced): 0.1 × sin(7 t), floor 0.8 × light.
+    const t = 2 / 60
+    const base = [0.5, 0.3, 0.05]
+    const pulsed = base.map((c) => Math.max(c + 0.1 * Math.sin(7 * t), 0.8 * c))
+    const glowing = await lit(ogro, { frame: 5, shadelight: base, glow: true }, 45)
+    expect(maxDifference(colorsOf(glowing.group), expectedColors(ogro, bytes, 5, 45, pulsed))).toBeLessThan(1e-5)
+    // The engine's own order: fullbright, then minlight, then glow (checked on the helper directly).
+    const out = new Float64Array(3)
+    for (const c of effectiveShadelight([0.05, 0.05, 0.05], { minlight: true, glow: true }, Math.PI / 14, out))
+      expect(c).toBeCloseTo(0.2, 12)
+  })
+})
