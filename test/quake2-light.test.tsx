@@ -1,6 +1,6 @@
 import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { createRef } from 'react'
-import type { BufferGeometry, Group, Mesh, MeshBasicMaterial } from 'three'
+import type { BufferAttribute, BufferGeometry, Group, Mesh, MeshBasicMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ANORMTAB, buildVertexLayout, parseMD2, type MD2Model as Model } from '../src/core'
 import { effectiveShadelight, shadeDotsRow } from '../src/core/quake2-light'
@@ -91,7 +91,7 @@ describe('Quake II lighting', () => {
     for (const yaw of [0, 22.4, 22.6, 200, 359]) {
       ref.current!.rotation.y = (yaw * Math.PI) / 180
       ref.current!.updateMatrixWorld(true)
-      const color = ((ref.current!.children[0] as Mesh).geometry as BufferGeometry).getAttribute('color')
+      const color = ((ref.current!.children[0] as Mesh).geometry as BufferGeometry).getAttribute('color') as BufferAttribute
       const version = color.version
       await renderer.advanceFrames(1, 1 / 60)
       // The yaw is read back from the world matrix in (−180°, 180°], as Quake II's network angles are:
