@@ -42,6 +42,41 @@ async function timeFrames(renderer: Renderer, frames: number): Promise<number> {
   return median(times)
 }
 
+/** 300 Ogros lit by three (Lambert) against the same lit by Quake II's table, same run, alternating. */
+export async function runQuake2LightingBench(options: AnimationControlOptions): Promise<Table> {
+  const model = parseMD2(readArrayBuffer(OGRO), { name: 'ogro' })
+  const n = options.count
+  const samples = { lambert: [] as number[], quake2: [] as number[] }
+  for (let round = 0; round < options.rounds; round++) {
+    for (const kind of round % 2 ? (['quake2', 'lambert'] as const) : (['lambert', 'quake2'] as const)) {
+      const renderer = await ReactThreeTestRenderer.create(
+        <>
+          {Array.from({ length: n }, (_, i) => (
+            <MD2Model key={i} model={model} animation="run" lighting={kind} rotation-y={i * 0.1} />
+          ))}
+        </>,
+      )
+      for (let f = 0; f < 30; f++) await renderer.advanceFrames(1, DELTA)
+      samples[kind].push(await timeFrames(renderer, options.frames))
+      await renderer.unmount()
+    }
+    process.stdout.write('.')
+  }
+  process.stdout.write('\n')
+  const lambert = median(samples.lambert)
+  const quake2 = median(samples.quake2)
+  const r = quake2 / lambert
+  return {
+    title: 'Quake II lighting, CPU: lighting="quake2" vs Lambert',
+    note:
+      `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per frame, median of ${options.rounds} rounds × ${options.frames} frames, ` +
+      `${n} Ogros playing run; Lambert writes positions and normals, Quake II lighting positions and per-vertex colours.`,
+    head: ['Ogros', 'Lambert ms', 'quake2 ms', 'ratio'],
+    rows: [[n, fmt(lambert, 3), fmt(quake2, 3), ratio(r, 2)]],
+    footer: [`Target: at most 1.2× Lambert → ${r <= 1.2 ? 'met' : 'MISSED'} (${ratio(r, 2)}).`],
+  }
+}
+
 export async function runAnimationControlBench(options: AnimationControlOptions): Promise<Table> {
   const model = parseMD2(readArrayBuffer(OGRO), { name: 'ogro' })
   const n = options.count

@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runAnimateCpuBench } from './animate-cpu'
-import { runAnimationControlBench } from './animation-control'
+import { runAnimationControlBench, runQuake2LightingBench } from './animation-control'
 import { CHROMIUM, runBrowserBench } from './browser'
 import { ASSETS, ROOT, listModels } from './lib/models'
 import { CLOCK, type Table, markdownTable, printTable } from './lib/stats'
@@ -89,6 +89,9 @@ async function main(): Promise<void> {
     const table = await runAnimationControlBench(quick ? { count: 300, rounds: 2, frames: 30 } : { count: 300, rounds: 6, frames: 60 })
     printTable(table)
     tables.push(table)
+    const lighting = await runQuake2LightingBench(quick ? { count: 300, rounds: 2, frames: 30 } : { count: 300, rounds: 6, frames: 60 })
+    printTable(lighting)
+    tables.push(lighting)
   }
   if (sections.has('browser')) {
     console.log('\n[3/4, 4/4] browser: building the page, then N = 50, 200, 500 for each library, then load')

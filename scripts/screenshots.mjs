@@ -27,6 +27,7 @@ const SHOTS = {
   player: 'animation-player-control--keyboard-driven',
   writer: 'writer--twisting-torus',
   failures: 'failures--damaged-file',
+  quake2: 'quake-ii-look-lighting--lambert-and-quake-2',
 }
 
 if (!process.argv.includes('--no-build') || !existsSync(out)) {

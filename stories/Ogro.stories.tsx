@@ -67,7 +67,7 @@ const pausedStory: Story = {
 const pausedStoryFaces = splitStory(pausedStory)
 export const Paused: Story = pausedStoryFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
-export const PausedCheck: Story = pausedStoryFaces.check
+export const PausedCheck: Story = { ...pausedStoryFaces.check, tags: ['!dev', '!autodocs'] }
 
 /** The skin switcher over Ogro's original PCX skins (the 13 his file names, then three it does not). */
 const skinsStory: Story = {
@@ -86,7 +86,7 @@ const skinsStory: Story = {
 const skinsStoryFaces = splitStory(skinsStory)
 export const Skins: Story = skinsStoryFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
-export const SkinsCheck: Story = skinsStoryFaces.check
+export const SkinsCheck: Story = { ...skinsStoryFaces.check, tags: ['!dev', '!autodocs'] }
 
 /** `frame` shows one still frame: scrub through all of the file's frames. */
 const frameScrubberStory: Story = {
@@ -106,7 +106,7 @@ const frameScrubberStory: Story = {
 const frameScrubberStoryFaces = splitStory(frameScrubberStory)
 export const FrameScrubber: Story = frameScrubberStoryFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
-export const FrameScrubberCheck: Story = frameScrubberStoryFaces.check
+export const FrameScrubberCheck: Story = { ...frameScrubberStoryFaces.check, tags: ['!dev', '!autodocs'] }
 
 export const Wireframe: Story = {
   args: { wireframe: true, color: '#7fdbff', skin: null },
@@ -189,7 +189,7 @@ const interpolationStory: Story = {
 const interpolationStoryFaces = splitStory(interpolationStory)
 export const Interpolation: Story = interpolationStoryFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
-export const InterpolationCheck: Story = interpolationStoryFaces.check
+export const InterpolationCheck: Story = { ...interpolationStoryFaces.check, tags: ['!dev', '!autodocs'] }
 
 function PlayOnceScene(props: MD2ModelProps) {
   const args = useLiveArgs(props)

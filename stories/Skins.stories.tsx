@@ -134,7 +134,7 @@ const ogroPcxSkinsStory: Story = {
 const ogroPcxSkinsStoryFaces = splitStory(ogroPcxSkinsStory, { frame: undefined, playing: false })
 export const OgroPcxSkins: Story = ogroPcxSkinsStoryFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
-export const OgroPcxSkinsCheck: Story = ogroPcxSkinsStoryFaces.check
+export const OgroPcxSkinsCheck: Story = { ...ogroPcxSkinsStoryFaces.check, tags: ['!dev', '!autodocs'] }
 
 /**
  * The PCX decoder and the UVs agree with three.js: Ogro wearing `igdosh.pcx` (decoded into a
@@ -182,7 +182,7 @@ const pcxMatchesPngStory: Story = {
 const pcxMatchesPngStoryFaces = splitStory(pcxMatchesPngStory)
 export const PcxMatchesPng: Story = pcxMatchesPngStoryFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
-export const PcxMatchesPngCheck: Story = pcxMatchesPngStoryFaces.check
+export const PcxMatchesPngCheck: Story = { ...pcxMatchesPngStoryFaces.check, tags: ['!dev', '!autodocs'] }
 
 function RatamahattaScene(props: MD2ModelProps) {
   const args = useLiveArgs(props)
@@ -225,7 +225,7 @@ const ratamahattaPcxSkinsStory: Story = {
 const ratamahattaPcxSkinsStoryFaces = splitStory(ratamahattaPcxSkinsStory, { frame: undefined, playing: false })
 export const RatamahattaPcxSkins: Story = ratamahattaPcxSkinsStoryFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
-export const RatamahattaPcxSkinsCheck: Story = ratamahattaPcxSkinsStoryFaces.check
+export const RatamahattaPcxSkinsCheck: Story = { ...ratamahattaPcxSkinsStoryFaces.check, tags: ['!dev', '!autodocs'] }
 
 /**
  * The UFO:AI bloodspider names its skins `.bloodspider` … `.bloodspider4`: the extension is left
@@ -265,4 +265,4 @@ const bloodspiderNamedSkinsStory: Story = {
 const bloodspiderNamedSkinsStoryFaces = splitStory(bloodspiderNamedSkinsStory, { frame: undefined, playing: false })
 export const BloodspiderNamedSkins: Story = bloodspiderNamedSkinsStoryFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
-export const BloodspiderNamedSkinsCheck: Story = bloodspiderNamedSkinsStoryFaces.check
+export const BloodspiderNamedSkinsCheck: Story = { ...bloodspiderNamedSkinsStoryFaces.check, tags: ['!dev', '!autodocs'] }

@@ -69,7 +69,7 @@ const soldierFramesStory: Story = {
 const soldierFramesStoryFaces = splitStory(soldierFramesStory)
 export const SoldierFrames: Story = soldierFramesStoryFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
-export const SoldierFramesCheck: Story = soldierFramesStoryFaces.check
+export const SoldierFramesCheck: Story = { ...soldierFramesStoryFaces.check, tags: ['!dev', '!autodocs'] }
 
 /** 96 frames, a 1023×1023 skin, animations from bloodspider.anm. */
 export const Bloodspider: Story = {
