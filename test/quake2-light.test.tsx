@@ -2,8 +2,8 @@ import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { createRef } from 'react'
 import type { BufferAttribute, BufferGeometry, Group, Mesh, MeshBasicMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ANORMTAB, buildVertexLayout, parseMD2, type MD2Model as Model } from '../src/core'
-import { effectiveShadelight, shadeDotsRow } from '../src/core/quake2-light'
+import { ANORMS, ANORMTAB, buildVertexLayout, parseMD2, type MD2Model as Model } from '../src/core'
+import { effectiveShadelight, shadeDotsRow, shellColor } from '../src/core/quake2-light'
 import { MD2Model } from '../src/react/MD2Model'
 import { readAsset } from './assets'
 
@@ -125,4 +125,58 @@ describe('Quake II lighting', () => {
     for (const c of effectiveShadelight([0.05, 0.05, 0.05], { minlight: true, glow: true }, Math.PI / 14, out))
       expect(c).toBeCloseTo(0.2, 12)
   })
+})
+
+describe('power shells', () => {
+  it('shell colours combine as the engine sets them: half, double, then red, green, blue', () => {
+    expect(shellColor('half')).toEqual([0.56, 0.59, 0.45])
+    expect(shellColor('double')).toEqual([0.9, 0.7, 0])
+    expect(shellColor('blue')).toEqual([0, 0, 1])
+    expect(shellColor(['red', 'blue'])).toEqual([1, 0, 1])
+    expect(shellColor(['half', 'red'])).toEqual([1, 0.59, 0.45])
+    expect(shellColor(['double', 'blue'])).toEqual([0.9, 0.7, 1])
+    expect(shellColor([0.2, 0.4, 0.6])).toEqual([0.2, 0.4, 0.6])
+  })
+
+  for (const [label, props] of [
+    ['still frame', { frame: 77 }],
+    ['between keyframes', { frame: 40.3 }],
+    ['Quake II lighting', { frame: 12.5, lighting: 'quake2' }],
+  ] as const) {
+    it(`the shell's vertices are the body's plus 4 units along the normal of the frame blended towards: ${label}`, async () => {
+      const bytes = readAsset('quake2/ogro/tris.MD2')
+      const ref = createRef<Group>()
+      const plain = createRef<Group>()
+      const renderer = await ReactThreeTestRenderer.create(
+        <>
+          <MD2Model ref={ref} model={ogro} shell={['red', 'blue']} {...props} />
+          <MD2Model ref={plain} model={ogro} {...props} />
+        </>,
+      )
+      renderers.push(renderer)
+      await renderer.advanceFrames(2, 1 / 60)
+      // The body of a shelled model is drawn exactly as without the shell.
+      const plainPositions = (plain.current!.children[0] as Mesh).geometry.getAttribute('position').array as Float32Array
+      const bodyPositions = (ref.current!.children[0] as Mesh).geometry.getAttribute('position').array as Float32Array
+      let bodyWorst = 0
+      for (let i = 0; i < plainPositions.length; i++) bodyWorst = Math.max(bodyWorst, Math.abs(plainPositions[i]! - bodyPositions[i]!))
+      expect(bodyWorst).toBeLessThan(1e-4)
+      const [body, shellMesh] = ref.current!.children as Mesh[]
+      expect(shellMesh!.name).toContain('shell')
+      const material = shellMesh!.material as MeshBasicMaterial
+      expect([material.transparent, material.opacity, material.map]).toEqual([true, 0.3, null])
+      const positions = body!.geometry.getAttribute('position').array as Float32Array
+      const shell = shellMesh!.geometry.getAttribute('position').array as Float32Array
+      const to = Math.min(Math.ceil(props.frame), ogro.header.numFrames - 1)
+      const { xyzIndex } = buildVertexLayout(ogro)
+      let worst = 0
+      for (let i = 0; i < xyzIndex.length; i++) {
+        const n = normalIndex(ogro, bytes, to, xyzIndex[i]!)
+        // Quake (x, y, z) normal → Y-up (y, z, x).
+        const normal = [ANORMS[n * 3 + 1]!, ANORMS[n * 3 + 2]!, ANORMS[n * 3]!]
+        for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(shell[i * 3 + c]! - (positions[i * 3 + c]! + 4 * normal[c]!)))
+      }
+      expect(worst).toBeLessThan(1e-5)
+    })
+  }
 })

@@ -559,3 +559,97 @@ function blendFourBytes(
     }
   }
 }
+
+/** What `blendPoseInto` writes besides positions; each output array holds 3 floats per output vertex. */
+export interface PoseOutputs {
+  positions: Float32Array
+  normals?: Float32Array
+  /** Per-vertex light: `table` (256 × 3, see `quake2LightTable`) at the normal index of the frame blended towards. */
+  colors?: Float32Array
+  lightTable?: Float32Array
+  /** A copy pushed out along the normal of the frame blended towards by `shellOffset` units (Quake II's power shells). */
+  shell?: Float32Array
+  shellOffset?: number
+}
+
+/**
+ * The general kernel, for the outputs the fast paths do not cover (a power shell): writes an
+ * `MD2Pose` (with or without a crossfade) into every output given, in one pass. Positions come from
+ * the same arithmetic as the crossfade kernel, so the shell is exactly the body plus its offset.
+ */
+export function blendPoseInto(model: MD2BlendSource, pose: Readonly<MD2Pose>, xyzIndex: Uint16Array | Uint32Array, out: PoseOutputs): void {
+  const fading = pose.fadeWeight > 0
+  const keep = fading ? 1 - pose.fadeWeight : 1
+  const w = fadeWeights
+  w[0] = keep * (1 - pose.t)
+  w[1] = keep * pose.t
+  w[2] = fading ? pose.fadeWeight * (1 - pose.fadeT) : 0
+  w[3] = fading ? pose.fadeWeight * pose.fadeT : 0
+  const frames = fadeFrames
+  frames[0] = pose.from
+  frames[1] = pose.to
+  frames[2] = fading ? pose.fadeFrom : pose.from
+  frames[3] = fading ? pose.fadeTo : pose.to
+  const m = model.frameTransforms
+  const k = fadeCoefficients
+  k[12] = k[13] = k[14] = 0
+  for (let f = 0; f < 4; f++) {
+    const at = frames[f]! * 6
+    const weight = w[f]!
+    k[f * 3] = m[at]! * weight
+    k[f * 3 + 1] = m[at + 1]! * weight
+    k[f * 3 + 2] = m[at + 2]! * weight
+    k[12] += m[at + 3]! * weight
+    k[13] += m[at + 4]! * weight
+    k[14] += m[at + 5]! * weight
+  }
+  const data = model.frameData
+  const stride = model.frameStride
+  const offsets = fadeOffsets
+  for (let f = 0; f < 4; f++) offsets[f] = frames[f]! * stride + FRAME_HEADER_SIZE
+  const { positions, normals, colors, lightTable, shell } = out
+  const lit = colors !== undefined && lightTable !== undefined ? lightTable : undefined
+  const push = out.shellOffset ?? 0
+  const table = ANORMS_256_YUP
+  const count = xyzIndex.length
+  for (let i = 0, o = 0; i < count; i++, o += 3) {
+    const v = xyzIndex[i]! << 2
+    let px = k[13]!,
+      py = k[14]!,
+      pz = k[12]!,
+      nx = 0,
+      ny = 0,
+      nz = 0
+    for (let f = 0; f < 4; f++) {
+      const at = offsets[f]! + v
+      px += data[at + 1]! * k[f * 3 + 1]!
+      py += data[at + 2]! * k[f * 3 + 2]!
+      pz += data[at]! * k[f * 3]!
+      if (normals !== undefined) {
+        const n = data[at + 3]! * 3
+        nx += table[n]! * w[f]!
+        ny += table[n + 1]! * w[f]!
+        nz += table[n + 2]! * w[f]!
+      }
+    }
+    positions[o] = px
+    positions[o + 1] = py
+    positions[o + 2] = pz
+    if (normals !== undefined) {
+      normals[o] = nx
+      normals[o + 1] = ny
+      normals[o + 2] = nz
+    }
+    const n = data[offsets[1]! + v + 3]! * 3
+    if (lit !== undefined) {
+      colors![o] = lit[n]!
+      colors![o + 1] = lit[n + 1]!
+      colors![o + 2] = lit[n + 2]!
+    }
+    if (shell !== undefined) {
+      shell[o] = px + table[n]! * push
+      shell[o + 1] = py + table[n + 1]! * push
+      shell[o + 2] = pz + table[n + 2]! * push
+    }
+  }
+}

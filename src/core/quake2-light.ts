@@ -58,3 +58,37 @@ export function quake2LightTable(row: number, shadelight: ArrayLike<number>, lin
 function srgbToLinear(value: number): number {
   return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4
 }
+
+/** Quake II's power-up shells: the `RF_SHELL_*` flags, or an RGB colour. */
+export type ShellKind = 'red' | 'green' | 'blue' | 'double' | 'half'
+export type ShellSpec = ShellKind | readonly [number, number, number]
+
+/** How far a shell stands off the model along its normals, in model units (`POWERSUIT_SCALE`). */
+export const POWERSUIT_SCALE = 4
+
+/** A shell's opacity (the client draws it `RF_TRANSLUCENT` at alpha 0.30). */
+export const SHELL_ALPHA = 0.3
+
+/**
+ * The shell's colour for a set of shells, as R_DrawAliasModel sets the shadelight: half-damage
+ * (0.56, 0.59, 0.45), then double-damage (0.9, 0.7, 0), then red, green and blue each set their channel
+ * to 1 (quad damage is blue, invulnerability red, both magenta). An RGB entry is taken as given, last.
+ */
+export function shellColor(shells: ShellSpec | readonly ShellSpec[]): [number, number, number] {
+  const list: readonly ShellSpec[] =
+    typeof shells === 'string' || (shells.length === 3 && typeof shells[0] === 'number')
+      ? [shells as ShellSpec]
+      : (shells as readonly ShellSpec[])
+  const color: [number, number, number] = [0, 0, 0]
+  const has = (kind: ShellKind) => list.includes(kind)
+  if (has('half')) color.splice(0, 3, 0.56, 0.59, 0.45)
+  if (has('double')) {
+    color[0] = 0.9
+    color[1] = 0.7
+  }
+  if (has('red')) color[0] = 1
+  if (has('green')) color[1] = 1
+  if (has('blue')) color[2] = 1
+  for (const entry of list) if (typeof entry !== 'string') color.splice(0, 3, entry[0], entry[1], entry[2])
+  return color
+}

@@ -5,6 +5,7 @@ import {
   Matrix4,
   MeshBasicMaterial,
   MeshLambertMaterial,
+  SRGBColorSpace,
   Sphere,
   type Camera,
   type ColorRepresentation,
@@ -20,8 +21,9 @@ import { MD2Error } from '../core/errors'
 import { copyPose, createPose, posesEqual, type MD2Pose } from '../core/pose'
 import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/types'
 import { warnOnce } from '../core/warn-once'
-import { createMD2Geometry, writeMD2Pose } from '../three/MD2Geometry'
+import { createMD2Geometry, createMD2ShellGeometry, writeMD2Pose } from '../three/MD2Geometry'
 import { Quake2Lighting } from '../three/Quake2Lighting'
+import { SHELL_ALPHA, shellColor, type ShellSpec } from '../core/quake2-light'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
 import { useMD2 } from './useMD2'
 import { ANIMATION_FRAME_PRIORITY, useAnimationList, useMD2AnimationOptions } from './useMD2Animation'
@@ -108,6 +110,14 @@ export interface MD2ModelProps extends GroupProps {
   fullbright?: boolean
   /** Quake II lighting, RF_GLOW: the light pulses by 0.1 × sin(7 t), never below 0.8 of itself. */
   glow?: boolean
+  /**
+   * Power-up shells (`RF_SHELL_*`): a second copy, untextured, at alpha 0.3, pushed 4 units out along
+   * the normals of the frame blended towards, written in the same pass as the body. `"red"`
+   * (invulnerability), `"green"`, `"blue"` (quad damage), `"double"`, `"half"`, an `[r, g, b]`, or several.
+   */
+  shell?: ShellSpec | readonly ShellSpec[]
+  /** Translucency (`RF_TRANSLUCENT` with the entity's alpha), 0–1. Default material only. Default 1. */
+  opacity?: number
   /** A keyframe was reached (footsteps, muzzle flashes): once per keyframe, in order, at any frame rate. */
   onFrame?: (frame: number, animation: MD2Animation) => void
   /** A looping animation went round. */
@@ -211,6 +221,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     minlight = false,
     fullbright = false,
     glow = false,
+    shell,
+    opacity = 1,
     onFrame,
     onLoop,
     onAnimationEnd,
@@ -245,6 +257,22 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   const light = useMemo(() => (quake2 ? new Quake2Lighting() : undefined), [quake2])
   light?.set({ shadelight: checkedShadelight(model, shadelight), minlight, fullbright, glow })
 
+  const hasShell = shell !== undefined && (typeof shell === 'string' || shell.length > 0)
+  const shellGeometry = useMemo(() => (hasShell ? createMD2ShellGeometry(model) : undefined), [model, hasShell])
+  useEffect(() => () => shellGeometry?.dispose(), [shellGeometry])
+  const shellMaterial = useMemo(
+    () => (hasShell ? new MeshBasicMaterial({ transparent: true, opacity: SHELL_ALPHA, depthWrite: false }) : undefined),
+    [hasShell],
+  )
+  useEffect(() => () => shellMaterial?.dispose(), [shellMaterial])
+  const shellKey = JSON.stringify(shell ?? null)
+  useLayoutEffect(() => {
+    // By value: an array prop is a new object every render.
+    const spec = JSON.parse(shellKey) as ShellSpec | ShellSpec[] | null
+    if (shellMaterial && spec !== null) shellMaterial.color.setRGB(...shellColor(spec), SRGBColorSpace)
+  }, [shellMaterial, shellKey])
+  const alpha = checkedOpacity(model, opacity)
+
   const ownMaterial = useMemo(
     () => (material ? undefined : quake2 ? new MeshBasicMaterial({ vertexColors: true }) : new MeshLambertMaterial()),
     [material, quake2],
@@ -255,8 +283,10 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     ownMaterial.map = texture ?? null
     ownMaterial.wireframe = wireframe
     ownMaterial.color.set(color ?? 0xffffff)
+    ownMaterial.transparent = alpha < 1
+    ownMaterial.opacity = alpha
     ownMaterial.needsUpdate = true
-  }, [ownMaterial, texture, wireframe, color])
+  }, [ownMaterial, texture, wireframe, color, alpha])
 
   const meshRef = useRef<Mesh>(null)
   /** The pose this model shows: its source's, with frames clamped to this model's. */
@@ -280,7 +310,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     if (!relit && posesEqual(written, pose)) return
     if (!inView(mesh, rootState.camera)) return
     copyPose(written, pose)
-    writeMD2Pose(geometry, model, written, light?.table)
+    writeMD2Pose(geometry, model, written, light?.table, shellGeometry)
   })
 
   // Show the pose right away, before any tick (a new geometry starts on frame 0).
@@ -288,8 +318,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     copyClampedPose(pose, source.pose, model)
     copyPose(written, pose)
     if (light && meshRef.current) light.update(meshRef.current, clock.seconds)
-    writeMD2Pose(geometry, model, written, light?.table)
-  }, [geometry, model, source, pose, written, light, clock, frame, animation])
+    writeMD2Pose(geometry, model, written, light?.table, shellGeometry)
+  }, [geometry, shellGeometry, model, source, pose, written, light, clock, frame, animation])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
   const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose }), [model, source])
@@ -305,6 +335,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
         receiveShadow={receiveShadow}
         name={model.name ?? 'md2'}
       />
+      {shellGeometry && <mesh geometry={shellGeometry} material={shellMaterial} scale={scale} name={`${model.name ?? 'md2'} shell`} />}
       <MD2ModelContext.Provider value={context}>{children}</MD2ModelContext.Provider>
     </group>
   )
@@ -344,5 +375,12 @@ function checkedShadelight(model: MD2ModelData, value: number | readonly number[
     `${model.name}:shadelight:${String(value)}`,
     `${model.name ?? 'model'}: shadelight={${JSON.stringify(value)}} is not a level or [r, g, b] of finite numbers ≥ 0; using 1`,
   )
+  return 1
+}
+
+/** An opacity from props: 0–1, else 1 with a one-time warning. */
+function checkedOpacity(model: MD2ModelData, value: number): number {
+  if (Number.isFinite(value) && value >= 0 && value <= 1) return value
+  warnOnce(`${model.name}:opacity:${String(value)}`, `${model.name ?? 'model'}: opacity={${String(value)}} is not from 0 to 1; using 1`)
   return 1
 }

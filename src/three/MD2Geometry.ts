@@ -1,5 +1,6 @@
 import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, Sphere, Vector3 } from 'three'
-import { blendPoseYUp, blendVerticesYUpBy, type VertexLight } from '../core/blend'
+import { blendPoseInto, blendPoseYUp, blendVerticesYUpBy, type PoseOutputs, type VertexLight } from '../core/blend'
+import { POWERSUIT_SCALE } from '../core/quake2-light'
 import { buildVertexLayout, type MD2VertexLayout } from '../core/mesh'
 import type { MD2Pose } from '../core/pose'
 import type { MD2Model } from '../core/types'
@@ -165,7 +166,13 @@ export function writeMD2Blend(geometry: BufferGeometry, model: MD2Model, blend: 
  * `createMD2Geometry`, in one pass, and flags the attributes for upload. Frames outside the model
  * show frame 0. Allocates nothing.
  */
-export function writeMD2Pose(geometry: BufferGeometry, model: MD2Model, pose: Readonly<MD2Pose>, light?: Float32Array): void {
+export function writeMD2Pose(
+  geometry: BufferGeometry,
+  model: MD2Model,
+  pose: Readonly<MD2Pose>,
+  light?: Float32Array,
+  shell?: BufferGeometry,
+): void {
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
   const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
@@ -181,19 +188,52 @@ export function writeMD2Pose(geometry: BufferGeometry, model: MD2Model, pose: Re
     writeMD2Frame(geometry, model, 0, 0, 0)
     return
   }
-  let lit: VertexLight | undefined
-  if (light !== undefined && color !== undefined) {
-    lit = vertexLight
-    lit.colors = color.array as Float32Array
-    lit.table = light
-  }
+  const lit = light !== undefined && color !== undefined
   const positions = position.array as Float32Array
-  const normals = normal?.array as Float32Array | undefined
-  if (fading) blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, lit)
-  else blendVerticesYUpBy(model, pose.from, pose.to, pose, layout.xyzIndex, positions, lit ? undefined : normals, lit)
+  const normals = lit ? undefined : (normal?.array as Float32Array | undefined)
+  if (shell !== undefined) {
+    // A power shell: body and shell from one pass of the general kernel.
+    const shellPosition = shell.getAttribute('position') as BufferAttribute
+    const out = poseOutputs
+    out.positions = positions
+    out.normals = normals
+    out.colors = lit ? (color.array as Float32Array) : undefined
+    out.lightTable = lit ? light : undefined
+    out.shell = shellPosition.array as Float32Array
+    blendPoseInto(model, pose, layout.xyzIndex, out)
+    shellPosition.needsUpdate = true
+  } else {
+    let vertexColors: VertexLight | undefined
+    if (lit) {
+      vertexColors = vertexLight
+      vertexColors.colors = color.array as Float32Array
+      vertexColors.table = light
+    }
+    if (fading) blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, vertexColors)
+    else blendVerticesYUpBy(model, pose.from, pose.to, pose, layout.xyzIndex, positions, normals, vertexColors)
+  }
   position.needsUpdate = true
-  if (normal && !lit) normal.needsUpdate = true
+  if (normal && normals) normal.needsUpdate = true
   if (color && lit) color.needsUpdate = true
+}
+
+/** The outputs of a shelled write, reused (the kernel reads them synchronously). */
+const poseOutputs: PoseOutputs = { positions: new Float32Array(0), shellOffset: POWERSUIT_SCALE }
+
+/**
+ * A power shell's geometry for one instance: its own position buffer (written by `writeMD2Pose`
+ * with the body's), the model's shared index, and the all-frames bounds grown by the shell's offset.
+ */
+export function createMD2ShellGeometry(model: MD2Model): BufferGeometry {
+  const data = getMD2RenderData(model)
+  const geometry = new BufferGeometry()
+  geometry.name = `${model.name ?? 'md2'} shell`
+  geometry.setIndex(data.index)
+  geometry.setAttribute('position', new BufferAttribute(new Float32Array(data.layout.vertexCount * 3), 3).setUsage(DynamicDrawUsage))
+  geometry.boundingBox = data.boundingBox.clone().expandByScalar(POWERSUIT_SCALE)
+  geometry.boundingSphere = data.boundingSphere.clone()
+  geometry.boundingSphere.radius += POWERSUIT_SCALE
+  return geometry
 }
 
 /** Reused for every lit write (the kernel reads it synchronously). */
