@@ -180,3 +180,56 @@ describe('power shells', () => {
     })
   }
 })
+
+describe('blob shadow', () => {
+  it('the shadow lies on the floor plane (1 unit above it), each vertex moved along the shade vector by its height', async () => {
+    const ref = createRef<Group>()
+    const yaw = 30
+    const renderer = await ReactThreeTestRenderer.create(
+      <MD2Model ref={ref} model={ogro} frame={44.5} shadow="blob" shadowFloor={-24} rotation-y={(yaw * Math.PI) / 180} />,
+    )
+    renderers.push(renderer)
+    ref.current!.updateMatrixWorld(true)
+    await renderer.advanceFrames(2, 1 / 60)
+    const [body, shadowMesh] = ref.current!.children as Mesh[]
+    expect(shadowMesh!.name).toContain('shadow')
+    const material = shadowMesh!.material as MeshBasicMaterial
+    expect([material.opacity, material.transparent, material.stencilWrite, material.color.getHex()]).toEqual([0.5, true, true, 0])
+    const positions = body!.geometry.getAttribute('position').array as Float32Array
+    const shadow = shadowMesh!.geometry.getAttribute('position').array as Float32Array
+    // Quake's shade vector, normalize(cos(−yaw), sin(−yaw), 1): its x (Quake x = Y-up Z) and y (= Y-up X).
+    const a = (yaw * Math.PI) / 180
+    const length = Math.hypot(Math.cos(-a), Math.sin(-a), 1)
+    const [sx, sy] = [Math.cos(-a) / length, Math.sin(-a) / length]
+    const lheight = 24
+    let worst = 0
+    for (let i = 0; i < positions.length; i += 3) {
+      const rise = positions[i + 1]! + lheight
+      worst = Math.max(
+        worst,
+        Math.abs(shadow[i + 1]! - (1 - lheight)),
+        Math.abs(shadow[i]! - (positions[i]! - sy * rise)),
+        Math.abs(shadow[i + 2]! - (positions[i + 2]! - sx * rise)),
+      )
+    }
+    expect(worst).toBeLessThan(1e-4)
+  })
+
+  it('follows the animation and the floor: another frame or floor rewrites it', async () => {
+    const ref = createRef<Group>()
+    const renderer = await ReactThreeTestRenderer.create(<MD2Model ref={ref} model={ogro} animation="run" shadow="blob" />)
+    renderers.push(renderer)
+    ref.current!.updateMatrixWorld(true)
+    await renderer.advanceFrames(1, 1 / 60)
+    const shadowOf = () => (ref.current!.children[1] as Mesh).geometry.getAttribute('position').array as Float32Array
+    const first = shadowOf().slice()
+    // Default floor: under the lowest point of any frame.
+    const lowest = Math.min(...Array.from({ length: first.length / 3 }, (_, i) => first[i * 3 + 1]!))
+    expect(lowest).toBeGreaterThan(-40)
+    await renderer.advanceFrames(6, 1 / 60)
+    let moved = 0
+    const now = shadowOf()
+    for (let i = 0; i < now.length; i++) moved = Math.max(moved, Math.abs(now[i]! - first[i]!))
+    expect(moved).toBeGreaterThan(0.5)
+  })
+})

@@ -570,6 +570,13 @@ export interface PoseOutputs {
   /** A copy pushed out along the normal of the frame blended towards by `shellOffset` units (Quake II's power shells). */
   shell?: Float32Array
   shellOffset?: number
+  /**
+   * Quake II's blob shadow (GL_DrawAliasShadow): each vertex moved across by the shade vector times its
+   * height above the floor, then flattened onto the floor (1 unit above it). `shadowParameters`: the
+   * normalised shade vector's Quake x and y, and the model origin's height above the floor, in model units.
+   */
+  shadow?: Float32Array
+  shadowParameters?: Float64Array
 }
 
 /**
@@ -607,7 +614,9 @@ export function blendPoseInto(model: MD2BlendSource, pose: Readonly<MD2Pose>, xy
   const stride = model.frameStride
   const offsets = fadeOffsets
   for (let f = 0; f < 4; f++) offsets[f] = frames[f]! * stride + FRAME_HEADER_SIZE
-  const { positions, normals, colors, lightTable, shell } = out
+  const { positions, normals, colors, lightTable, shell, shadow } = out
+  const shadowing = out.shadowParameters
+  const sx = shadowing?.[0] ?? 0, sy = shadowing?.[1] ?? 0, lheight = shadowing?.[2] ?? 0
   const lit = colors !== undefined && lightTable !== undefined ? lightTable : undefined
   const push = out.shellOffset ?? 0
   const table = ANORMS_256_YUP
@@ -650,6 +659,13 @@ export function blendPoseInto(model: MD2BlendSource, pose: Readonly<MD2Pose>, xy
       shell[o] = px + table[n]! * push
       shell[o + 1] = py + table[n + 1]! * push
       shell[o + 2] = pz + table[n + 2]! * push
+    }
+    if (shadow !== undefined) {
+      // Quake (x, y, z) = Y-up (Z, X, Y): x and y move by the shade vector × (z + height), z = floor + 1.
+      const rise = py + lheight
+      shadow[o] = px - sy * rise
+      shadow[o + 1] = 1 - lheight
+      shadow[o + 2] = pz - sx * rise
     }
   }
 }

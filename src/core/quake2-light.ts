@@ -92,3 +92,14 @@ export function shellColor(shells: ShellSpec | readonly ShellSpec[]): [number, n
   for (const entry of list) if (typeof entry !== 'string') color.splice(0, 3, entry[0], entry[1], entry[2])
   return color
 }
+
+/**
+ * The shade vector of GL_DrawAliasShadow for a yaw in degrees: normalize(cos(−yaw), sin(−yaw), 1),
+ * its x and y written into `out[0]`, `out[1]` (Quake axes, model space).
+ */
+export function shadowVector(yawDegrees: number, out: Float64Array): Float64Array {
+  const angle = (yawDegrees / 180) * Math.PI
+  out[0] = Math.cos(-angle) / Math.SQRT2
+  out[1] = Math.sin(-angle) / Math.SQRT2
+  return out
+}

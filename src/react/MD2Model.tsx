@@ -5,6 +5,8 @@ import {
   Matrix4,
   MeshBasicMaterial,
   MeshLambertMaterial,
+  EqualStencilFunc,
+  IncrementStencilOp,
   SRGBColorSpace,
   Sphere,
   type Camera,
@@ -21,9 +23,9 @@ import { MD2Error } from '../core/errors'
 import { copyPose, createPose, posesEqual, type MD2Pose } from '../core/pose'
 import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/types'
 import { warnOnce } from '../core/warn-once'
-import { createMD2Geometry, createMD2ShellGeometry, writeMD2Pose } from '../three/MD2Geometry'
+import { createMD2Geometry, createMD2ShadowGeometry, createMD2ShellGeometry, getMD2RenderData, writeMD2Pose } from '../three/MD2Geometry'
 import { Quake2Lighting } from '../three/Quake2Lighting'
-import { SHELL_ALPHA, shellColor, type ShellSpec } from '../core/quake2-light'
+import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/quake2-light'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
 import { useMD2 } from './useMD2'
 import { ANIMATION_FRAME_PRIORITY, useAnimationList, useMD2AnimationOptions } from './useMD2Animation'
@@ -118,6 +120,15 @@ export interface MD2ModelProps extends GroupProps {
   shell?: ShellSpec | readonly ShellSpec[]
   /** Translucency (`RF_TRANSLUCENT` with the entity's alpha), 0–1. Default material only. Default 1. */
   opacity?: number
+  /**
+   * `"blob"`: Quake II's projected shadow (GL_DrawAliasShadow): the posed model moved along the shade
+   * vector normalize(cos(−yaw), sin(−yaw), 1) by each vertex's height and flattened onto the floor,
+   * black at alpha 0.5, drawn once per pixel where the renderer has a stencil buffer. Follows the
+   * animation; written in the same pass as the body.
+   */
+  shadow?: 'blob' | false
+  /** World height of the floor the blob shadow lies on. Default: under the model's lowest point in any frame. */
+  shadowFloor?: number
   /** A keyframe was reached (footsteps, muzzle flashes): once per keyframe, in order, at any frame rate. */
   onFrame?: (frame: number, animation: MD2Animation) => void
   /** A looping animation went round. */
@@ -223,6 +234,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     glow = false,
     shell,
     opacity = 1,
+    shadow = false,
+    shadowFloor,
     onFrame,
     onLoop,
     onAnimationEnd,
@@ -273,6 +286,21 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   }, [shellMaterial, shellKey])
   const alpha = checkedOpacity(model, opacity)
 
+  const blob = useMemo(
+    () =>
+      shadow === 'blob'
+        ? { geometry: createMD2ShadowGeometry(model), parameters: new Float64Array(3), material: createShadowMaterial() }
+        : undefined,
+    [model, shadow],
+  )
+  useEffect(
+    () => () => {
+      blob?.geometry.dispose()
+      blob?.material.dispose()
+    },
+    [blob],
+  )
+
   const ownMaterial = useMemo(
     () => (material ? undefined : quake2 ? new MeshBasicMaterial({ vertexColors: true }) : new MeshLambertMaterial()),
     [material, quake2],
@@ -307,10 +335,11 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     clock.seconds += delta
     copyClampedPose(pose, source.pose, model)
     const relit = light !== undefined && light.update(mesh, clock.seconds)
-    if (!relit && posesEqual(written, pose)) return
+    const moved = blob !== undefined && placeShadow(blob.parameters, mesh, model, shadowFloor)
+    if (!relit && !moved && posesEqual(written, pose)) return
     if (!inView(mesh, rootState.camera)) return
     copyPose(written, pose)
-    writeMD2Pose(geometry, model, written, light?.table, shellGeometry)
+    writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob)
   })
 
   // Show the pose right away, before any tick (a new geometry starts on frame 0).
@@ -318,8 +347,9 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     copyClampedPose(pose, source.pose, model)
     copyPose(written, pose)
     if (light && meshRef.current) light.update(meshRef.current, clock.seconds)
-    writeMD2Pose(geometry, model, written, light?.table, shellGeometry)
-  }, [geometry, shellGeometry, model, source, pose, written, light, clock, frame, animation])
+    if (blob && meshRef.current) placeShadow(blob.parameters, meshRef.current, model, shadowFloor)
+    writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob)
+  }, [geometry, shellGeometry, blob, shadowFloor, model, source, pose, written, light, clock, frame, animation])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
   const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose }), [model, source])
@@ -335,6 +365,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
         receiveShadow={receiveShadow}
         name={model.name ?? 'md2'}
       />
+      {blob && <mesh geometry={blob.geometry} material={blob.material} scale={scale} frustumCulled={false} name={`${model.name ?? 'md2'} shadow`} />}
       {shellGeometry && <mesh geometry={shellGeometry} material={shellMaterial} scale={scale} name={`${model.name ?? 'md2'} shell`} />}
       <MD2ModelContext.Provider value={context}>{children}</MD2ModelContext.Provider>
     </group>
@@ -383,4 +414,35 @@ function checkedOpacity(model: MD2ModelData, value: number): number {
   if (Number.isFinite(value) && value >= 0 && value <= 1) return value
   warnOnce(`${model.name}:opacity:${String(value)}`, `${model.name ?? 'model'}: opacity={${String(value)}} is not from 0 to 1; using 1`)
   return 1
+}
+
+/** Black at alpha 0.5, each pixel darkened once (stencil), as GL_DrawAliasShadow draws. */
+function createShadowMaterial(): MeshBasicMaterial {
+  return new MeshBasicMaterial({
+    color: 0x000000,
+    transparent: true,
+    opacity: 0.5,
+    depthWrite: false,
+    stencilWrite: true,
+    stencilRef: 0,
+    stencilFunc: EqualStencilFunc,
+    stencilZPass: IncrementStencilOp,
+  })
+}
+
+/**
+ * The blob shadow's shade vector (from the mesh's world yaw) and the model origin's height above the
+ * floor in model units (`floor` in world units, or the lowest point of any frame). Returns whether they changed.
+ */
+function placeShadow(parameters: Float64Array, mesh: Mesh, model: MD2ModelData, floor: number | undefined): boolean {
+  const e = mesh.matrixWorld.elements
+  const yaw = (Math.atan2(e[8]!, e[10]!) * 180) / Math.PI
+  const scaleY = Math.hypot(e[4]!, e[5]!, e[6]!) || 1
+  const height = floor === undefined ? -getMD2RenderData(model).boundingBox.min.y : (e[13]! - floor) / scaleY
+  const x = parameters[0]
+  const y = parameters[1]
+  shadowVector(yaw, parameters)
+  const changed = x !== parameters[0] || y !== parameters[1] || parameters[2] !== height
+  parameters[2] = height
+  return changed
 }

@@ -172,6 +172,7 @@ export function writeMD2Pose(
   pose: Readonly<MD2Pose>,
   light?: Float32Array,
   shell?: BufferGeometry,
+  shadow?: { geometry: BufferGeometry; parameters: Float64Array },
 ): void {
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
@@ -191,17 +192,21 @@ export function writeMD2Pose(
   const lit = light !== undefined && color !== undefined
   const positions = position.array as Float32Array
   const normals = lit ? undefined : (normal?.array as Float32Array | undefined)
-  if (shell !== undefined) {
-    // A power shell: body and shell from one pass of the general kernel.
-    const shellPosition = shell.getAttribute('position') as BufferAttribute
+  if (shell !== undefined || shadow !== undefined) {
+    // A power shell or a blob shadow: body, shell and shadow from one pass of the general kernel.
+    const shellPosition = shell?.getAttribute('position') as BufferAttribute | undefined
+    const shadowPosition = shadow?.geometry.getAttribute('position') as BufferAttribute | undefined
     const out = poseOutputs
     out.positions = positions
     out.normals = normals
     out.colors = lit ? (color.array as Float32Array) : undefined
     out.lightTable = lit ? light : undefined
-    out.shell = shellPosition.array as Float32Array
+    out.shell = shellPosition?.array as Float32Array | undefined
+    out.shadow = shadowPosition?.array as Float32Array | undefined
+    out.shadowParameters = shadow?.parameters
     blendPoseInto(model, pose, layout.xyzIndex, out)
-    shellPosition.needsUpdate = true
+    if (shellPosition) shellPosition.needsUpdate = true
+    if (shadowPosition) shadowPosition.needsUpdate = true
   } else {
     let vertexColors: VertexLight | undefined
     if (lit) {
@@ -225,14 +230,26 @@ const poseOutputs: PoseOutputs = { positions: new Float32Array(0), shellOffset: 
  * with the body's), the model's shared index, and the all-frames bounds grown by the shell's offset.
  */
 export function createMD2ShellGeometry(model: MD2Model): BufferGeometry {
+  return createCopyGeometry(model, 'shell', POWERSUIT_SCALE)
+}
+
+/**
+ * A blob shadow's geometry for one instance: its own position buffer (written by `writeMD2Pose`),
+ * the shared index; never culled on its own (it is drawn where its model is).
+ */
+export function createMD2ShadowGeometry(model: MD2Model): BufferGeometry {
+  return createCopyGeometry(model, 'shadow', 0)
+}
+
+function createCopyGeometry(model: MD2Model, kind: string, margin: number): BufferGeometry {
   const data = getMD2RenderData(model)
   const geometry = new BufferGeometry()
-  geometry.name = `${model.name ?? 'md2'} shell`
+  geometry.name = `${model.name ?? 'md2'} ${kind}`
   geometry.setIndex(data.index)
   geometry.setAttribute('position', new BufferAttribute(new Float32Array(data.layout.vertexCount * 3), 3).setUsage(DynamicDrawUsage))
-  geometry.boundingBox = data.boundingBox.clone().expandByScalar(POWERSUIT_SCALE)
+  geometry.boundingBox = data.boundingBox.clone().expandByScalar(margin)
   geometry.boundingSphere = data.boundingSphere.clone()
-  geometry.boundingSphere.radius += POWERSUIT_SCALE
+  geometry.boundingSphere.radius += margin
   return geometry
 }
 
