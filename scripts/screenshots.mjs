@@ -28,6 +28,7 @@ const SHOTS = {
   writer: 'writer--twisting-torus',
   failures: 'failures--damaged-file',
   quake2: 'quake-ii-look-lighting--lambert-and-quake-2',
+  viewweapon: 'quake-ii-look-lighting--view-weapon',
 }
 
 if (!process.argv.includes('--no-build') || !existsSync(out)) {

@@ -22,3 +22,4 @@ export { useMD2Animation, type UseMD2AnimationOptions } from './react/useMD2Anim
 export { usePlayerAnimation, type PlayerAnimationController, type UsePlayerAnimationOptions } from './react/usePlayerAnimation'
 export { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './react/MD2ModelContext'
 export type { MD2PoseSource } from './react/MD2Model'
+export { MD2ViewWeapon, type MD2ViewWeaponProps } from './react/MD2ViewWeapon'

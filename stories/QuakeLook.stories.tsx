@@ -1,6 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { MD2Model } from '../src/index'
+import { splitStory } from './support/story-kinds'
+import { MD2Model, MD2ViewWeapon } from '../src/index'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON } from './support/assets'
+
+const RAILGUN = '/models/quake2/ogro/w_railgun.MD2'
 import { setStoryArgs, useLiveArgs } from './support/live-args'
 import { difference, findStage } from './support/pixels'
 import { Overlay } from './support/Stage'
@@ -125,3 +128,41 @@ export const Flags: Story = {
     await stage.expectModel({ left: 0.5 })
   },
 }
+
+/**
+ * The view weapon: `<MD2ViewWeapon>` follows the camera, drawn with its depth squeezed into the nearest
+ * 30% so it stays in front of the wall right in front of the eye (no view models are bundled, so the
+ * ogro's world railgun stands in, placed by `position`). Orbit the camera: the gun stays in hand.
+ */
+function ViewWeaponScene(props: { hand: 'right' | 'left' | 'center' }) {
+  const { hand } = useLiveArgs(props)
+  return (
+    <>
+      <MD2Model url={OGRO} animation="stand" position={[0, 0, -40]} />
+      {/* A wall 30 units in front of the camera, which the gun (reaching further) would otherwise clip into. */}
+      <mesh position={[10, 2, 72]}>
+        <planeGeometry args={[16, 14]} />
+        <meshBasicMaterial color="#5b6b7c" />
+      </mesh>
+      <MD2ViewWeapon url={RAILGUN} hand={hand} animation="attack" position={[-6, -18, 36]} />
+    </>
+  )
+}
+
+const viewWeaponStory: StoryObj<typeof ViewWeaponScene> = {
+  render: (args) => <ViewWeaponScene {...args} />,
+  args: { hand: 'right' },
+  argTypes: { hand: { control: 'inline-radio', options: ['right', 'left', 'center'] } },
+  parameters: { stage: { camera: [0, 10, 100], target: [0, 10, 0] } },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    // Hiding the gun (hand "center", as ref_gl does for hand 2) changes the pixels where the wall is: the gun is drawn over it.
+    const withGun = await stage.next(3)
+    setStoryArgs({ hand: 'center' })
+    await stage.until((picture) => difference(withGun, picture, { left: 0.5 }) > 300, 'hiding the gun to uncover the wall')
+  },
+}
+const viewWeaponFaces = splitStory(viewWeaponStory)
+export const ViewWeapon: StoryObj<typeof ViewWeaponScene> = viewWeaponFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const ViewWeaponCheck: StoryObj<typeof ViewWeaponScene> = { ...viewWeaponFaces.check, tags: ['!dev', '!autodocs'] }

@@ -233,3 +233,28 @@ describe('blob shadow', () => {
     expect(moved).toBeGreaterThan(0.5)
   })
 })
+
+describe('view weapon', () => {
+  it('follows the camera, faces its view, mirrors for the left hand, hides for center, and squeezes its depth into the nearest 30%', async () => {
+    const { MD2ViewWeapon } = await import('../src/react/MD2ViewWeapon')
+    const { Matrix4 } = await import('three')
+    const gun = parseMD2(readAsset('quake2/ogro/w_railgun.MD2'), { name: 'w_railgun.MD2' })
+    for (const hand of ['right', 'left', 'center'] as const) {
+      const ref = createRef<Group>()
+      const renderer = await ReactThreeTestRenderer.create(<MD2ViewWeapon ref={ref} model={gun} hand={hand} />)
+      renderers.push(renderer)
+      await renderer.advanceFrames(2, 1 / 60)
+      const group = ref.current!
+      const determinant = group.matrixWorld.determinant()
+      expect(Math.sign(determinant)).toBe(hand === 'left' ? -1 : 1)
+      expect(group.visible).toBe(hand !== 'center')
+      // The model's +Z (Quake's +X, where view models point) is the camera's forward: −Z for this camera.
+      const forward = new Matrix4().extractRotation(group.matrixWorld).elements.slice(8, 11)
+      expect(forward[2]).toBeCloseTo(-1, 5)
+      const mesh = group.children[0]!.children[0] as Mesh
+      const shader = { vertexShader: 'void main() {\n#include <project_vertex>\n}', fragmentShader: '', uniforms: {} }
+      ;(mesh.material as MeshBasicMaterial).onBeforeCompile(shader as never, undefined as never)
+      expect(shader.vertexShader).toContain('#include <project_vertex>\ngl_Position.z = 0.3 * gl_Position.z - 0.7 * gl_Position.w;')
+    }
+  })
+})

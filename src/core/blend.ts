@@ -616,7 +616,9 @@ export function blendPoseInto(model: MD2BlendSource, pose: Readonly<MD2Pose>, xy
   for (let f = 0; f < 4; f++) offsets[f] = frames[f]! * stride + FRAME_HEADER_SIZE
   const { positions, normals, colors, lightTable, shell, shadow } = out
   const shadowing = out.shadowParameters
-  const sx = shadowing?.[0] ?? 0, sy = shadowing?.[1] ?? 0, lheight = shadowing?.[2] ?? 0
+  const sx = shadowing?.[0] ?? 0,
+    sy = shadowing?.[1] ?? 0,
+    lheight = shadowing?.[2] ?? 0
   const lit = colors !== undefined && lightTable !== undefined ? lightTable : undefined
   const push = out.shellOffset ?? 0
   const table = ANORMS_256_YUP

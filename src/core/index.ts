@@ -56,3 +56,15 @@ export {
   type PlayerGesture,
   type PlayerPriority,
 } from './player-animation'
+export {
+  POWERSUIT_SCALE,
+  SHELL_ALPHA,
+  effectiveShadelight,
+  quake2LightTable,
+  shadeDotsRow,
+  shadowVector,
+  shellColor,
+  type Quake2LightFlags,
+  type ShellKind,
+  type ShellSpec,
+} from './quake2-light'

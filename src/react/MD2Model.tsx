@@ -365,7 +365,15 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
         receiveShadow={receiveShadow}
         name={model.name ?? 'md2'}
       />
-      {blob && <mesh geometry={blob.geometry} material={blob.material} scale={scale} frustumCulled={false} name={`${model.name ?? 'md2'} shadow`} />}
+      {blob && (
+        <mesh
+          geometry={blob.geometry}
+          material={blob.material}
+          scale={scale}
+          frustumCulled={false}
+          name={`${model.name ?? 'md2'} shadow`}
+        />
+      )}
       {shellGeometry && <mesh geometry={shellGeometry} material={shellMaterial} scale={scale} name={`${model.name ?? 'md2'} shell`} />}
       <MD2ModelContext.Provider value={context}>{children}</MD2ModelContext.Provider>
     </group>

@@ -1,0 +1,69 @@
+import { useFrame, useThree } from '@react-three/fiber'
+import { forwardRef, useImperativeHandle, useRef } from 'react'
+import { Matrix4, type Group, type Material, type Mesh, type WebGLProgramParametersWithUniforms } from 'three'
+import { MD2Model, type MD2ModelProps } from './MD2Model'
+
+export interface MD2ViewWeaponProps extends Omit<MD2ModelProps, 'castShadow' | 'receiveShadow'> {
+  /**
+   * The player's hand (Quake II's `hand`): `"right"` (default), `"left"` mirrors the view across its
+   * vertical axis (and so flips the triangles' winding, which three.js follows for a negative scale),
+   * `"center"` hides the gun, as ref_gl does for `hand 2`.
+   */
+  hand?: 'right' | 'left' | 'center'
+}
+
+/** RF_DEPTHHACK: glDepthRange(0, 0.3). Depth d = (z/w + 1) / 2 becomes 0.3 d, i.e. z' = 0.3 z − 0.7 w. */
+const DEPTH_HACK = 'gl_Position.z = 0.3 * gl_Position.z - 0.7 * gl_Position.w;'
+
+function squeezeDepth(shader: WebGLProgramParametersWithUniforms): void {
+  shader.vertexShader = shader.vertexShader.replace('#include <project_vertex>', `#include <project_vertex>\n${DEPTH_HACK}`)
+}
+
+/**
+ * The weapon in the player's hand (`RF_WEAPONMODEL | RF_DEPTHHACK`): an `<MD2Model>` that follows the
+ * camera every frame, drawn with its depth squeezed into the nearest 30% of the depth range so it
+ * never clips into walls. Takes `<MD2Model>`'s props (animation, controller, skin, lighting…); its
+ * origin is the eye, as Quake II's `v_*.md2` view models are made. The ref is the group that follows
+ * the camera.
+ */
+export const MD2ViewWeapon = forwardRef<Group, MD2ViewWeaponProps>(function MD2ViewWeapon({ hand = 'right', ...props }, ref) {
+  const camera = useThree((state) => state.camera)
+  const follower = useRef<Group>(null)
+  useImperativeHandle(ref, () => follower.current!, [])
+  useFrame(() => {
+    const group = follower.current
+    if (!group) return
+    camera.updateMatrixWorld()
+    // Quake's view models point along +X, which this library turns to +Z; the camera looks down −Z.
+    group.matrixWorld.multiplyMatrices(camera.matrixWorld, hand === 'left' ? FACE_VIEW_LEFT : FACE_VIEW)
+    // The renderer updates the model's matrices below this one. New materials get the depth hack.
+    for (const child of group.children) {
+      for (const mesh of child.children) if ((mesh as Mesh).isMesh) patch((mesh as Mesh).material)
+    }
+  })
+  return (
+    <group ref={follower} matrixAutoUpdate={false} matrixWorldAutoUpdate={false} visible={hand !== 'center'}>
+      <MD2Model {...props} />
+    </group>
+  )
+})
+
+const FACE_VIEW = new Matrix4().makeRotationY(Math.PI)
+/** Left-handed: the view mirrored across its vertical axis. */
+const FACE_VIEW_LEFT = new Matrix4().makeScale(-1, 1, 1).multiply(FACE_VIEW)
+
+const patched = new WeakSet<Material>()
+/** Adds the depth hack to a material once (its shader is compiled with it from then on). */
+function patch(material: Material | Material[]): void {
+  for (const one of Array.isArray(material) ? material : [material]) {
+    if (patched.has(one)) continue
+    patched.add(one)
+    const previous = one.onBeforeCompile
+    one.onBeforeCompile = (shader, renderer) => {
+      previous.call(one, shader, renderer)
+      squeezeDepth(shader)
+    }
+    one.customProgramCacheKey = () => 'md2-depth-hack'
+    one.needsUpdate = true
+  }
+}
