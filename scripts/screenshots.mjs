@@ -29,6 +29,8 @@ const SHOTS = {
   failures: 'failures--damaged-file',
   quake2: 'quake-ii-look-lighting--lambert-and-quake-2',
   viewweapon: 'quake-ii-look-lighting--view-weapon',
+  shells: 'quake-ii-look-lighting--shells',
+  shadows: 'quake-ii-look-lighting--shadows-and-translucency',
 }
 
 if (!process.argv.includes('--no-build') || !existsSync(out)) {

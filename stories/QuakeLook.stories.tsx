@@ -166,3 +166,77 @@ const viewWeaponFaces = splitStory(viewWeaponStory)
 export const ViewWeapon: StoryObj<typeof ViewWeaponScene> = viewWeaponFaces.visible
 /** Test only: drives the props of the story above and checks the pictures. */
 export const ViewWeaponCheck: StoryObj<typeof ViewWeaponScene> = { ...viewWeaponFaces.check, tags: ['!dev', '!autodocs'] }
+
+const SHELLS = [
+  ['red', 'invulnerability'],
+  ['green', 'green'],
+  ['blue', 'quad damage'],
+  ['double', 'double damage'],
+  ['half', 'half damage'],
+  [['red', 'blue'], 'quad + invuln.'],
+] as const
+
+/** Power-up shells: a second copy 4 units out along the normals, untextured at alpha 0.3, coloured as the engine combines the flags. */
+function ShellsScene({ animation }: { animation: string }) {
+  return (
+    <>
+      {SHELLS.map(([shell, label], i) => (
+        <group key={label} position={[(i - 2.5) * 42, 0, 0]}>
+          <MD2Model url={OGRO} animation={animation} shell={shell}>
+            <MD2Model url={OGRO_WEAPON} sync shell={shell} />
+          </MD2Model>
+          <Overlay at={{ x: (i + 0.5) / SHELLS.length, y: 0.9 }}>{label}</Overlay>
+        </group>
+      ))}
+    </>
+  )
+}
+
+export const Shells: StoryObj<typeof ShellsScene> = {
+  render: (args) => <ShellsScene {...args} />,
+  args: { animation: 'run' },
+  argTypes: { animation: { control: 'select', options: ['stand', 'run', 'attack', 'taunt'] } },
+  parameters: { stage: { camera: [0, 20, 230], target: [0, 0, 0] } },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel({ right: 0.2 })
+    await stage.expectModel({ left: 0.8 })
+    await stage.expectAnimated()
+  },
+}
+
+/** Translucency (RF_TRANSLUCENT) and blob shadows (GL_DrawAliasShadow) on a crowd: the shadows follow the animation. */
+function ShadowsScene({ opacity }: { opacity: number }) {
+  return (
+    <>
+      {[-60, -20, 20, 60].map((x, i) => (
+        <MD2Model
+          key={x}
+          url={OGRO}
+          animation={['run', 'attack', 'flip', 'wave'][i]}
+          position={[x, 0, (i % 2) * -30]}
+          rotation-y={i * 0.7}
+          shadow="blob"
+          shadowFloor={-24}
+          opacity={i === 3 ? opacity : 1}
+        />
+      ))}
+      <mesh rotation-x={-Math.PI / 2} position-y={-24.5}>
+        <circleGeometry args={[110, 48]} />
+        <meshLambertMaterial color="#7b8794" />
+      </mesh>
+    </>
+  )
+}
+
+export const ShadowsAndTranslucency: StoryObj<typeof ShadowsScene> = {
+  render: (args) => <ShadowsScene {...args} />,
+  args: { opacity: 0.5 },
+  argTypes: { opacity: { control: { type: 'range', min: 0, max: 1, step: 0.05 } } },
+  parameters: { stage: { camera: [0, 60, 170], target: [0, -10, 0], floor: null } },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    await stage.expectAnimated()
+  },
+}
