@@ -11,6 +11,8 @@ const config: StorybookConfig = {
   staticDirs: [
     { from: '../assets', to: '/models' },
     { from: '../stories/fixtures', to: '/fixtures' },
+    // The README's pictures, for the docs pages.
+    { from: '../docs/images', to: '/images' },
   ],
   core: { disableTelemetry: true },
   // Props tables from the TypeScript types (MD2ModelProps and the hooks' options), descriptions from TSDoc.
