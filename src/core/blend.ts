@@ -671,3 +671,122 @@ export function blendPoseInto(model: MD2BlendSource, pose: Readonly<MD2Pose>, xy
     }
   }
 }
+
+/**
+ * A crossfade whose outgoing pose was blended once, when the fade began, into `outgoing` (positions
+ * then normals, as `blendVerticesYUp` writes them): each frame reads two keyframes and the held pose
+ * instead of four keyframes. `factor.t` is the incoming blend; `fade.fadeWeight` the outgoing weight.
+ */
+export function blendOverHeldPose(
+  model: MD2BlendSource,
+  pose: Readonly<MD2Pose>,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  normals: Float32Array | undefined,
+  heldPositions: Float32Array,
+  heldNormals: Float32Array | undefined,
+): void {
+  const data = model.frameData
+  const stride = model.frameStride
+  const words = wordsOf(data, stride)
+  const keep = 1 - pose.fadeWeight
+  const k = coefficients
+  const m = model.frameTransforms
+  const fa = pose.from * 6
+  const fb = pose.to * 6
+  const back = (1 - pose.t) * keep
+  const t = pose.t * keep
+  k[AX] = m[fa]! * back
+  k[AY] = m[fa + 1]! * back
+  k[AZ] = m[fa + 2]! * back
+  k[BX] = m[fb]! * t
+  k[BY] = m[fb + 1]! * t
+  k[BZ] = m[fb + 2]! * t
+  k[CX] = m[fa + 3]! * back + m[fb + 3]! * t
+  k[CY] = m[fa + 4]! * back + m[fb + 4]! * t
+  k[CZ] = m[fa + 5]! * back + m[fb + 5]! * t
+  k[BACK] = back
+  k[T] = t
+  heldWeight[0] = pose.fadeWeight
+  if (words === undefined) {
+    // Unaligned frames: the general kernel (rare).
+    blendPoseYUp(model, pose, xyzIndex, positions, normals)
+    return
+  }
+  const oa = (data.byteOffset + pose.from * stride + FRAME_HEADER_SIZE) >>> 2
+  const ob = (data.byteOffset + pose.to * stride + FRAME_HEADER_SIZE) >>> 2
+  if (normals === undefined || heldNormals === undefined) blendWordPositionsOverHeld(words, oa, ob, xyzIndex, positions, heldPositions)
+  else blendWordsOverHeld(words, oa, ob, xyzIndex, positions, normals, heldPositions, heldNormals)
+}
+
+const heldWeight = new Float64Array(1)
+
+function blendWordPositionsOverHeld(
+  words: Uint32Array,
+  oa: number,
+  ob: number,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  held: Float32Array,
+): void {
+  const k = coefficients
+  const ax = k[AX]!,
+    ay = k[AY]!,
+    az = k[AZ]!,
+    bx = k[BX]!,
+    by = k[BY]!,
+    bz = k[BZ]!,
+    cx = k[CX]!,
+    cy = k[CY]!,
+    cz = k[CZ]!
+  const w = heldWeight[0]!
+  const count = xyzIndex.length
+  for (let i = 0, o = 0; i < count; i++, o += 3) {
+    const v = xyzIndex[i]!
+    const qa = words[oa + v]!
+    const qb = words[ob + v]!
+    positions[o] = ((qa >>> 8) & 255) * ay + ((qb >>> 8) & 255) * by + cy + held[o]! * w
+    positions[o + 1] = ((qa >>> 16) & 255) * az + ((qb >>> 16) & 255) * bz + cz + held[o + 1]! * w
+    positions[o + 2] = (qa & 255) * ax + (qb & 255) * bx + cx + held[o + 2]! * w
+  }
+}
+
+function blendWordsOverHeld(
+  words: Uint32Array,
+  oa: number,
+  ob: number,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  normals: Float32Array,
+  held: Float32Array,
+  heldNormals: Float32Array,
+): void {
+  const k = coefficients
+  const ax = k[AX]!,
+    ay = k[AY]!,
+    az = k[AZ]!,
+    bx = k[BX]!,
+    by = k[BY]!,
+    bz = k[BZ]!,
+    cx = k[CX]!,
+    cy = k[CY]!,
+    cz = k[CZ]!
+  const back = k[BACK]!,
+    t = k[T]!
+  const w = heldWeight[0]!
+  const table = ANORMS_256_YUP
+  const count = xyzIndex.length
+  for (let i = 0, o = 0; i < count; i++, o += 3) {
+    const v = xyzIndex[i]!
+    const qa = words[oa + v]!
+    const qb = words[ob + v]!
+    positions[o] = ((qa >>> 8) & 255) * ay + ((qb >>> 8) & 255) * by + cy + held[o]! * w
+    positions[o + 1] = ((qa >>> 16) & 255) * az + ((qb >>> 16) & 255) * bz + cz + held[o + 1]! * w
+    positions[o + 2] = (qa & 255) * ax + (qb & 255) * bx + cx + held[o + 2]! * w
+    const na = (qa >>> 24) * 3
+    const nb = (qb >>> 24) * 3
+    normals[o] = table[na]! * back + table[nb]! * t + heldNormals[o]! * w
+    normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t + heldNormals[o + 1]! * w
+    normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t + heldNormals[o + 2]! * w
+  }
+}

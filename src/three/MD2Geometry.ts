@@ -1,5 +1,5 @@
 import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, Sphere, Vector3 } from 'three'
-import { blendPoseInto, blendPoseYUp, blendVerticesYUpBy, type PoseOutputs, type VertexLight } from '../core/blend'
+import { blendOverHeldPose, blendPoseInto, blendPoseYUp, blendVerticesYUpBy, type PoseOutputs, type VertexLight } from '../core/blend'
 import { POWERSUIT_SCALE } from '../core/quake2-light'
 import { buildVertexLayout, type MD2VertexLayout } from '../core/mesh'
 import type { MD2Pose } from '../core/pose'
@@ -214,7 +214,11 @@ export function writeMD2Pose(
       vertexColors.colors = color.array as Float32Array
       vertexColors.table = light
     }
-    if (fading) blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, vertexColors)
+    if (fading && vertexColors === undefined) {
+      // The outgoing pose is held for the whole fade: blend it once, then mix it in each frame.
+      const held = heldPoseOf(geometry, model, pose, layout.xyzIndex, normals !== undefined)
+      blendOverHeldPose(model, pose, layout.xyzIndex, positions, normals, held.positions, held.normals)
+    } else if (fading) blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, vertexColors)
     else blendVerticesYUpBy(model, pose.from, pose.to, pose, layout.xyzIndex, positions, normals, vertexColors)
   }
   position.needsUpdate = true
@@ -258,4 +262,38 @@ const vertexLight: VertexLight = { colors: new Float32Array(0), table: new Float
 
 function isFrame(frame: number, count: number): boolean {
   return Number.isInteger(frame) && frame >= 0 && frame < count
+}
+
+/** Per geometry, the outgoing pose of its current crossfade, blended once (made on its first fade). */
+interface HeldPose {
+  positions: Float32Array
+  normals: Float32Array | undefined
+  from: number
+  to: number
+  t: number
+}
+const heldPoses = new WeakMap<BufferGeometry, HeldPose>()
+const heldBlend: MD2Blend = { from: 0, to: 0, t: 0 }
+
+function heldPoseOf(
+  geometry: BufferGeometry,
+  model: MD2Model,
+  pose: Readonly<MD2Pose>,
+  xyzIndex: Uint16Array | Uint32Array,
+  withNormals: boolean,
+): HeldPose {
+  let held = heldPoses.get(geometry)
+  const size = xyzIndex.length * 3
+  if (held === undefined || (withNormals && held.normals === undefined)) {
+    held = { positions: new Float32Array(size), normals: withNormals ? new Float32Array(size) : undefined, from: -1, to: -1, t: -1 }
+    heldPoses.set(geometry, held)
+  }
+  if (held.from !== pose.fadeFrom || held.to !== pose.fadeTo || held.t !== pose.fadeT) {
+    held.from = pose.fadeFrom
+    held.to = pose.fadeTo
+    held.t = pose.fadeT
+    heldBlend.t = pose.fadeT
+    blendVerticesYUpBy(model, pose.fadeFrom, pose.fadeTo, heldBlend, xyzIndex, held.positions, held.normals)
+  }
+  return held
 }
