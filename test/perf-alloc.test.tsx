@@ -181,6 +181,42 @@ describe('per-frame allocation', () => {
     expect(perFrame).toBeLessThan(8)
   })
 
+  for (const [label, look] of [
+    ['Quake II lighting, turning through the light rows', { lighting: 'quake2' }],
+    ['glowing Quake II lighting', { lighting: 'quake2', glow: true }],
+    ['shells and blob shadows', { shell: 'blue', shadow: 'blob' }],
+  ] as const) {
+    it(`${label}: nothing allocated per frame`, async () => {
+      const groups: Group[] = []
+      const get = await mount(
+        Array.from({ length: 12 }, (_, i) => (
+          <MD2Model
+            key={i}
+            ref={(group: Group | null) => {
+              if (group) groups[i] = group
+            }}
+            model={ogro}
+            animation={i % 2 ? 'run' : 'attack'}
+            position={[i * 3, 0, -50]}
+            {...look}
+          />
+        )),
+      )
+      // The yaw lives in a typed array: a captured number would be boxed on every write (the test's own garbage).
+      const yaw = new Float64Array(1)
+      // Each frame the models turn (relighting across the 16 rows) and their matrices are brought up to date.
+      const frame = () => {
+        yaw[0] = yaw[0]! + 0.05
+        for (let i = 0; i < groups.length; i++) groups[i]!.rotation.y = yaw[0]! + i
+        updateMatrices(get)
+        tick(get, 1)
+      }
+      for (let i = 0; i < 1000; i++) frame()
+      const perFrame = await settled(() => bytesPerCall(frame, 50), frame)
+      expect(perFrame).toBeLessThan(8)
+    })
+  }
+
   it('the kernel allocates nothing, on the word path and on the byte path (unaligned frames)', async () => {
     const bytes = readAsset('quake2/ogro/tris.MD2')
     const shifted = new Uint8Array(bytes.length + 1)

@@ -122,7 +122,7 @@ describe('Quake II lighting', () => {
     expect(maxDifference(colorsOf(glowing.group), expectedColors(ogro, bytes, 5, 45, pulsed))).toBeLessThan(1e-5)
     // The engine's own order: fullbright, then minlight, then glow (checked on the helper directly).
     const out = new Float64Array(3)
-    for (const c of effectiveShadelight([0.05, 0.05, 0.05], { minlight: true, glow: true }, Math.PI / 14, out))
+    for (const c of effectiveShadelight([0.05, 0.05, 0.05], { minlight: true, glow: true }, { seconds: Math.PI / 14 }, out))
       expect(c).toBeCloseTo(0.2, 12)
   })
 })

@@ -573,7 +573,8 @@ export interface PoseOutputs {
   /**
    * Quake II's blob shadow (GL_DrawAliasShadow): each vertex moved across by the shade vector times its
    * height above the floor, then flattened onto the floor (1 unit above it). `shadowParameters`: the
-   * normalised shade vector's Quake x and y, and the model origin's height above the floor, in model units.
+   * normalised shade vector's Quake x and y, the model origin's height above the floor in model units, and
+   * (in [3]) the yaw they were made for.
    */
   shadow?: Float32Array
   shadowParameters?: Float64Array

@@ -22,9 +22,16 @@ export function shadeDotsRow(yawDegrees: number): number {
 
 /**
  * The shadelight the engine draws with: `light` (RGB at the model's feet) after the entity flags, at
- * time `seconds` (for the glow), written into `out`.
+ * `clock.seconds` (for the glow), written into `out`. (The time goes by reference: the per-frame path
+ * passes no fractional number by value, which V8 boxes.)
  */
-export function effectiveShadelight(light: ArrayLike<number>, flags: Quake2LightFlags, seconds: number, out: Float64Array): Float64Array {
+export function effectiveShadelight(
+  light: ArrayLike<number>,
+  flags: Quake2LightFlags,
+  clock: { readonly seconds: number },
+  out: Float64Array,
+): Float64Array {
+  const seconds = clock.seconds
   for (let c = 0; c < 3; c++) out[c] = flags.fullbright ? 1 : light[c]!
   if (flags.minlight && out[0]! <= 0.1 && out[1]! <= 0.1 && out[2]! <= 0.1) out[0] = out[1] = out[2] = 0.1
   if (flags.glow) {
@@ -49,15 +56,13 @@ export function quake2LightTable(row: number, shadelight: ArrayLike<number>, lin
     const dot = ANORMTAB[base + n]!
     for (let c = 0; c < 3; c++) {
       const value = Math.min(1, Math.max(0, dot * shadelight[c]!))
-      out[n * 3 + c] = linear ? srgbToLinear(value) : value
+      // sRGB decoding, written out: this runs per frame for a glowing model, and a call would box the number.
+      out[n * 3 + c] = !linear ? value : value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4
     }
   }
   return out
 }
 
-function srgbToLinear(value: number): number {
-  return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4
-}
 
 /** Quake II's power-up shells: the `RF_SHELL_*` flags, or an RGB colour. */
 export type ShellKind = 'red' | 'green' | 'blue' | 'double' | 'half'
@@ -94,11 +99,12 @@ export function shellColor(shells: ShellSpec | readonly ShellSpec[]): [number, n
 }
 
 /**
- * The shade vector of GL_DrawAliasShadow for a yaw in degrees: normalize(cos(−yaw), sin(−yaw), 1),
- * its x and y written into `out[0]`, `out[1]` (Quake axes, model space).
+ * The shade vector of GL_DrawAliasShadow for the yaw in degrees held in `out[3]`:
+ * normalize(cos(−yaw), sin(−yaw), 1), its x and y written into `out[0]`, `out[1]` (Quake axes, model
+ * space). The yaw goes by reference, as the per-frame path needs.
  */
-export function shadowVector(yawDegrees: number, out: Float64Array): Float64Array {
-  const angle = (yawDegrees / 180) * Math.PI
+export function shadowVector(out: Float64Array): Float64Array {
+  const angle = (out[3]! / 180) * Math.PI
   out[0] = Math.cos(-angle) / Math.SQRT2
   out[1] = Math.sin(-angle) / Math.SQRT2
   return out

@@ -289,7 +289,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   const blob = useMemo(
     () =>
       shadow === 'blob'
-        ? { geometry: createMD2ShadowGeometry(model), parameters: new Float64Array(3), material: createShadowMaterial() }
+        ? { geometry: createMD2ShadowGeometry(model), parameters: new Float64Array(4), material: createShadowMaterial() }
         : undefined,
     [model, shadow],
   )
@@ -334,7 +334,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     if (!mesh) return
     clock.seconds += delta
     copyClampedPose(pose, source.pose, model)
-    const relit = light !== undefined && light.update(mesh, clock.seconds)
+    const relit = light !== undefined && light.update(mesh, clock)
     const moved = blob !== undefined && placeShadow(blob.parameters, mesh, model, shadowFloor)
     if (!relit && !moved && posesEqual(written, pose)) return
     if (!inView(mesh, rootState.camera)) return
@@ -346,7 +346,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   useLayoutEffect(() => {
     copyClampedPose(pose, source.pose, model)
     copyPose(written, pose)
-    if (light && meshRef.current) light.update(meshRef.current, clock.seconds)
+    if (light && meshRef.current) light.update(meshRef.current, clock)
     if (blob && meshRef.current) placeShadow(blob.parameters, meshRef.current, model, shadowFloor)
     writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob)
   }, [geometry, shellGeometry, blob, shadowFloor, model, source, pose, written, light, clock, frame, animation])
@@ -444,13 +444,12 @@ function createShadowMaterial(): MeshBasicMaterial {
  */
 function placeShadow(parameters: Float64Array, mesh: Mesh, model: MD2ModelData, floor: number | undefined): boolean {
   const e = mesh.matrixWorld.elements
-  const yaw = (Math.atan2(e[8]!, e[10]!) * 180) / Math.PI
-  const scaleY = Math.hypot(e[4]!, e[5]!, e[6]!) || 1
-  const height = floor === undefined ? -getMD2RenderData(model).boundingBox.min.y : (e[13]! - floor) / scaleY
   const x = parameters[0]
   const y = parameters[1]
-  shadowVector(yaw, parameters)
-  const changed = x !== parameters[0] || y !== parameters[1] || parameters[2] !== height
-  parameters[2] = height
-  return changed
+  const lheight = parameters[2]
+  parameters[3] = (Math.atan2(e[8]!, e[10]!) * 180) / Math.PI
+  shadowVector(parameters)
+  const scaleY = Math.sqrt(e[4]! * e[4]! + e[5]! * e[5]! + e[6]! * e[6]!) || 1
+  parameters[2] = floor === undefined ? -getMD2RenderData(model).boundingBox.min.y : (e[13]! - floor) / scaleY
+  return x !== parameters[0] || y !== parameters[1] || lheight !== parameters[2]
 }

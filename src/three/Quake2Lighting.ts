@@ -26,19 +26,13 @@ export class Quake2Lighting {
   }
 
   /**
-   * Brings the table up to date for `object`'s world yaw (its local +Z, the way the model faces,
-   * read from its world matrix) at time `seconds`. Returns whether it changed.
+   * Brings the table up to date for `object`'s world yaw (its local +Z, the way the model faces, read
+   * from its world matrix) at `clock.seconds`. Returns whether it changed. Allocates nothing.
    */
-  update(object: Object3D, seconds: number): boolean {
+  update(object: Object3D, clock: { readonly seconds: number }): boolean {
     const e = object.matrixWorld.elements
-    const yaw = (Math.atan2(e[8]!, e[10]!) * 180) / Math.PI
-    return this.updateFor(yaw, seconds)
-  }
-
-  /** `update` for a yaw in degrees (Quake II's `angles[1]`). */
-  updateFor(yawDegrees: number, seconds: number): boolean {
-    const row = shadeDotsRow(yawDegrees)
-    const shade = effectiveShadelight(this.light, this.flags, seconds, this.shade)
+    const row = shadeDotsRow((Math.atan2(e[8]!, e[10]!) * 180) / Math.PI)
+    const shade = effectiveShadelight(this.light, this.flags, clock, this.shade)
     const built = this.built
     if (built[0] === row && built[1] === shade[0] && built[2] === shade[1] && built[3] === shade[2]) return false
     built[0] = row
