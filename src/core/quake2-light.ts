@@ -63,7 +63,6 @@ export function quake2LightTable(row: number, shadelight: ArrayLike<number>, lin
   return out
 }
 
-
 /** Quake II's power-up shells: the `RF_SHELL_*` flags, or an RGB colour. */
 export type ShellKind = 'red' | 'green' | 'blue' | 'double' | 'half'
 export type ShellSpec = ShellKind | readonly [number, number, number]
