@@ -2,7 +2,7 @@ import { Loader } from 'three'
 import { isMD2Error } from '../core/errors'
 import { parseMD2 } from '../core/parse'
 import type { MD2AnimationDef, MD2Model } from '../core/types'
-import { fetchAndDecode } from './fetchBytes'
+import { callbackLoad, loaderFetch, type LoadWithOptions } from './fetchBytes'
 
 /** Models this loader fetched, with the URL they came from (what skin names are resolved against). */
 const sourceUrls = new WeakMap<MD2Model, string>()
@@ -36,31 +36,16 @@ export class MD2Loader extends Loader<MD2Model> {
     onProgress?: (event: ProgressEvent) => void,
     onError?: (error: unknown) => void,
   ): void {
-    this.loadWith(url, { onProgress }).then(onLoad, (error: unknown) => {
-      if (onError) onError(error)
-      else console.error(error)
-    })
+    callbackLoad(this.loadWith(url, { onProgress }), onLoad, onError)
   }
 
   /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
-  loadWith(url: string, options: { signal?: AbortSignal; onProgress?: (event: ProgressEvent) => void } = {}): Promise<MD2Model> {
-    return fetchAndDecode(
-      url,
-      {
-        manager: this.manager,
-        path: this.path,
-        requestHeader: this.requestHeader,
-        withCredentials: this.withCredentials,
-        signal: options.signal,
-        onProgress: options.onProgress,
-        expected: 'an MD2 file',
-      },
-      (bytes, resolved) => {
-        const model = this.parse(bytes, url)
-        sourceUrls.set(model, resolved)
-        return model
-      },
-    )
+  loadWith(url: string, options: LoadWithOptions = {}): Promise<MD2Model> {
+    return loaderFetch(this, url, options, 'an MD2 file', undefined, (bytes, resolved) => {
+      const model = this.parse(bytes, url)
+      sourceUrls.set(model, resolved)
+      return model
+    })
   }
 
   parse(data: ArrayBuffer | Uint8Array, name?: string): MD2Model {

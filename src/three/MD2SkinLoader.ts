@@ -14,7 +14,7 @@ import { MD2Error, isMD2Error } from '../core/errors'
 import { sniffImageType, type DecodedImage } from '../core/image'
 import { decodePCX } from '../core/pcx'
 import { decodeTGA } from '../core/tga'
-import { fetchAndDecode } from './fetchBytes'
+import { callbackLoad, loaderFetch, type LoadWithOptions } from './fetchBytes'
 
 /** The formats the loader tells apart by extension; anything else is sniffed from its bytes. */
 export type MD2SkinKind = 'pcx' | 'tga' | 'image' | 'unknown'
@@ -56,28 +56,12 @@ export class MD2SkinLoader extends Loader<Texture> {
     onProgress?: (event: ProgressEvent) => void,
     onError?: (error: unknown) => void,
   ): void {
-    this.loadWith(url, { onProgress }).then(onLoad, (error: unknown) => {
-      if (onError) onError(error)
-      else console.error(error)
-    })
+    callbackLoad(this.loadWith(url, { onProgress }), onLoad, onError)
   }
 
   /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
-  loadWith(url: string, options: { signal?: AbortSignal; onProgress?: (event: ProgressEvent) => void } = {}): Promise<Texture> {
-    return fetchAndDecode(
-      url,
-      {
-        manager: this.manager,
-        path: this.path,
-        requestHeader: this.requestHeader,
-        withCredentials: this.withCredentials,
-        signal: options.signal,
-        onProgress: options.onProgress,
-        expected: 'a skin image',
-        section: 'skin',
-      },
-      (bytes, resolved) => this.parseAsync(bytes, resolved),
-    )
+  loadWith(url: string, options: LoadWithOptions = {}): Promise<Texture> {
+    return loaderFetch(this, url, options, 'a skin image', 'skin', (bytes, resolved) => this.parseAsync(bytes, resolved))
   }
 
   /**

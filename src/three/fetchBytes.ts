@@ -1,4 +1,4 @@
-import type { LoadingManager } from 'three'
+import type { Loader, LoadingManager } from 'three'
 import { MD2Error } from '../core/errors'
 
 /** How a loader fetches: its manager, path, headers and credentials, and who may cancel. */
@@ -141,4 +141,34 @@ export function isAbort(error: unknown): boolean {
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+/** What a `loadWith` call may add: a cancel signal and a progress callback. */
+export interface LoadWithOptions {
+  signal?: AbortSignal
+  onProgress?: (event: ProgressEvent) => void
+}
+
+/**
+ * `load` and `loadWith` of a three.js loader over `fetchAndDecode`: the loader's manager, path,
+ * headers and credentials, and `load`'s callbacks (an error with no `onError` is logged).
+ */
+export function loaderFetch<T>(
+  loader: Loader,
+  url: string,
+  options: LoadWithOptions,
+  expected: string,
+  section: string | undefined,
+  decode: (bytes: Uint8Array<ArrayBuffer>, resolvedUrl: string) => T | Promise<T>,
+): Promise<T> {
+  const { manager, path, requestHeader, withCredentials } = loader
+  return fetchAndDecode(url, { manager, path, requestHeader, withCredentials, ...options, expected, section }, decode)
+}
+
+/** Three's callback `load` over a promise-returning `loadWith`. */
+export function callbackLoad<T>(promise: Promise<T>, onLoad: (value: T) => void, onError: ((error: unknown) => void) | undefined): void {
+  promise.then(onLoad, (error: unknown) => {
+    if (onError) onError(error)
+    else console.error(error)
+  })
 }
