@@ -1,15 +1,11 @@
 import { useFrame, type ThreeElements } from '@react-three/fiber'
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref } from 'react'
 import {
-  Frustum,
-  Matrix4,
   MeshBasicMaterial,
   MeshLambertMaterial,
   EqualStencilFunc,
   IncrementStencilOp,
   SRGBColorSpace,
-  Sphere,
-  type Camera,
   type ColorRepresentation,
   type Group,
   type Material,
@@ -25,6 +21,7 @@ import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '..
 import { warnOnce } from '../core/warn-once'
 import { createMD2Geometry, createMD2ShadowGeometry, createMD2ShellGeometry, getMD2RenderData, writeMD2Pose } from '../three/MD2Geometry'
 import { Quake2Lighting } from '../three/Quake2Lighting'
+import { inView } from '../three/frustum'
 import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/quake2-light'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
 import { useMD2 } from './useMD2'
@@ -163,45 +160,6 @@ const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: 
   const model = useMD2(url)
   return <MD2ModelView ref={ref} model={model} modelUrl={url} {...props} />
 })
-
-/**
- * The view frustum, shared by every instance: rebuilt only when the camera or its matrices change,
- * so N instances pay for one frustum per frame, not N.
- */
-const cull = {
-  camera: null as Camera | null,
-  /** projectionMatrix then matrixWorldInverse elements the frustum was built from. */
-  key: new Float64Array(32),
-  frustum: new Frustum(),
-  matrix: new Matrix4(),
-  sphere: new Sphere(),
-}
-
-function sharedFrustum(camera: Camera): Frustum {
-  const projection = camera.projectionMatrix.elements
-  const view = camera.matrixWorldInverse.elements
-  const key = cull.key
-  let same = cull.camera === camera
-  for (let i = 0; same && i < 16; i++) same = key[i] === projection[i] && key[16 + i] === view[i]
-  if (!same) {
-    cull.camera = camera
-    key.set(projection)
-    key.set(view, 16)
-    cull.frustum.setFromProjectionMatrix(cull.matrix.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse))
-  }
-  return cull.frustum
-}
-
-/** Whether the mesh's all-frames sphere (with a margin for last frame's transforms) is in view. */
-function inView(mesh: Mesh, camera: Camera): boolean {
-  if (!mesh.frustumCulled) return true
-  const sphere = mesh.geometry.boundingSphere
-  if (!sphere) return true
-  const frustum = sharedFrustum(camera)
-  const bounds = cull.sphere.copy(sphere).applyMatrix4(mesh.matrixWorld)
-  bounds.radius *= 1.25
-  return frustum.intersectsSphere(bounds)
-}
 
 const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   {
