@@ -68,3 +68,4 @@ export {
   type ShellKind,
   type ShellSpec,
 } from './quake2-light'
+export { parseMD2Tags, type MD2Tags } from './tags'
