@@ -1,11 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { animationNames, folderSkins, frameCount } from '../assets/quake2/sydney/tris.md2?md2-animations'
 import { folderSkins as weaponSkins } from '../assets/quake2/sydney/weapon.md2?md2-animations'
-import { PlayerScene, expectSkinnedPlayer, playerArgTypes } from './support/PlayerScene'
-import { difference, findStage } from './support/pixels'
-import { setStoryArgs } from './support/live-args'
-
-const skinNames = Object.keys(folderSkins)
+import { PlayerScene, expectSkinnedPlayer, playerArgTypes, playerArgs, skinSwitchPlay } from './support/PlayerScene'
 
 /**
  * Sydney by Brian "EvilBastard" Collins: a Quake II player model whose file names no skin, with the skins of several authors beside it.
@@ -14,22 +10,7 @@ const skinNames = Object.keys(folderSkins)
 const meta = {
   title: 'Quake II/Sydney',
   component: PlayerScene,
-  args: {
-    url: '/models/quake2/sydney/tris.md2',
-    weapon: '/models/quake2/sydney/weapon.md2',
-    // The weapon's skin file as shipped (its case may differ from the name inside the model).
-    weaponSkin: Object.values(weaponSkins)[0],
-    showWeapon: true,
-    skin: folderSkins[skinNames[0]!],
-    animation: 'stand',
-    fps: 10,
-    playing: true,
-    loop: true,
-    interpolate: true,
-    speed: 1,
-    scale: 1,
-    wireframe: false,
-  },
+  args: playerArgs('sydney', folderSkins, weaponSkins, 'stand'),
   argTypes: playerArgTypes({ animationNames, frameCount }, folderSkins),
 } satisfies Meta<typeof PlayerScene>
 
@@ -45,11 +26,5 @@ export const Playing: Story = {
 export const SkinSwitch: Story = {
   tags: ['!dev', '!autodocs'],
   args: { playing: false },
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    const first = await stage.settle(() => true, 'the first skin to settle')
-    setStoryArgs({ skin: folderSkins[skinNames[skinNames.length - 1]!] })
-    await stage.settle((p) => difference(first, p) > 200, 'another skin to show')
-  },
+  play: skinSwitchPlay(folderSkins),
 }

@@ -2,7 +2,8 @@ import type { ArgTypes } from '@storybook/react-vite'
 import { MD2Model, type MD2ModelProps } from '../../src/index'
 import { modelArgTypes, type ModelInfo } from './controls'
 import { useLiveArgs } from './live-args'
-import { coverage, findStage, type Picture } from './pixels'
+import { setStoryArgs } from './live-args'
+import { coverage, difference, findStage, type Picture } from './pixels'
 
 export interface PlayerSceneProps extends MD2ModelProps {
   /** The weapon model held in the hand (`weapon.md2`), synced to the body. */
@@ -56,4 +57,43 @@ export async function expectSkinnedPlayer(canvasElement: HTMLElement): Promise<v
   const picture = await stage.until((p) => coverage(p) > 0.01 && whiteShare(p) < 0.2, 'a skinned (not white) model')
   if (whiteShare(picture) >= 0.2) throw new Error('the model is drawn white: no skin')
   await stage.expectAnimated()
+}
+
+/**
+ * The args of a bundled player's story: its model and weapon under /models/quake2/<folder>/, the first
+ * skin beside it, the weapon's own skin file as shipped (its case may differ from the name inside the
+ * model), Quake II's 10 keyframes a second.
+ */
+export function playerArgs(
+  folder: string,
+  skins: Record<string, string>,
+  weaponSkins: Record<string, string>,
+  animation: string,
+): PlayerSceneProps {
+  return {
+    url: `/models/quake2/${folder}/tris.md2`,
+    weapon: `/models/quake2/${folder}/weapon.md2`,
+    weaponSkin: Object.values(weaponSkins)[0],
+    showWeapon: true,
+    skin: Object.values(skins)[0],
+    animation,
+    fps: 10,
+    playing: true,
+    loop: true,
+    interpolate: true,
+    speed: 1,
+    scale: 1,
+    wireframe: false,
+  }
+}
+
+/** A test-only play function: paused, the last skin beside the model changes the picture. */
+export function skinSwitchPlay(skins: Record<string, string>) {
+  return async ({ canvasElement }: { canvasElement: HTMLElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const first = await stage.settle(() => true, 'the first skin to settle')
+    setStoryArgs({ skin: Object.values(skins).at(-1) })
+    await stage.settle((p) => difference(first, p) > 200, 'another skin to show')
+  }
 }
