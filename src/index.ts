@@ -23,3 +23,8 @@ export { usePlayerAnimation, type PlayerAnimationController, type UsePlayerAnima
 export { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './react/MD2ModelContext'
 export type { MD2PoseSource } from './react/MD2Model'
 export { MD2ViewWeapon, type MD2ViewWeaponProps } from './react/MD2ViewWeapon'
+export { MD2Attach, type MD2AttachProps } from './react/MD2Attach'
+export { MD2Player, usePlayerIcon, type MD2PlayerProps } from './react/MD2Player'
+export { useMD2Tags } from './react/useMD2Tags'
+export { MD2TagLoader } from './three/MD2TagLoader'
+export { setTagMatrix } from './three/tagMatrix'

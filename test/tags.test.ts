@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { MD2Error } from '../src/core/errors'
-import { parseMD2Tags } from '../src/core/tags'
+import { decodeFrame, parseAnimationTable, parseMD2 } from '../src/core'
+import { createPose } from '../src/core/pose'
+import { findTag, parseMD2Tags, tagTransform, type MD2Tags } from '../src/core/tags'
 import { readAsset } from './assets'
 
 const FILES = ['ufoai/soldier-male/body.tag', 'ufoai/bloodspider/bloodspider.tag']
@@ -75,5 +77,107 @@ describe('parseMD2Tags', () => {
     const unterminated = good.slice()
     unterminated.fill(0x41, 32, 96)
     expectCode(() => parseMD2Tags(unterminated), 'OUT_OF_RANGE', 'names')
+  })
+})
+
+const soldierTags = parseMD2Tags(readAsset('ufoai/soldier-male/body.tag'), { name: 'body.tag' })
+const stored = (tags: MD2Tags, tag: number, frame: number) =>
+  Array.from(tags.transforms.subarray((tag * tags.numFrames + frame) * 12, (tag * tags.numFrames + frame + 1) * 12))
+
+/** An independent interpolation: each of the 12 numbers lerped, then each axis scaled to length 1. */
+function lerpedIndependently(a: number[], b: number[], t: number): number[] {
+  const m = a.map((value, i) => value * (1 - t) + b[i]! * t)
+  for (const o of [0, 3, 6]) {
+    const length = Math.sqrt(m[o]! ** 2 + m[o + 1]! ** 2 + m[o + 2]! ** 2)
+    for (let k = 0; k < 3; k++) m[o + k] = m[o + k]! / length
+  }
+  return m
+}
+
+describe('tagTransform', () => {
+  const head = findTag(soldierTags, 'tag_head')
+  const rweapon = findTag(soldierTags, 'tag_rweapon')
+
+  it('finds tags by name, and -1 for a name the file lacks', () => {
+    expect([head, rweapon, findTag(soldierTags, 'tag_floor'), findTag(soldierTags, 'tag_tail')]).toEqual([0, 2, 3, -1])
+  })
+
+  it("is the file's transform on a keyframe, and the lerped, renormalised pair between two", () => {
+    for (const [from, to] of [
+      [0, 1],
+      [830, 840],
+      [856, 857],
+    ] as const) {
+      const pose = { ...createPose(from), to }
+      expect(Array.from(tagTransform(soldierTags, rweapon, pose))).toEqual(stored(soldierTags, rweapon, from).map(Math.fround))
+      for (const t of [0.25, 0.5, 0.9]) {
+        const got = Array.from(tagTransform(soldierTags, rweapon, { ...pose, t }))
+        const want = lerpedIndependently(stored(soldierTags, rweapon, from), stored(soldierTags, rweapon, to), t)
+        got.forEach((value, i) => expect(value).toBeCloseTo(want[i]!, 5))
+        for (const o of [0, 3, 6]) expect(Math.hypot(got[o]!, got[o + 1]!, got[o + 2]!)).toBeCloseTo(1, 5)
+      }
+    }
+  })
+
+  it('blends in the outgoing pose of a crossfade by its weight', () => {
+    const incoming = { ...createPose(10), to: 11, t: 0.5 }
+    const outgoing = { ...createPose(860), to: 861, t: 0.3 }
+    const a = lerpedIndependently(stored(soldierTags, head, 10), stored(soldierTags, head, 11), 0.5)
+    const b = lerpedIndependently(stored(soldierTags, head, 860), stored(soldierTags, head, 861), 0.3)
+    const pose = { ...incoming, fadeFrom: outgoing.from, fadeTo: outgoing.to, fadeT: outgoing.t, fadeWeight: 0.4 }
+    const got = Array.from(tagTransform(soldierTags, head, pose))
+    const want = lerpedIndependently(a, b, 0.4)
+    got.forEach((value, i) => expect(value).toBeCloseTo(want[i]!, 5))
+    // Weight 1: all outgoing; weight 0: the fade is ignored.
+    Array.from(tagTransform(soldierTags, head, { ...pose, fadeWeight: 1 })).forEach((value, i) => expect(value).toBeCloseTo(b[i]!, 5))
+    Array.from(tagTransform(soldierTags, head, { ...pose, fadeWeight: 0 })).forEach((value, i) => expect(value).toBeCloseTo(a[i]!, 5))
+  })
+
+  it("clamps frames past the file's last to it, and refuses a tag that does not exist", () => {
+    const last = soldierTags.numFrames - 1
+    expect(Array.from(tagTransform(soldierTags, head, createPose(last + 50)))).toEqual(stored(soldierTags, head, last).map(Math.fround))
+    expectCode(() => tagTransform(soldierTags, 9, createPose(0)), 'BAD_INDEX', 'tags')
+    expectCode(() => tagTransform(soldierTags, -1, createPose(0)), 'BAD_INDEX', 'tags')
+  })
+
+  it('writes into the array it is given', () => {
+    const out = new Float32Array(12)
+    expect(tagTransform(soldierTags, head, createPose(3), out)).toBe(out)
+  })
+})
+
+describe('the tag layout, from the data', () => {
+  // The three floats that come first are the image of the attached model's x axis (a column of the
+  // matrix), not the first row: with that reading a head's up axis follows the soldier's spine
+  // through every animation, lying down included; read as rows it points the other way whenever the
+  // body leans or lies.
+  const body = parseMD2(readAsset('ufoai/soldier-male/body.md2'))
+  const head = findTag(soldierTags, 'tag_head')
+  const table = parseAnimationTable(new TextDecoder().decode(readAsset('ufoai/soldier-male/body.anm')), 'body.anm')
+  const frames = [...new Set(table.flatMap((a) => Array.from({ length: a.end - a.start + 1 }, (_, i) => a.start + i)))].filter(
+    (f) => f < body.header.numFrames,
+  )
+
+  function spineAgreement(upAxis: (m: number[]) => number[]): number {
+    let agree = 0
+    for (const frame of frames) {
+      const vertices = decodeFrame(body, frame)
+      const centre = [0, 0, 0]
+      for (let i = 0; i < vertices.length; i += 3) for (let k = 0; k < 3; k++) centre[k]! += vertices[i + k]! / (vertices.length / 3)
+      const m = stored(soldierTags, head, frame)
+      const spine = [m[9]! - centre[0]!, m[10]! - centre[1]!, m[11]! - centre[2]!]
+      const up = upAxis(m)
+      const cos = (spine[0]! * up[0]! + spine[1]! * up[1]! + spine[2]! * up[2]!) / Math.hypot(...spine)
+      if (cos > 0.5) agree++
+    }
+    return agree / frames.length
+  }
+
+  it('puts the head upright along the spine in the frames of every animation of body.anm', () => {
+    expect(frames.length).toBeGreaterThan(500)
+    const columns = spineAgreement((m) => [m[6]!, m[7]!, m[8]!])
+    const rows = spineAgreement((m) => [m[2]!, m[5]!, m[8]!])
+    expect(columns).toBeGreaterThan(0.95)
+    expect(rows).toBeLessThan(0.9)
   })
 })

@@ -68,4 +68,4 @@ export {
   type ShellKind,
   type ShellSpec,
 } from './quake2-light'
-export { parseMD2Tags, type MD2Tags } from './tags'
+export { parseMD2Tags, findTag, tagTransform, type MD2Tags, type TagPose } from './tags'

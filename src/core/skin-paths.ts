@@ -75,8 +75,26 @@ export function skinUrlNextTo(modelUrl: string | undefined, skin: string): strin
   return folderOf(modelUrl) + skin
 }
 
+/**
+ * The spellings a file written `file` may have on a case-sensitive server, most likely first: as
+ * written, all lower-case, upper-case extension, lower-case name with upper-case extension, all
+ * upper-case (`tris.md2`, `tris.MD2`, `TRIS.MD2`). Duplicates dropped.
+ */
+export function fileSpellings(file: string): string[] {
+  const dot = file.lastIndexOf('.')
+  const base = dot > 0 ? file.slice(0, dot) : file
+  const extension = dot > 0 ? file.slice(dot) : ''
+  return [...new Set(spellings(base, extension))]
+}
+
+/** The entry of a folder listing that is `file` compared case-insensitively, as Quake II's file system does, or undefined. */
+export function findInListing(listing: readonly string[], file: string): string | undefined {
+  const wanted = file.toLowerCase()
+  return listing.find((entry) => entry.toLowerCase() === wanted)
+}
+
 /** The folder part of a model URL, ending in '/', or '' when it has none. */
-function folderOf(modelUrl: string): string {
+export function folderOf(modelUrl: string): string {
   const path = modelUrl.replace(/[?#].*$/s, '').replace(/\\/g, '/')
   return path.slice(0, path.lastIndexOf('/') + 1)
 }

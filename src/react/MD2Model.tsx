@@ -17,6 +17,7 @@ import type { AnimationSelector } from '../core/animations'
 import { MD2Animator, type MD2AnimationController } from '../core/animator'
 import { MD2Error } from '../core/errors'
 import { copyPose, createPose, posesEqual, type MD2Pose } from '../core/pose'
+import type { MD2Tags } from '../core/tags'
 import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/types'
 import { warnOnce } from '../core/warn-once'
 import { createMD2Geometry, createMD2ShadowGeometry, createMD2ShellGeometry, getMD2RenderData, writeMD2Pose } from '../three/MD2Geometry'
@@ -25,6 +26,7 @@ import { inView } from '../three/frustum'
 import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/quake2-light'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
 import { useMD2 } from './useMD2'
+import { tagFiles } from './useMD2Tags'
 import { ANIMATION_FRAME_PRIORITY, useAnimationList, useMD2AnimationOptions } from './useMD2Animation'
 import { useSkinProp } from './useMD2Skin'
 
@@ -73,6 +75,11 @@ export interface MD2ModelProps extends GroupProps {
    * parent has and this model lacks show this model's last frame, with a one-time warning.
    */
   sync?: boolean
+  /**
+   * Named points that move with the animation, for `<MD2Attach tag="…">` children: a UFO:AI tag file's
+   * URL (`body.tag`, loaded with Suspense and cached) or tags parsed with `parseMD2Tags`.
+   */
+  tags?: string | MD2Tags
   /**
    * The skin. A `Texture`; `null` for none; a number, an index into the model's own skin list
    * (`model.skins`); a string, a name from that list (looked up next to the model's URL: the path
@@ -137,6 +144,10 @@ export interface MD2ModelProps extends GroupProps {
    * Quake II draws its "notexture", and this says why. The error boundary is for models only.
    */
   onSkinError?: (error: MD2Error) => void
+  /**
+   * Drawn in the model's space: scaled with it, so synced models (a weapon in the hand) and
+   * `<MD2Attach>` points line up with the mesh.
+   */
   children?: ReactNode
 }
 
@@ -177,6 +188,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     controller,
     controllerRef,
     sync = false,
+    tags,
     skin,
     modelUrl,
     material,
@@ -203,6 +215,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   },
   ref,
 ) {
+  const tagData = typeof tags === 'string' ? readTags(tags) : tags
+  checkTagFrames(model, tagData)
   const texture = useSkinProp(model, skin, modelUrl, onSkinError)
   const parent = useMD2ModelContext()
   if (sync && !parent) {
@@ -310,7 +324,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   }, [geometry, shellGeometry, blob, shadowFloor, model, source, pose, written, light, clock, frame, animation])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
-  const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose }), [model, source])
+  const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose, tags: tagData }), [model, source, tagData])
 
   return (
     <group ref={ref} {...groupProps}>
@@ -333,7 +347,12 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
         />
       )}
       {shellGeometry && <mesh geometry={shellGeometry} material={shellMaterial} scale={scale} name={`${model.name ?? 'md2'} shell`} />}
-      <MD2ModelContext.Provider value={context}>{children}</MD2ModelContext.Provider>
+      {children !== undefined && (
+        // The model's space (scaled like the mesh), so synced models and attachments line up with it.
+        <group scale={scale} name={`${model.name ?? 'md2'} children`}>
+          <MD2ModelContext.Provider value={context}>{children}</MD2ModelContext.Provider>
+        </group>
+      )}
     </group>
   )
 })
@@ -361,6 +380,26 @@ function copyClampedPose(target: MD2Pose, source: Readonly<MD2Pose>, model: MD2M
     target.fadeFrom = Math.min(target.fadeFrom, last)
     target.fadeTo = Math.min(target.fadeTo, last)
   }
+}
+
+/** A tag file a model was given by URL: read with Suspense, cached. */
+function readTags(url: string): MD2Tags {
+  return tagFiles.read(url)
+}
+
+/** Models and tag files whose frame counts were found to differ (warned once per pair). */
+const tagFramesWarned = new WeakMap<MD2ModelData, WeakSet<MD2Tags>>()
+
+function checkTagFrames(model: MD2ModelData, tags: MD2Tags | undefined): void {
+  if (!tags || tags.numFrames === model.header.numFrames) return
+  let seen = tagFramesWarned.get(model)
+  if (!seen) tagFramesWarned.set(model, (seen = new WeakSet()))
+  if (seen.has(tags)) return
+  seen.add(tags)
+  warnOnce(
+    `${model.name}:tags:${tags.name}`,
+    `${tags.name ?? 'tags'} has ${tags.numFrames} frames and ${model.name ?? 'the model'} ${model.header.numFrames}; frames past the tags' last use its last`,
+  )
 }
 
 /** A shadelight from props: finite and not negative, else 1 with a one-time warning. */

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { MD2Pose } from '../core/pose'
+import type { MD2Tags } from '../core/tags'
 import type { MD2Model as MD2Data } from '../core/types'
 
 /** What an `<MD2Model>` tells its children (synced models, attachments). */
@@ -7,6 +8,8 @@ export interface MD2ModelContextValue {
   model: MD2Data
   /** What the model shows, updated in place before children's `useFrame` callbacks run. */
   pose: Readonly<MD2Pose>
+  /** The model's tags (`<MD2Model tags>`), for `<MD2Attach>`. */
+  tags: MD2Tags | undefined
 }
 
 export const MD2ModelContext = createContext<MD2ModelContextValue | null>(null)

@@ -1,6 +1,6 @@
 import { useFrame, useThree } from '@react-three/fiber'
 import { forwardRef, useImperativeHandle, useRef } from 'react'
-import { Matrix4, type Group, type Material, type Mesh, type WebGLProgramParametersWithUniforms } from 'three'
+import { Matrix4, type Group, type Material, type Mesh, type Object3D, type WebGLProgramParametersWithUniforms } from 'three'
 import { MD2Model, type MD2ModelProps } from './MD2Model'
 
 export interface MD2ViewWeaponProps extends Omit<MD2ModelProps, 'castShadow' | 'receiveShadow'> {
@@ -37,9 +37,7 @@ export const MD2ViewWeapon = forwardRef<Group, MD2ViewWeaponProps>(function MD2V
     // Quake's view models point along +X, which this library turns to +Z; the camera looks down −Z.
     group.matrixWorld.multiplyMatrices(camera.matrixWorld, hand === 'left' ? FACE_VIEW_LEFT : FACE_VIEW)
     // The renderer updates the model's matrices below this one. New materials get the depth hack.
-    for (const child of group.children) {
-      for (const mesh of child.children) if ((mesh as Mesh).isMesh) patch((mesh as Mesh).material)
-    }
+    group.traverse(patchMesh)
   })
   return (
     <group ref={follower} matrixAutoUpdate={false} matrixWorldAutoUpdate={false} visible={hand !== 'center'}>
@@ -51,6 +49,10 @@ export const MD2ViewWeapon = forwardRef<Group, MD2ViewWeaponProps>(function MD2V
 const FACE_VIEW = new Matrix4().makeRotationY(Math.PI)
 /** Left-handed: the view mirrored across its vertical axis. */
 const FACE_VIEW_LEFT = new Matrix4().makeScale(-1, 1, 1).multiply(FACE_VIEW)
+
+function patchMesh(object: Object3D): void {
+  if ((object as Mesh).isMesh) patch((object as Mesh).material)
+}
 
 const patched = new WeakSet<Material>()
 /** Adds the depth hack to a material once (its shader is compiled with it from then on). */

@@ -157,7 +157,23 @@ function skinKey(model: MD2Model, skin: MD2SkinProp, loadedFrom: string | undefi
     const name = Number.isInteger(skin) ? model.skins[skin] : undefined
     return name === undefined ? `index:${base}${SEPARATOR}${skin}` : `name:${base}${SEPARATOR}${name}`
   }
-  return model.skins.includes(skin) ? `name:${base}${SEPARATOR}${skin}` : `url:${skinUrlNextTo(loadedFrom, skin)}`
+  // A name from the model's list, or a bare file name next to a loaded model, is looked for in its likely spellings.
+  return model.skins.includes(skin) || (loadedFrom !== undefined && isFileName(skin))
+    ? `name:${base}${SEPARATOR}${skin}`
+    : `url:${skinUrlNextTo(loadedFrom, skin)}`
+}
+
+/** A file name with no folder and no scheme (`khorne.pcx`, `ctf_b.PCX`). */
+function isFileName(skin: string): boolean {
+  return !/[/\\]/.test(skin) && !/^[a-z][a-z0-9+.-]*:/i.test(skin)
+}
+
+/**
+ * @internal The texture of the image file `name` next to the model at `modelUrl`, looked for in its
+ * likely spellings; the checkerboard (warned once) when it is nowhere. Suspends while loading.
+ */
+export function readSkinNextTo(modelUrl: string, name: string): Texture {
+  return resolutions.read(`${modelUrl}${SEPARATOR}${name}`).texture
 }
 
 function readSkinKey(model: MD2Model, key: string | undefined): SkinUrlResult | undefined {

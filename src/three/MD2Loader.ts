@@ -4,6 +4,8 @@ import { parseMD2 } from '../core/parse'
 import type { MD2AnimationDef, MD2Model } from '../core/types'
 import { callbackLoad, loaderFetch, type LoadWithOptions } from './fetchBytes'
 
+const MD2_FORMAT = { loader: 'MD2Loader', expected: 'an MD2 file', parse: 'parseMD2(bytes)' }
+
 /** Models this loader fetched, with the URL they came from (what skin names are resolved against). */
 const sourceUrls = new WeakMap<MD2Model, string>()
 
@@ -41,7 +43,7 @@ export class MD2Loader extends Loader<MD2Model> {
 
   /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
   loadWith(url: string, options: LoadWithOptions = {}): Promise<MD2Model> {
-    return loaderFetch(this, url, options, 'an MD2 file', undefined, (bytes, resolved) => {
+    return loaderFetch(this, url, options, MD2_FORMAT, (bytes, resolved) => {
       const model = this.parse(bytes, url)
       sourceUrls.set(model, resolved)
       return model

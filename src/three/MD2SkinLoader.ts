@@ -19,6 +19,8 @@ import { callbackLoad, loaderFetch, type LoadWithOptions } from './fetchBytes'
 /** The formats the loader tells apart by extension; anything else is sniffed from its bytes. */
 export type MD2SkinKind = 'pcx' | 'tga' | 'image' | 'unknown'
 
+const SKIN_FORMAT = { loader: 'MD2SkinLoader', expected: 'a skin image', parse: "MD2SkinLoader's parse(bytes)", section: 'skin' }
+
 const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'bmp'])
 
 /** `pcx`, `tga`, `image` (PNG, JPEG... for the browser to decode) or `unknown`, from the URL's extension. */
@@ -61,7 +63,7 @@ export class MD2SkinLoader extends Loader<Texture> {
 
   /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
   loadWith(url: string, options: LoadWithOptions = {}): Promise<Texture> {
-    return loaderFetch(this, url, options, 'a skin image', 'skin', (bytes, resolved) => this.parseAsync(bytes, resolved))
+    return loaderFetch(this, url, options, SKIN_FORMAT, (bytes, resolved) => this.parseAsync(bytes, resolved))
   }
 
   /**

@@ -11,8 +11,18 @@ export interface FetchBytesOptions {
   /** Cancels the request (the error is an `AbortError`, not an `MD2Error`). */
   signal?: AbortSignal
   onProgress?: (event: ProgressEvent) => void
-  /** What is expected, for messages: "an MD2 file", "a skin image". */
+  /** What is fetched, for messages. */
+  format: FetchedFormat
+}
+
+/** What a loader fetches, as its messages name it. */
+export interface FetchedFormat {
+  /** The loader, for a missing URL: "MD2Loader". */
+  loader: string
+  /** What is expected, for an HTML page: "an MD2 file", "a skin image". */
   expected: string
+  /** How to decode bytes read some other way, for Node: "parseMD2(bytes)". */
+  parse: string
   /** The file part errors name. */
   section?: string
 }
@@ -36,10 +46,10 @@ export async function fetchAndDecode<T>(
   options: FetchBytesOptions,
   decode: (bytes: Uint8Array<ArrayBuffer>, resolvedUrl: string) => T | Promise<T>,
 ): Promise<T> {
-  checkUrl(url, options.expected === 'an MD2 file' ? 'MD2Loader' : 'MD2SkinLoader')
+  checkUrl(url, options.format.loader)
   const { manager } = options
   const resolved = manager.resolveURL((options.path ?? '') + url)
-  const section = options.section
+  const section = options.format.section
   manager.itemStart(resolved)
   try {
     const result = await decode(await request(resolved, options), resolved)
@@ -56,13 +66,11 @@ export async function fetchAndDecode<T>(
 }
 
 async function request(url: string, options: FetchBytesOptions): Promise<Uint8Array<ArrayBuffer>> {
-  const section = options.section
+  const section = options.format.section
   if (!isAbsolute(url) && typeof location === 'undefined') {
     throw new MD2Error(
       'BAD_ARGUMENT',
-      `a relative URL needs a page to resolve it against; in Node give an absolute URL (http://…, file://…) or read the file yourself and call ${
-        options.expected === 'an MD2 file' ? 'parseMD2(bytes)' : "MD2SkinLoader's parse(bytes)"
-      }`,
+      `a relative URL needs a page to resolve it against; in Node give an absolute URL (http://…, file://…) or read the file yourself and call ${options.format.parse}`,
       { file: url, section },
     )
   }
@@ -83,7 +91,7 @@ async function request(url: string, options: FetchBytesOptions): Promise<Uint8Ar
   if (/\btext\/html\b/i.test(type) || looksLikeHtml(bytes)) {
     throw new MD2Error(
       'LOAD_FAILED',
-      `got an HTML page, not ${options.expected} (HTTP ${response.status}${type ? `, ${type}` : ''}): check the URL and its case`,
+      `got an HTML page, not ${options.format.expected} (HTTP ${response.status}${type ? `, ${type}` : ''}): check the URL and its case`,
       { file: url, section },
     )
   }
@@ -157,12 +165,11 @@ export function loaderFetch<T>(
   loader: Loader,
   url: string,
   options: LoadWithOptions,
-  expected: string,
-  section: string | undefined,
+  format: FetchedFormat,
   decode: (bytes: Uint8Array<ArrayBuffer>, resolvedUrl: string) => T | Promise<T>,
 ): Promise<T> {
   const { manager, path, requestHeader, withCredentials } = loader
-  return fetchAndDecode(url, { manager, path, requestHeader, withCredentials, ...options, expected, section }, decode)
+  return fetchAndDecode(url, { manager, path, requestHeader, withCredentials, ...options, format }, decode)
 }
 
 /** Three's callback `load` over a promise-returning `loadWith`. */

@@ -1,0 +1,177 @@
+import { Suspense, forwardRef, useEffect, useRef } from 'react'
+import type { Group, Texture } from 'three'
+import { MD2Error, isMD2Error } from '../core/errors'
+import { fileSpellings, findInListing } from '../core/skin-paths'
+import type { MD2Model as MD2ModelData } from '../core/types'
+import { warnOnce } from '../core/warn-once'
+import { createAssetCache } from './assetCache'
+import { MD2Model, type MD2ModelProps } from './MD2Model'
+import { useMD2 } from './useMD2'
+import { readSkinNextTo } from './useMD2Skin'
+
+/** What the body and its weapon share of `<MD2Model>`'s look (Quake II draws the weapon with the body's flags). */
+const LOOK_PROPS = [
+  'lighting',
+  'shadelight',
+  'minlight',
+  'fullbright',
+  'glow',
+  'shell',
+  'opacity',
+  'shadow',
+  'shadowFloor',
+  'wireframe',
+  'color',
+  'material',
+  'castShadow',
+  'receiveShadow',
+] as const
+type LookProps = Pick<MD2ModelProps, (typeof LOOK_PROPS)[number]>
+
+export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 'skin' | 'sync' | 'tags'> {
+  /** The player's folder, as Quake II keeps it: `/players/ogro/` holds `tris.md2`, skins and weapons. */
+  path: string
+  /** A skin in the folder, by name without extension: `"igdosh"` shows `igdosh.pcx`. Default: the first skin the model names. */
+  skin?: string
+  /**
+   * The weapon in the player's hand, drawn with the body's frames: `"railgun"` (or `"w_railgun"`) loads
+   * `w_railgun.md2`, and, as Quake II falls back, `weapon.md2` (with `weapon.pcx`) when the folder lacks
+   * it. A weapon found nowhere warns once and the body is drawn alone. Default: none.
+   */
+  weapon?: string | null
+  /**
+   * The folder's file names, when known (a build-time listing): names are then matched
+   * case-insensitively, as Quake II's file system does, with no probing. Without it each file is
+   * tried in its likely spellings (`tris.md2`, `tris.MD2`, `TRIS.MD2`) until one loads.
+   */
+  files?: readonly string[]
+  /** The weapon could not be loaded (the body is drawn alone), and why. */
+  onWeaponError?: (error: MD2Error) => void
+}
+
+/**
+ * A Quake II player from its folder: the body (`tris.md2`), a skin by name, and the weapon in its hand
+ * (`w_<weapon>.md2`, else `weapon.md2`), synced to the body's frames, interpolation and crossfade. Takes
+ * `<MD2Model>`'s animation and look props; the ref is the body's root group. File names are found
+ * whatever their case on the server (real player folders ship `tris.MD2`, `w_railgun.MD2`). The skin's
+ * HUD icon (`<skin>_i.pcx`) comes from `usePlayerIcon`.
+ */
+export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
+  { path, skin, weapon, files, onWeaponError, children, ...props },
+  ref,
+) {
+  const folder = folderUrl(path)
+  const body = readFound(folder, ['tris.md2'], files)
+  if (body instanceof MD2Error) throw body
+  const look: LookProps = {}
+  for (const key of LOOK_PROPS) if (props[key] !== undefined) (look as Record<string, unknown>)[key] = props[key]
+  return (
+    <MD2Model ref={ref} model={body.model} skin={skin === undefined ? undefined : fileIn(files, `${skin}.pcx`)} {...props}>
+      {weapon ? (
+        <Suspense fallback={null}>
+          <PlayerWeapon folder={folder} weapon={weapon} files={files} look={look} onError={onWeaponError} />
+        </Suspense>
+      ) : null}
+      {children}
+    </MD2Model>
+  )
+})
+
+function PlayerWeapon({
+  folder,
+  weapon,
+  files,
+  look,
+  onError,
+}: {
+  folder: string
+  weapon: string
+  files: readonly string[] | undefined
+  look: LookProps
+  onError: ((error: MD2Error) => void) | undefined
+}) {
+  const name = weapon.replace(/\.md2$/i, '')
+  const specific = `${name.startsWith('w_') ? name : `w_${name}`}.md2`
+  const found = readFound(folder, [specific, 'weapon.md2'], files)
+  const report = useRef(onError)
+  report.current = onError
+  const error = found instanceof MD2Error ? found : undefined
+  useEffect(() => {
+    if (error) report.current?.(error)
+  }, [error])
+  if (error) {
+    warnOnce(`player-weapon:${folder}:${specific}`, `${error.message}; drawing the body alone`)
+    return null
+  }
+  const { model, url } = found as Found
+  // weapon.md2 goes with weapon.pcx; a w_ model names its own skin (g_rail.pcx…).
+  const skin = model.skins.length > 0 ? undefined : fileIn(files, 'weapon.pcx')
+  return <MD2Model model={model} sync skin={skin} name={url} {...look} />
+}
+
+/**
+ * The HUD icon of a player skin (`<skin>_i.pcx` in the player's folder), with Suspense, cached; the
+ * checkerboard, with one warning, when the folder has none. Never dispose it.
+ */
+export function usePlayerIcon(path: string, skin: string, files?: readonly string[]): Texture {
+  const folder = folderUrl(path)
+  return readSkinNextTo(`${folder}tris.md2`, fileIn(files, `${skin}_i.pcx`))
+}
+
+interface Found {
+  model: MD2ModelData
+  url: string
+}
+
+/** Which file of a folder loads, by folder, names in order of preference, and listing. */
+const found = createAssetCache<Found | MD2Error>((key) => {
+  const [folder, names, listing] = JSON.parse(key) as [string, string[], string[] | null]
+  return findModel(folder, names, listing ?? undefined)
+})
+
+function readFound(folder: string, names: string[], files: readonly string[] | undefined): Found | MD2Error {
+  return found.read(JSON.stringify([folder, names, files ?? null]))
+}
+
+/**
+ * The first of `names` that loads from `folder`, each in its likely spellings (or as listed), one
+ * request at a time so a folder served as shipped costs one miss per file at most. A file that is
+ * there but damaged is refused with its own error, not skipped.
+ */
+async function findModel(folder: string, names: string[], listing: readonly string[] | undefined): Promise<Found | MD2Error> {
+  const tried: string[] = []
+  for (const name of names) {
+    const spellings = listing ? [findInListing(listing, name)].filter((file) => file !== undefined) : fileSpellings(name)
+    for (const file of spellings) {
+      const url = folder + file
+      tried.push(url)
+      try {
+        return { model: await useMD2.preload(url), url }
+      } catch (error) {
+        if (!isMD2Error(error) || error.code !== 'LOAD_FAILED')
+          return isMD2Error(error) ? error : new MD2Error('LOAD_FAILED', String(error), { file: url })
+        useMD2.clear(url)
+      }
+    }
+  }
+  const listed = listing ? ' (the folder listing has none of them)' : ''
+  return new MD2Error('LOAD_FAILED', `no ${names.join(' or ')} in ${folder}${listed}; tried ${tried.join(', ') || 'nothing'}`, {
+    file: folder,
+  })
+}
+
+/** The name a listing spells `file` with, or `file` as given. */
+function fileIn(files: readonly string[] | undefined, file: string): string {
+  return (files && findInListing(files, file)) ?? file
+}
+
+function folderUrl(path: string): string {
+  if (typeof path !== 'string' || path.trim() === '')
+    throw new MD2Error('BAD_ARGUMENT', `<MD2Player> needs a \`path\`, got ${JSON.stringify(path)}`)
+  return path.endsWith('/') ? path : `${path}/`
+}
+
+/** @internal For tests: forget which files were found. */
+export function clearPlayerFiles(): void {
+  found.clear()
+}

@@ -1,0 +1,19 @@
+import type { MD2Tags } from '../core/tags'
+import { MD2TagLoader } from '../three/MD2TagLoader'
+import { createAssetCache } from './assetCache'
+
+const loader = new MD2TagLoader()
+/** Tag files by URL, shared by `useMD2Tags` and `<MD2Model tags="…">`. */
+export const tagFiles = createAssetCache<MD2Tags>((url) => loader.loadWith(url))
+
+/**
+ * Loads and parses a UFO:AI tag file (`body.tag`) with Suspense, cached by URL. A failed load or a
+ * damaged file throws an `MD2Error` naming the URL to the nearest error boundary.
+ */
+export function useMD2Tags(url: string): MD2Tags {
+  return tagFiles.read(url)
+}
+
+useMD2Tags.preload = (url: string): Promise<MD2Tags> => tagFiles.preload(url)
+useMD2Tags.clear = (url?: string): void => tagFiles.clear(url)
+useMD2Tags.peek = (url: string): MD2Tags | undefined => tagFiles.peek(url)

@@ -1,0 +1,40 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { vi } from 'vitest'
+import { ASSETS_DIR } from '../assets'
+
+/** The origin fake requests are served from; `/a/…` paths are the bundled assets. */
+export const HOST = 'http://localhost'
+
+export interface FakeServer {
+  /** Paths requested, in order (decoded). */
+  requests: string[]
+}
+
+/**
+ * Replaces `fetch` (restored by `vi.restoreAllMocks()`) with a server of `/a/<path under assets/>`
+ * and of `files` (a path → bytes, or an HTTP status to answer with). Paths are case-sensitive, as on
+ * a real web server. `gate` holds back one path until its promise settles.
+ */
+export function serveAssets(files: Record<string, Uint8Array | number> = {}, gate?: { path: string; promise: Promise<void> }): FakeServer {
+  const requests: string[] = []
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    const path = decodeURIComponent(new URL(url).pathname)
+    requests.push(path)
+    if (gate && path === gate.path) await gate.promise
+    const body = files[path] ?? assetAt(path)
+    if (typeof body === 'number') return new Response('error', { status: body })
+    if (!body) return new Response('not found', { status: 404, statusText: 'Not Found' })
+    return new Response(body.slice(), { headers: { 'Content-Length': String(body.length) } })
+  })
+  return { requests }
+}
+
+function assetAt(path: string): Uint8Array | undefined {
+  if (!path.startsWith('/a/')) return undefined
+  const file = join(ASSETS_DIR, path.slice(3))
+  // Names compared as listed, so a case-insensitive disk still serves like a case-sensitive web server.
+  if (!existsSync(file) || !statSync(file).isFile() || !readdirSync(dirname(file)).includes(basename(file))) return undefined
+  return new Uint8Array(readFileSync(file))
+}
