@@ -38,7 +38,7 @@ function loadCore(): Promise<Core> {
  * `import animations, { frameCount, skins, folderSkins } from './tris.md2?md2-animations'` runs our own
  * `parseMD2` on the file at build time and exports what it found: the model's animation list (for
  * select controls), its frame count (for the frame scrubber), the skin names written in it and the
- * skin images beside it (for skin selects). The lists come from the files, never from a hand-typed table.
+ * skin images beside it (for skin selects) and the folder's file names (`<MD2Player files>`). The lists come from the files, never from a hand-typed table.
  */
 export function md2AnimationsPlugin(): Plugin {
   return {
@@ -59,6 +59,7 @@ export function md2AnimationsPlugin(): Plugin {
           `export const frameCount = ${model.frames.length};`,
           `export const skins = ${JSON.stringify(model.skins)};`,
           `export const folderSkins = ${JSON.stringify(folderSkins(file, model.skins))};`,
+          `export const folderFiles = ${JSON.stringify(readdirSync(dirname(file)).sort())};`,
           `export const warnings = ${JSON.stringify(model.warnings)};`,
           `export default animations;`,
         ].join('\n')

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,cpu,control,browser] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,cpu,control,attach,browser] [--quick] [--write | --no-write]]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
  * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer;
@@ -15,6 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runAnimateCpuBench } from './animate-cpu'
+import { runAttachmentsBench } from './attachments'
 import { runAnimationControlBench, runQuake2LightingBench } from './animation-control'
 import { CHROMIUM, runBrowserBench } from './browser'
 import { ASSETS, ROOT, listModels } from './lib/models'
@@ -31,7 +32,7 @@ const flags = new Map(
     }),
 )
 const folders = args.filter((arg) => !arg.startsWith('--'))
-const sections = new Set((flags.get('only') ?? 'parse,cpu,control,browser').split(','))
+const sections = new Set((flags.get('only') ?? 'parse,cpu,control,attach,browser').split(','))
 const quick = flags.has('quick')
 const full = !flags.has('only') && !quick
 const write = flags.has('write') || (full && !flags.has('no-write'))
@@ -92,6 +93,12 @@ async function main(): Promise<void> {
     const lighting = await runQuake2LightingBench(quick ? { count: 300, rounds: 2, frames: 30 } : { count: 300, rounds: 6, frames: 60 })
     printTable(lighting)
     tables.push(lighting)
+  }
+  if (sections.has('attach')) {
+    console.log('\n[attach] attachments, CPU: 100 soldiers with head and weapon vs 100 bodies')
+    const table = await runAttachmentsBench(quick ? { count: 100, rounds: 2, frames: 30 } : { count: 100, rounds: 6, frames: 60 })
+    printTable(table)
+    tables.push(table)
   }
   if (sections.has('browser')) {
     console.log('\n[3/4, 4/4] browser: building the page, then N = 50, 200, 500 for each library, then load')

@@ -1,9 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { splitStory } from './support/story-kinds'
-import { useState } from 'react'
+import { Suspense, useState } from 'react'
+import { useThree } from '@react-three/fiber'
+import { Hud, OrthographicCamera } from '@react-three/drei'
 import { expect, fn, waitFor } from 'storybook/test'
-import ogroInfo, { animationNames, frameCount } from '../assets/quake2/ogro/tris.MD2?md2-animations'
-import { MD2Model, useMD2, useMD2Skin, type MD2ModelProps } from '../src/index'
+import ogroInfo, { animationNames, folderFiles, frameCount } from '../assets/quake2/ogro/tris.MD2?md2-animations'
+import { MD2Model, MD2Player, useMD2, useMD2Skin, usePlayerIcon, type MD2ModelProps, type MD2PlayerProps } from '../src/index'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON, OGRO_WEAPON_SKIN } from './support/assets'
 import { modelArgTypes } from './support/controls'
 import { useLiveArgs, setStoryArgs } from './support/live-args'
@@ -120,18 +122,17 @@ export const Wireframe: Story = {
 function WithWeaponScene(props: MD2ModelProps) {
   const args = useLiveArgs(props)
   return (
-    <group>
-      <MD2Model {...args} />
-      {/* The weapon is animated along with the body: same animation, same clock. */}
+    <MD2Model {...args}>
+      {/* \`sync\`: the parent's frames, interpolation and crossfade, whatever the weapon's own props. */}
       {/* No skin of its own: weapon.md2 names players/ogro/weapon.pcx, found beside it. */}
-      <MD2Model {...args} url={OGRO_WEAPON} skin={undefined} />
-    </group>
+      <MD2Model url={OGRO_WEAPON} sync />
+    </MD2Model>
   )
 }
 
-/** Body and `weapon.md2` playing the same animation; the weapon wears the `weapon.pcx` its file names. */
+/** Body and `weapon.md2`, synced: the weapon shows the body's frames; it wears the `weapon.pcx` its file names. */
 export const WithWeapon: Story = {
-  args: { animation: 'attack' },
+  args: { animation: 'attack', crossfade: 0.2 },
   render: (args) => <WithWeaponScene {...args} />,
   play: async ({ canvasElement }) => {
     const stage = await findStage(canvasElement)
@@ -143,6 +144,73 @@ export const WithWeapon: Story = {
     await expect((await useMD2Skin.resolve(OGRO_WEAPON, weaponSkin!)).url).toBe(OGRO_WEAPON_SKIN)
   },
 }
+
+const OGRO_FOLDER = '/models/quake2/ogro/'
+/** The weapons in the folder (`w_*.md2`, any case), and `grapple`, which it lacks: Quake II then shows `weapon.md2`. */
+const OGRO_WEAPONS = [...folderFiles.filter((file) => /^w_.*\.md2$/i.test(file)).map((file) => file.slice(2, -4)), 'grapple']
+const OGRO_SKIN_NAMES = Object.keys(OGRO_SKINS)
+
+type ArmedArgs = Omit<MD2PlayerProps, 'path'>
+
+/** The skin's HUD icon (`<skin>_i.pcx`), in the top left corner, as the scoreboard shows it. */
+function SkinIcon({ skin }: { skin: string }) {
+  const icon = usePlayerIcon(OGRO_FOLDER, skin, folderFiles)
+  const viewport = useThree((state) => state.size)
+  return (
+    <Hud>
+      <OrthographicCamera makeDefault position={[0, 0, 10]} />
+      <mesh position={[-viewport.width / 2 + 44, viewport.height / 2 - 44, 0]} scale={64}>
+        <planeGeometry />
+        <meshBasicMaterial map={icon} />
+      </mesh>
+    </Hud>
+  )
+}
+
+function ArmedScene(props: ArmedArgs) {
+  const { skin = 'igdosh', weapon, ...args } = useLiveArgs(props)
+  return (
+    <>
+      <MD2Player path={OGRO_FOLDER} files={folderFiles} skin={skin} weapon={weapon} {...args} />
+      <Suspense fallback={null}>
+        <SkinIcon skin={skin} />
+      </Suspense>
+    </>
+  )
+}
+
+/**
+ * `<MD2Player>`: the body, a skin by name, and every weapon in the folder (`w_<weapon>.md2`, shipped as
+ * `w_railgun.MD2` and `w_shotgun.md2` alike), in step through every animation; `grapple`, which the folder
+ * lacks, falls back to `weapon.md2` as Quake II does. The skin's HUD icon is in the corner.
+ */
+export const Armed: StoryObj<ArmedArgs> = {
+  args: { skin: 'igdosh', weapon: 'railgun', animation: 'run', crossfade: 0.15, playing: true, loop: true, interpolate: true, speed: 1 },
+  argTypes: {
+    ...modelArgTypes({ animationNames, frameCount }),
+    skin: { control: 'select', options: OGRO_SKIN_NAMES },
+    weapon: { control: 'select', options: OGRO_WEAPONS },
+  },
+  render: (args) => <ArmedScene {...args} />,
+}
+
+const armedCheck: StoryObj<ArmedArgs> = {
+  ...Armed,
+  args: { ...Armed.args, frame: 40, animation: undefined },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const railgun = await stage.expectStill()
+    setStoryArgs({ weapon: 'bfg' })
+    await stage.settle((pixels) => difference(railgun, pixels) > 200, 'the BFG to replace the railgun')
+    setStoryArgs({ weapon: 'grapple' })
+    const fallback = await stage.settle((pixels) => difference(railgun, pixels) > 200, 'weapon.md2 to stand in for the grapple')
+    setStoryArgs({ weapon: 'railgun' })
+    await stage.settle((pixels) => difference(fallback, pixels) > 200 && difference(railgun, pixels) === 0, 'the railgun again, as before')
+  },
+}
+/** Test only: switches weapons and checks each is drawn, the missing one by weapon.md2. */
+export const ArmedCheck: StoryObj<ArmedArgs> = { ...splitStory(armedCheck).check, tags: ['!dev', '!autodocs'] }
 
 function InterpolationScene(props: MD2ModelProps) {
   const args = useLiveArgs(props)

@@ -6,8 +6,21 @@ import bloodspiderAnm from '../assets/ufoai/bloodspider/bloodspider.anm?raw'
 import { frameCount as bloodspiderFrames } from '../assets/ufoai/bloodspider/bloodspider.md2?md2-animations'
 import { animationNames as wcAnimations, frameCount as wcFrames } from '../assets/ufoai/wc/wc.md2?md2-animations'
 import { expect } from 'storybook/test'
-import { parseAnimationTable, type MD2AnimationDef } from '../src/index'
-import { BLOODSPIDER, BLOODSPIDER_SKINS, SOLDIER, SOLDIER_SKIN, WC, WC_SKINS } from './support/assets'
+import { useMemo } from 'react'
+import {
+  MD2Attach,
+  MD2Model,
+  createPose,
+  findTag,
+  parseAnimationTable,
+  tagTransform,
+  useMD2Tags,
+  type MD2AnimationDef,
+  type MD2ModelProps,
+} from '../src/index'
+import { useLiveArgs } from './support/live-args'
+import { BLOODSPIDER, BLOODSPIDER_SKINS, SOLDIER, SOLDIER_HEAD, SOLDIER_HEAD_SKIN, SOLDIER_SKIN, SOLDIER_TAGS, WC, WC_SKINS } from './support/assets'
+import { createRifle } from './support/rifle'
 import { modelArgTypes } from './support/controls'
 import { setStoryArgs } from './support/live-args'
 import { LiveMD2 } from './support/LiveMD2'
@@ -43,8 +56,8 @@ export default meta
 type Story = StoryObj<typeof meta>
 
 /**
- * The male soldier: 1,007 frames (past Quake II's 512) with the animations of body.anm. His head is a
- * separate model (head01.md2, attached at body.tag's tag_head), not shown here.
+ * The male soldier's body alone: 1,007 frames (past Quake II's 512) with the animations of body.anm. His
+ * head is a separate model, attached in the story below.
  */
 export const Soldier: Story = {
   args: { url: SOLDIER, skin: SOLDIER_SKIN, animationTable: soldierTable, animation: 'walk1', position: [0, 10, 0], ...PLAYBACK },
@@ -98,4 +111,51 @@ export const Wc: Story = {
     // One-frame animations hold still (`flush` moves only a few vertices out of this view).
     await stage.expectStill()
   },
+}
+
+function ArmedSoldierScene({ showHead = true, showRifle = true, ...props }: SoldierArgs) {
+  const args = useLiveArgs(props)
+  const tags = useMD2Tags(SOLDIER_TAGS)
+  // tag_floor marks where the feet stand (32 units under the origin in every frame): put it on the stage's floor.
+  const feet = tagTransform(tags, findTag(tags, 'tag_floor'), createPose(0))[11]!
+  const rifle = useMemo(() => createRifle(), [])
+  return (
+    <MD2Model {...args} tags={tags} position={[0, STAGE_FLOOR - feet * (typeof args.scale === 'number' ? args.scale : 1), 0]}>
+      {showHead && (
+        <MD2Attach tag="tag_head">
+          <MD2Model url={SOLDIER_HEAD} skin={SOLDIER_HEAD_SKIN} />
+        </MD2Attach>
+      )}
+      {showRifle && (
+        <MD2Attach tag="tag_rweapon">
+          <MD2Model model={rifle} color="#3a3f44" />
+        </MD2Attach>
+      )}
+    </MD2Model>
+  )
+}
+
+type SoldierArgs = MD2ModelProps & { showHead?: boolean; showRifle?: boolean }
+
+/** The stage's floor height (Stage's default). */
+const STAGE_FLOOR = -24
+
+/**
+ * The soldier as UFO:AI draws him: body.md2 animated from body.anm, head01.md2 on `tag_head` and a rifle
+ * in `tag_rweapon` (a stand-in built with `createMD2`: no UFO:AI weapon is bundled), each placed every
+ * frame by body.tag, through interpolation and crossfades; feet on the floor by `tag_floor`.
+ */
+export const ArmedSoldier: StoryObj<SoldierArgs> = {
+  args: {
+    url: SOLDIER,
+    skin: SOLDIER_SKIN,
+    animationTable: soldierTable,
+    animation: 'walk1',
+    crossfade: 0.25,
+    showHead: true,
+    showRifle: true,
+    ...PLAYBACK,
+  },
+  argTypes: modelArgTypes({ animationNames: usable(soldierTable, soldierFrames), frameCount: soldierFrames }),
+  render: (args) => <ArmedSoldierScene {...args} />,
 }

@@ -36,14 +36,14 @@ function weaponOf(body: Group): Group | undefined {
 }
 
 class Boundary extends Component<{ children: ReactNode; onError: (error: unknown) => void }, { failed: boolean }> {
-  state = { failed: false }
+  override state = { failed: false }
   static getDerivedStateFromError() {
     return { failed: true }
   }
-  componentDidCatch(error: unknown) {
+  override componentDidCatch(error: unknown) {
     this.props.onError(error)
   }
-  render() {
+  override render() {
     return this.state.failed ? null : this.props.children
   }
 }

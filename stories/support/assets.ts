@@ -33,6 +33,11 @@ export const RATAMAHATTA_SKINS: Record<string, string> = Object.fromEntries(
 
 export const SOLDIER = `${UFO}/soldier-male/body.md2`
 export const SOLDIER_SKIN = `${UFO}/soldier-male/body.png`
+/** The soldier's tags: where the head and weapons go, every frame. */
+export const SOLDIER_TAGS = `${UFO}/soldier-male/body.tag`
+/** A head for the soldier (one frame; it names its skin `.head01a`, an image of any type beside it). */
+export const SOLDIER_HEAD = `${UFO}/soldier-male/head01.md2`
+export const SOLDIER_HEAD_SKIN = `${UFO}/soldier-male/head01a.png`
 export const BLOODSPIDER = `${UFO}/bloodspider/bloodspider.md2`
 export const BLOODSPIDER_SKINS: Record<string, string> = {
   bloodspider: `${UFO}/bloodspider/bloodspider.jpg`,

@@ -15,6 +15,8 @@ declare module '*?md2-animations' {
   export const skins: string[]
   /** The skin images beside the model (label → URL under /models), the ones the file names first. */
   export const folderSkins: Record<string, string>
+  /** The file names in the model's folder, sorted: `<MD2Player files>`. */
+  export const folderFiles: string[]
   export const warnings: string[]
   export default animations
 }
