@@ -197,13 +197,15 @@ describe('<MD2Attach> on the UFO:AI soldier', () => {
 })
 
 describe('synced models', () => {
-  it("a synced weapon's vertices equal a separately animated weapon's, through steps and a crossfade", async () => {
+  it("a synced weapon's vertices equal a separately animated weapon's, through steps and a crossfade, beside other synced children", async () => {
     const synced = createRef<Group>()
     const alone = createRef<Group>()
     const scene = (animation: string) => (
       <>
         <MD2Model model={ogro} animation={animation} crossfade={0.2}>
+          <MD2Model model={railgun} sync />
           <MD2Model ref={synced} model={railgun} sync animation="pain1" fps={3} />
+          <MD2Model model={railgun} sync reverse />
         </MD2Model>
         <MD2Model ref={alone} model={railgun} animation={animation} crossfade={0.2} position={[50, 0, 0]} />
       </>

@@ -134,6 +134,14 @@ describe('<MD2Player>', () => {
     expect(positions(weaponOf(body.current!)!).every(Number.isFinite)).toBe(true)
   })
 
+  it('finds a skin shipped with an upper-case extension (Sydney\'s ctf_b.PCX) without a listing', async () => {
+    const server = serveAssets()
+    const body = createRef<Group>()
+    await mount(<MD2Player ref={body} path={`${HOST}/a/quake2/sydney/`} skin="ctf_b" />)
+    await vi.waitFor(() => expect((mapOf(body.current!) as DataTexture | null)?.name).toContain('ctf_b.PCX'))
+    expect(server.requests).toContain('/a/quake2/sydney/ctf_b.PCX')
+  })
+
   it("usePlayerIcon gives the skin's HUD icon, and the checkerboard for a skin with none", async () => {
     serveAssets()
     vi.spyOn(console, 'warn').mockImplementation(() => {})
