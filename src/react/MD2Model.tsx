@@ -1,5 +1,15 @@
 import { useFrame, type ThreeElements } from '@react-three/fiber'
-import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref } from 'react'
+import {
+  forwardRef,
+  useDeferredValue,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  type ReactNode,
+  type Ref,
+} from 'react'
 import {
   MeshBasicMaterial,
   MeshLambertMaterial,
@@ -25,7 +35,8 @@ import { Quake2Lighting } from '../three/Quake2Lighting'
 import { inView } from '../three/frustum'
 import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/quake2-light'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
-import { useMD2 } from './useMD2'
+import { models } from './useMD2'
+import { useAssetHold } from './assetCache'
 import { tagFiles } from './useMD2Tags'
 import { ANIMATION_FRAME_PRIORITY, useAnimationList, useMD2AnimationOptions } from './useMD2Animation'
 import { useSkinProp } from './useMD2Skin'
@@ -168,8 +179,13 @@ export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url
 type ViewProps = Omit<MD2ModelProps, 'url' | 'model'> & { model: MD2ModelData; modelUrl?: string }
 
 const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: string }>(function MD2ModelFromUrl({ url, ...props }, ref) {
-  const model = useMD2(url)
-  return <MD2ModelView ref={ref} model={model} modelUrl={url} {...props} />
+  // A new URL keeps the current model on screen until it has loaded; meanwhile the new URL is held
+  // (a later change aborts it) and the shown one stays held until replaced.
+  const shown = useDeferredValue(url)
+  useAssetHold(models, url)
+  useAssetHold(models, shown)
+  const model = models.read(shown)
+  return <MD2ModelView ref={ref} model={model} modelUrl={shown} {...props} />
 })
 
 const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
@@ -215,7 +231,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   },
   ref,
 ) {
-  const tagData = typeof tags === 'string' ? readTags(tags) : tags
+  useAssetHold(tagFiles, typeof tags === 'string' ? tags : undefined)
+  const tagData = typeof tags === 'string' ? tagFiles.read(tags) : tags
   checkTagFrames(model, tagData)
   const texture = useSkinProp(model, skin, modelUrl, onSkinError)
   const parent = useMD2ModelContext()
@@ -380,11 +397,6 @@ function copyClampedPose(target: MD2Pose, source: Readonly<MD2Pose>, model: MD2M
     target.fadeFrom = Math.min(target.fadeFrom, last)
     target.fadeTo = Math.min(target.fadeTo, last)
   }
-}
-
-/** A tag file a model was given by URL: read with Suspense, cached. */
-function readTags(url: string): MD2Tags {
-  return tagFiles.read(url)
 }
 
 /** Models and tag files whose frame counts were found to differ (warned once per pair). */

@@ -6,7 +6,8 @@ import type { MD2Model as MD2ModelData } from '../core/types'
 import { warnOnce } from '../core/warn-once'
 import { createAssetCache } from './assetCache'
 import { MD2Model, type MD2ModelProps } from './MD2Model'
-import { useMD2 } from './useMD2'
+import { models } from './useMD2'
+import { loadWhileWanted, useAssetHold } from './assetCache'
 import { readSkinNextTo } from './useMD2Skin'
 
 /** What the body and its weapon share of `<MD2Model>`'s look (Quake II draws the weapon with the body's flags). */
@@ -61,8 +62,11 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   ref,
 ) {
   const folder = folderUrl(path)
-  const body = readFound(folder, ['tris.md2'], files)
+  const bodyKey = foundKey(folder, ['tris.md2'], files)
+  useAssetHold(found, bodyKey)
+  const body = found.read(bodyKey)
   if (body instanceof MD2Error) throw body
+  useAssetHold(models, body.url)
   const look: LookProps = {}
   for (const key of LOOK_PROPS) if (props[key] !== undefined) (look as Record<string, unknown>)[key] = props[key]
   return (
@@ -92,10 +96,12 @@ function PlayerWeapon({
 }) {
   const name = weapon.replace(/\.md2$/i, '')
   const specific = `${name.startsWith('w_') ? name : `w_${name}`}.md2`
-  const found = readFound(folder, [specific, 'weapon.md2'], files)
+  const key = foundKey(folder, [specific, 'weapon.md2'], files)
+  useAssetHold(found, key)
+  const weaponFound = found.read(key)
   const report = useRef(onError)
   report.current = onError
-  const error = found instanceof MD2Error ? found : undefined
+  const error = weaponFound instanceof MD2Error ? weaponFound : undefined
   useEffect(() => {
     if (error) report.current?.(error)
   }, [error])
@@ -103,7 +109,23 @@ function PlayerWeapon({
     warnOnce(`player-weapon:${folder}:${specific}`, `${error.message}; drawing the body alone`)
     return null
   }
-  const { model, url } = found as Found
+  const { model, url } = weaponFound as Found
+  return <HeldModel model={model} url={url} files={files} look={look} />
+}
+
+/** A found weapon, its model held in the cache while shown. */
+function HeldModel({
+  model,
+  url,
+  files,
+  look,
+}: {
+  model: MD2ModelData
+  url: string
+  files: readonly string[] | undefined
+  look: LookProps
+}) {
+  useAssetHold(models, url)
   // weapon.md2 goes with weapon.pcx; a w_ model names its own skin (g_rail.pcx…).
   const skin = model.skins.length > 0 ? undefined : fileIn(files, 'weapon.pcx')
   return <MD2Model model={model} sync skin={skin} name={url} {...look} />
@@ -124,13 +146,16 @@ interface Found {
 }
 
 /** Which file of a folder loads, by folder, names in order of preference, and listing. */
-const found = createAssetCache<Found | MD2Error>((key) => {
-  const [folder, names, listing] = JSON.parse(key) as [string, string[], string[] | null]
-  return findModel(folder, names, listing ?? undefined)
-})
+const found = createAssetCache<Found | MD2Error>(
+  (key, signal) => {
+    const [folder, names, listing] = JSON.parse(key) as [string, string[], string[] | null]
+    return findModel(folder, names, listing ?? undefined, signal)
+  },
+  { evictUnheld: true },
+)
 
-function readFound(folder: string, names: string[], files: readonly string[] | undefined): Found | MD2Error {
-  return found.read(JSON.stringify([folder, names, files ?? null]))
+function foundKey(folder: string, names: string[], files: readonly string[] | undefined): string {
+  return JSON.stringify([folder, names, files ?? null])
 }
 
 /**
@@ -138,7 +163,12 @@ function readFound(folder: string, names: string[], files: readonly string[] | u
  * request at a time so a folder served as shipped costs one miss per file at most. A file that is
  * there but damaged is refused with its own error, not skipped.
  */
-async function findModel(folder: string, names: string[], listing: readonly string[] | undefined): Promise<Found | MD2Error> {
+async function findModel(
+  folder: string,
+  names: string[],
+  listing: readonly string[] | undefined,
+  signal: AbortSignal,
+): Promise<Found | MD2Error> {
   const tried: string[] = []
   for (const name of names) {
     const spellings = listing ? [findInListing(listing, name)].filter((file) => file !== undefined) : fileSpellings(name)
@@ -146,11 +176,12 @@ async function findModel(folder: string, names: string[], listing: readonly stri
       const url = folder + file
       tried.push(url)
       try {
-        return { model: await useMD2.preload(url), url }
+        return { model: await loadWhileWanted(models, url, signal), url }
       } catch (error) {
+        if (signal.aborted) throw error
         if (!isMD2Error(error) || error.code !== 'LOAD_FAILED')
           return isMD2Error(error) ? error : new MD2Error('LOAD_FAILED', String(error), { file: url })
-        useMD2.clear(url)
+        models.clear(url)
       }
     }
   }

@@ -1,59 +1,125 @@
+import { useEffect } from 'react'
+
 /**
- * A tiny Suspense cache keyed by string: one load per key however many components ask at once,
- * errors kept (so every reader throws the same typed error to its boundary), `preload` and `clear`.
+ * A small Suspense cache keyed by string: one load per key however many components ask at once,
+ * errors kept (every reader throws the same typed error to its boundary), `preload`, `clear`, and
+ * holders: mounted components that still want a key. When the last holder of a key lets go (unmount,
+ * or its URL changed) and nobody preloaded it, a load still in flight is aborted and forgotten, so the
+ * next reader starts afresh instead of inheriting an `AbortError`; with `evictUnheld`, a loaded value
+ * is forgotten too, so the cache holds what is mounted or preloaded. A load whose only reader suspended
+ * and was then thrown away is neither aborted nor evicted: React runs no cleanup for a render it never
+ * committed, so nothing can tell it apart from a reader still waiting.
  */
 export interface AssetCache<T> {
   /** The value, or throws the pending promise (Suspense) or the load's error (error boundary). */
   read(key: string): T
+  /** Loads and keeps `key` until `clear` (a pinned entry is never evicted or aborted). */
   preload(key: string): Promise<T>
-  /** Forget one key, or everything. A later read loads again. Nothing is disposed. */
+  /** Loads `key` like a read, without pinning it: it goes when nobody holds it. */
+  load(key: string): Promise<T>
+  /** Forget one key, or everything; loads in flight are aborted. A later read loads again. Nothing is disposed. */
   clear(key?: string): void
   /** The value if it has loaded, without suspending. */
   peek(key: string): T | undefined
   has(key: string): boolean
+  /** Keys held, loading or loaded. */
+  keys(): string[]
+  /** Marks a committed user of `key`; returns the release. */
+  hold(key: string): () => void
 }
 
-type Entry<T> =
-  | { status: 'pending'; promise: Promise<T> }
-  | { status: 'fulfilled'; promise: Promise<T>; value: T }
-  | { status: 'rejected'; promise: Promise<T>; error: unknown }
+interface Entry<T> {
+  status: 'pending' | 'fulfilled' | 'rejected'
+  promise: Promise<T>
+  value?: T
+  error?: unknown
+  controller: AbortController
+  holders: number
+  pinned: boolean
+}
 
-export function createAssetCache<T>(load: (key: string) => Promise<T>): AssetCache<T> {
+export interface AssetCacheOptions<T> {
+  /** Forget loaded values nobody holds or preloaded (data only: a shared GPU resource needs its own count). */
+  evictUnheld?: boolean
+  /** Called with a value as it is forgotten by eviction. */
+  onEvict?: (value: T) => void
+}
+
+export function createAssetCache<T>(
+  load: (key: string, signal: AbortSignal) => Promise<T>,
+  options: AssetCacheOptions<T> = {},
+): AssetCache<T> {
   const entries = new Map<string, Entry<T>>()
 
   function start(key: string): Entry<T> {
     const existing = entries.get(key)
     if (existing) return existing
-    const promise = load(key)
-    const entry: Entry<T> = { status: 'pending', promise }
+    const controller = new AbortController()
+    const promise = load(key, controller.signal)
+    const entry: Entry<T> = { status: 'pending', promise, controller, holders: 0, pinned: false }
     entries.set(key, entry)
     promise.then(
       (value) => {
-        if (entries.get(key) === entry) entries.set(key, { status: 'fulfilled', promise, value })
+        entry.status = 'fulfilled'
+        entry.value = value
       },
       (error: unknown) => {
-        if (entries.get(key) === entry) entries.set(key, { status: 'rejected', promise, error })
+        entry.status = 'rejected'
+        entry.error = error
       },
     )
+    // A load nobody awaits must not report an unhandled rejection; readers still see the error.
+    promise.catch(() => {})
     return entry
   }
+
+  function forget(key: string, entry: Entry<T>): void {
+    if (entries.get(key) !== entry) return
+    entries.delete(key)
+    if (entry.status === 'pending') entry.controller.abort()
+  }
+
+  /**
+   * After the current task (StrictMode's effect replay, a key handed from one component to another),
+   * drops an entry nobody holds: aborting a load in flight, evicting a loaded value when asked to.
+   */
+  function scheduleRelease(key: string, entry: Entry<T>): void {
+    setTimeout(() => {
+      if (entry.holders > 0 || entry.pinned || entries.get(key) !== entry) return
+      if (entry.status === 'pending') forget(key, entry)
+      else if (entry.status === 'fulfilled' && options.evictUnheld && !readSinceRelease.has(entry)) {
+        forget(key, entry)
+        options.onEvict?.(entry.value as T)
+      }
+      readSinceRelease.delete(entry)
+    }, RELEASE_DELAY_MS)
+  }
+
+  /** Entries read while unheld: a render in progress may commit and hold them shortly. */
+  const readSinceRelease = new WeakSet<Entry<T>>()
 
   return {
     read(key) {
       const entry = start(key)
-      if (entry.status === 'fulfilled') return entry.value
+      if (entry.holders === 0) readSinceRelease.add(entry)
+      if (entry.status === 'fulfilled') return entry.value as T
       if (entry.status === 'rejected') throw entry.error
       throw entry.promise
     },
     preload(key) {
-      const { promise } = start(key)
-      // A preload nobody awaits must not report an unhandled rejection; readers still see the error.
-      promise.catch(() => {})
-      return promise
+      const entry = start(key)
+      entry.pinned = true
+      return entry.promise
+    },
+    load(key) {
+      return start(key).promise
     },
     clear(key) {
-      if (key === undefined) entries.clear()
-      else entries.delete(key)
+      if (key === undefined) for (const [k, entry] of [...entries]) forget(k, entry)
+      else {
+        const entry = entries.get(key)
+        if (entry) forget(key, entry)
+      }
     },
     peek(key) {
       const entry = entries.get(key)
@@ -62,5 +128,40 @@ export function createAssetCache<T>(load: (key: string) => Promise<T>): AssetCac
     has(key) {
       return entries.has(key)
     },
+    keys() {
+      return [...entries.keys()]
+    },
+    hold(key) {
+      const entry = start(key)
+      entry.holders++
+      readSinceRelease.delete(entry)
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        entry.holders--
+        if (entry.holders === 0) scheduleRelease(key, entry)
+      }
+    },
   }
+}
+
+/** Long enough for a remount in the same interaction to pick the entry up again. */
+const RELEASE_DELAY_MS = 100
+
+/**
+ * `cache.load(key)` for an asker that wants it until it settles or `signal` aborts: the load is
+ * aborted when the last such asker gives up before it arrives (and nobody else holds it).
+ */
+export function loadWhileWanted<T>(cache: AssetCache<T>, key: string, signal: AbortSignal): Promise<T> {
+  const release = cache.hold(key)
+  signal.addEventListener('abort', release, { once: true })
+  const promise = cache.load(key)
+  promise.then(release, release)
+  return promise
+}
+
+/** Holds `key` in `cache` while the calling component is mounted with it (nothing for `undefined`). */
+export function useAssetHold(cache: AssetCache<unknown>, key: string | undefined): void {
+  useEffect(() => (key === undefined ? undefined : cache.hold(key)), [cache, key])
 }

@@ -6,7 +6,8 @@ import { skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/skin
 import type { MD2Model } from '../core/types'
 import { md2SourceUrl } from '../three/MD2Loader'
 import { MD2SkinLoader, getMissingSkinTexture } from '../three/MD2SkinLoader'
-import { createAssetCache } from './assetCache'
+import { createAssetCache, loadWhileWanted, useAssetHold } from './assetCache'
+import { isAbort } from '../three/fetchBytes'
 
 /** How one of a model's own skin names was resolved. */
 export interface ResolvedMD2Skin {
@@ -23,37 +24,34 @@ export interface ResolvedMD2Skin {
 }
 
 const loader = new MD2SkinLoader()
-/** Every URL the texture cache has loaded (an AssetCache cannot list its keys), for `clear()`. */
-const requested = new Set<string>()
-const skins = createAssetCache<Texture>((url) => {
-  requested.add(url)
-  return loader.loadAsync(url)
-})
+/** Textures by URL. Kept until `useMD2Skin.clear` (a GPU texture shared by many models has no single owner). */
+const skins = createAssetCache<Texture>((url, signal) => loader.loadWith(url, { signal }))
 
 const SEPARATOR = '\u0000'
-const resolutions = createAssetCache<ResolvedMD2Skin>((key) => {
-  const at = key.indexOf(SEPARATOR)
-  return resolveSkin(key.slice(0, at), key.slice(at + 1))
-})
+const resolutions = createAssetCache<ResolvedMD2Skin>(
+  (key, signal) => {
+    const at = key.indexOf(SEPARATOR)
+    return resolveSkin(key.slice(0, at), key.slice(at + 1), signal)
+  },
+  { evictUnheld: true },
+)
 
 /**
  * Tries the name as written next to the model (where Quake II keeps it: one request for a player's
  * skin), then every other candidate at once; within a round the first in candidate order that loads
  * wins. Misses are not cached: only the resolution (this whole search) is.
  */
-async function resolveSkin(modelUrl: string, name: string): Promise<ResolvedMD2Skin> {
+async function resolveSkin(modelUrl: string, name: string, signal: AbortSignal): Promise<ResolvedMD2Skin> {
   const candidates = skinCandidates(modelUrl, name)
   const failures: string[] = []
   const attempt = async (url: string): Promise<Texture | undefined> => {
     const cachedBefore = skins.has(url)
     try {
-      return await skins.preload(url)
+      return await loadWhileWanted(skins, url, signal)
     } catch (error) {
+      if (signal.aborted) throw error
       failures.push(`  ${url} (${isMD2Error(error) ? `${error.code}: ${error.reason}` : String(error)})`)
-      if (!cachedBefore) {
-        skins.clear(url)
-        requested.delete(url)
-      }
+      if (!cachedBefore) skins.clear(url)
       return undefined
     }
   }
@@ -78,19 +76,21 @@ interface SkinUrlResult {
   texture: Texture
   error?: MD2Error
 }
-const urlSkins = createAssetCache<SkinUrlResult>((url) =>
-  skins.preload(url).then(
-    (texture) => ({ texture }),
-    (cause: unknown) => {
-      skins.clear(url)
-      requested.delete(url)
-      const error = isMD2Error(cause)
-        ? cause
-        : new MD2Error('LOAD_FAILED', `could not load skin: ${String(cause)}`, { file: url, section: 'skin', cause })
-      console.warn(`react-three-md2: ${error.message}; showing a checkerboard`)
-      return { texture: getMissingSkinTexture(), error }
-    },
-  ),
+const urlSkins = createAssetCache<SkinUrlResult>(
+  (url, signal) =>
+    loadWhileWanted(skins, url, signal).then(
+      (texture) => ({ texture }),
+      (cause: unknown) => {
+        if (signal.aborted || isAbort(cause)) throw cause
+        skins.clear(url)
+        const error = isMD2Error(cause)
+          ? cause
+          : new MD2Error('LOAD_FAILED', `could not load skin: ${String(cause)}`, { file: url, section: 'skin', cause })
+        console.warn(`react-three-md2: ${error.message}; showing a checkerboard`)
+        return { texture: getMissingSkinTexture(), error }
+      },
+    ),
+  { evictUnheld: true },
 )
 
 const warnedIndex = new Set<string>()
@@ -135,6 +135,9 @@ export function useSkinProp(
   const loadedFrom = modelUrl ?? md2SourceUrl(model)
   const key = skinKey(model, skin, loadedFrom)
   const deferred = useDeferredValue(key)
+  // The skin asked for is held (a newer one aborts its load); the one shown stays held until replaced.
+  useSkinHold(key)
+  useSkinHold(deferred)
   const result = skin === null || typeof skin === 'object' ? undefined : readSkinKey(model, deferred)
   const error = result?.error
   const report = useRef(onSkinError)
@@ -161,6 +164,19 @@ function skinKey(model: MD2Model, skin: MD2SkinProp, loadedFrom: string | undefi
   return model.skins.includes(skin) || (loadedFrom !== undefined && isFileName(skin))
     ? `name:${base}${SEPARATOR}${skin}`
     : `url:${skinUrlNextTo(loadedFrom, skin)}`
+}
+
+/** Holds a skin key (`url:…`, `name:…`) in its cache while the component is mounted with it. */
+function useSkinHold(key: string | undefined): void {
+  useEffect(() => {
+    if (key === undefined) return undefined
+    const colon = key.indexOf(':')
+    const kind = key.slice(0, colon)
+    const rest = key.slice(colon + 1)
+    if (kind === 'url') return urlSkins.hold(rest)
+    if (kind === 'name') return resolutions.hold(rest)
+    return undefined
+  }, [key])
 }
 
 /** A file name with no folder and no scheme (`khorne.pcx`, `ctf_b.PCX`). */
@@ -202,6 +218,7 @@ export function useMD2Skin(url: string): Texture
 export function useMD2Skin(url: string | undefined): Texture | undefined
 export function useMD2Skin(model: MD2Model, skin: number | string): Texture
 export function useMD2Skin(source: string | MD2Model | undefined, skin?: number | string): Texture | undefined {
+  useAssetHold(skins, typeof source === 'string' ? source : undefined)
   if (source === undefined) return undefined
   if (typeof source === 'string') return skins.read(source)
   return readModelSkin(source, skin ?? 0)
@@ -227,12 +244,7 @@ useMD2Skin.peek = (url: string): Texture | undefined => skins.peek(url)
  * checkerboard is never disposed.
  */
 useMD2Skin.clear = (url?: string): void => {
-  const drop = (key: string) => skins.peek(key)?.dispose()
-  const keys = url === undefined ? [...requested] : [url]
-  for (const key of keys) {
-    drop(key)
-    requested.delete(key)
-  }
+  for (const key of url === undefined ? skins.keys() : [url]) skins.peek(key)?.dispose()
   skins.clear(url)
   urlSkins.clear(url)
   resolutions.clear()

@@ -9,6 +9,10 @@ export const HOST = 'http://localhost'
 export interface FakeServer {
   /** Paths requested, in order (decoded). */
   requests: string[]
+  /** Paths whose request was aborted by its signal, in order. */
+  aborted: string[]
+  /** Requests neither answered nor aborted yet. */
+  open(): number
 }
 
 /**
@@ -18,17 +22,39 @@ export interface FakeServer {
  */
 export function serveAssets(files: Record<string, Uint8Array | number> = {}, gate?: { path: string; promise: Promise<void> }): FakeServer {
   const requests: string[] = []
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+  const aborted: string[] = []
+  let open = 0
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
     const path = decodeURIComponent(new URL(url).pathname)
     requests.push(path)
-    if (gate && path === gate.path) await gate.promise
-    const body = files[path] ?? assetAt(path)
-    if (typeof body === 'number') return new Response('error', { status: body })
-    if (!body) return new Response('not found', { status: 404, statusText: 'Not Found' })
-    return new Response(body.slice(), { headers: { 'Content-Length': String(body.length) } })
+    open++
+    try {
+      const signal = init?.signal ?? undefined
+      // A held-back path waits for its gate or its signal, as a slow server would.
+      if (gate && path === gate.path) await untilGateOrAbort(gate.promise, signal)
+      if (signal?.aborted) throw signal.reason
+      const body = files[path] ?? assetAt(path)
+      if (typeof body === 'number') return new Response('error', { status: body })
+      if (!body) return new Response('not found', { status: 404, statusText: 'Not Found' })
+      return new Response(body.slice(), { headers: { 'Content-Length': String(body.length) } })
+    } catch (error) {
+      if ((error as { name?: string }).name === 'AbortError') aborted.push(path)
+      throw error
+    } finally {
+      open--
+    }
   })
-  return { requests }
+  return { requests, aborted, open: () => open }
+}
+
+function untilGateOrAbort(gate: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return gate
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) reject(signal.reason as Error)
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true })
+    gate.then(resolve, reject)
+  })
 }
 
 function assetAt(path: string): Uint8Array | undefined {
