@@ -2,6 +2,7 @@ import { StrictMode, Suspense, createRef } from 'react'
 import { LoadingManager, type Group, type Mesh, type MeshLambertMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MD2Model } from '../src/react/MD2Model'
+import { setAbandonedAfter } from '../src/react/assetCache'
 import { models, useMD2 } from '../src/react/useMD2'
 import { useMD2Skin } from '../src/react/useMD2Skin'
 import { MD2Loader } from '../src/three/MD2Loader'
@@ -116,6 +117,23 @@ describe('loads nobody wants any more are aborted, and the cache is not poisoned
     await vi.waitFor(() => expect(ref.current).not.toBeNull())
     expect(server.aborted).toEqual(['/a/quake2/ogro/tris.MD2'])
     expect(server.requests).toEqual(['/a/quake2/ogro/tris.MD2', '/a/quake2/ogro/tris.MD2'])
+  })
+
+  it('a load whose only reader suspended and was thrown away is dropped once it arrives', async () => {
+    setAbandonedAfter(150)
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    serveAssets({}, { path: '/a/quake2/sydney/tris.md2', promise: gate })
+    const r = await mount(
+      <Suspense fallback={null}>
+        <MD2Model url={SYDNEY} skin={null} />
+      </Suspense>,
+    )
+    await r.update(<></>)
+    open()
+    await vi.waitFor(() => expect(models.peek(SYDNEY)).toBeDefined())
+    await vi.waitFor(() => expect(models.has(SYDNEY)).toBe(false), { timeout: 2000 })
+    setAbandonedAfter(5000)
   })
 
   it('a preloaded model stays cached when nothing shows it; an aborted load tells its LoadingManager once', async () => {

@@ -7,8 +7,8 @@ import { useEffect } from 'react'
  * or its URL changed) and nobody preloaded it, a load still in flight is aborted and forgotten, so the
  * next reader starts afresh instead of inheriting an `AbortError`; with `evictUnheld`, a loaded value
  * is forgotten too, so the cache holds what is mounted or preloaded. A load whose only reader suspended
- * and was then thrown away is neither aborted nor evicted: React runs no cleanup for a render it never
- * committed, so nothing can tell it apart from a reader still waiting.
+ * and was then thrown away cannot be aborted (React runs no cleanup for a render it never committed, so
+ * nothing tells it from a reader still waiting); once loaded, it goes if no reader comes back for it.
  */
 export interface AssetCache<T> {
   /** The value, or throws the pending promise (Suspense) or the load's error (error boundary). */
@@ -36,6 +36,10 @@ interface Entry<T> {
   controller: AbortController
   holders: number
   pinned: boolean
+  /** Read by a render while nobody held it, since the last check: a reader that may still commit. */
+  readUnheld: boolean
+  /** The pending release check (cancelled when the entry is forgotten, so it keeps nothing alive). */
+  timer: ReturnType<typeof setTimeout> | undefined
 }
 
 export interface AssetCacheOptions<T> {
@@ -56,16 +60,22 @@ export function createAssetCache<T>(
     if (existing) return existing
     const controller = new AbortController()
     const promise = load(key, controller.signal)
-    const entry: Entry<T> = { status: 'pending', promise, controller, holders: 0, pinned: false }
+    const entry: Entry<T> = { status: 'pending', promise, controller, holders: 0, pinned: false, readUnheld: false, timer: undefined }
     entries.set(key, entry)
     promise.then(
       (value) => {
         entry.status = 'fulfilled'
         entry.value = value
+        // Its reader may have been thrown away while it loaded (React says nothing of renders it drops):
+        // unless someone holds or reads it again, let it go.
+        if (options.evictUnheld) scheduleRelease(key, entry, abandonedAfterMs)
       },
       (error: unknown) => {
         entry.status = 'rejected'
         entry.error = error
+        // Its readers threw to their boundaries and never commit: forget it once they stop asking,
+        // so a later mount tries again.
+        if (options.evictUnheld) scheduleRelease(key, entry, abandonedAfterMs)
       },
     )
     // A load nobody awaits must not report an unhandled rejection; readers still see the error.
@@ -74,34 +84,39 @@ export function createAssetCache<T>(
   }
 
   function forget(key: string, entry: Entry<T>): void {
+    clearTimeout(entry.timer)
+    entry.timer = undefined
     if (entries.get(key) !== entry) return
     entries.delete(key)
     if (entry.status === 'pending') entry.controller.abort()
   }
 
   /**
-   * After the current task (StrictMode's effect replay, a key handed from one component to another),
-   * drops an entry nobody holds: aborting a load in flight, evicting a loaded value when asked to.
+   * After `delay` (StrictMode's effect replay, a key handed from one component to another, a reader
+   * retrying once its load arrives), drops an entry nobody holds: aborting a load in flight, evicting a
+   * loaded value when asked to. An entry read meanwhile by a render that has not committed yet is
+   * looked at again later.
    */
-  function scheduleRelease(key: string, entry: Entry<T>): void {
-    setTimeout(() => {
+  function scheduleRelease(key: string, entry: Entry<T>, delay: number): void {
+    entry.readUnheld = false
+    clearTimeout(entry.timer)
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined
       if (entry.holders > 0 || entry.pinned || entries.get(key) !== entry) return
-      if (entry.status === 'pending') forget(key, entry)
-      else if (entry.status === 'fulfilled' && options.evictUnheld && !readSinceRelease.has(entry)) {
+      if (entry.readUnheld) scheduleRelease(key, entry, abandonedAfterMs)
+      else if (entry.status === 'pending') forget(key, entry)
+      else if (entry.status === 'rejected' && options.evictUnheld) forget(key, entry)
+      else if (entry.status === 'fulfilled' && options.evictUnheld) {
         forget(key, entry)
         options.onEvict?.(entry.value as T)
       }
-      readSinceRelease.delete(entry)
-    }, RELEASE_DELAY_MS)
+    }, delay)
   }
-
-  /** Entries read while unheld: a render in progress may commit and hold them shortly. */
-  const readSinceRelease = new WeakSet<Entry<T>>()
 
   return {
     read(key) {
       const entry = start(key)
-      if (entry.holders === 0) readSinceRelease.add(entry)
+      if (entry.holders === 0) entry.readUnheld = true
       if (entry.status === 'fulfilled') return entry.value as T
       if (entry.status === 'rejected') throw entry.error
       throw entry.promise
@@ -134,13 +149,13 @@ export function createAssetCache<T>(
     hold(key) {
       const entry = start(key)
       entry.holders++
-      readSinceRelease.delete(entry)
+      entry.readUnheld = false
       let released = false
       return () => {
         if (released) return
         released = true
         entry.holders--
-        if (entry.holders === 0) scheduleRelease(key, entry)
+        if (entry.holders === 0) scheduleRelease(key, entry, RELEASE_DELAY_MS)
       }
     },
   }
@@ -148,6 +163,16 @@ export function createAssetCache<T>(
 
 /** Long enough for a remount in the same interaction to pick the entry up again. */
 const RELEASE_DELAY_MS = 100
+/**
+ * How long a loaded value nobody holds waits for a reader to come back: a component that suspended
+ * on it renders again as soon as it arrives (and again whenever its Suspense boundary retries).
+ */
+let abandonedAfterMs = 5000
+
+/** @internal For tests: how long an unheld loaded value waits for its reader. */
+export function setAbandonedAfter(ms: number): void {
+  abandonedAfterMs = ms
+}
 
 /**
  * `cache.load(key)` for an asker that wants it until it settles or `signal` aborts: the load is
