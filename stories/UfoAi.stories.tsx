@@ -19,7 +19,17 @@ import {
   type MD2ModelProps,
 } from '../src/index'
 import { useLiveArgs } from './support/live-args'
-import { BLOODSPIDER, BLOODSPIDER_SKINS, SOLDIER, SOLDIER_HEAD, SOLDIER_HEAD_SKIN, SOLDIER_SKIN, SOLDIER_TAGS, WC, WC_SKINS } from './support/assets'
+import {
+  BLOODSPIDER,
+  BLOODSPIDER_SKINS,
+  SOLDIER,
+  SOLDIER_HEAD,
+  SOLDIER_HEAD_SKIN,
+  SOLDIER_SKIN,
+  SOLDIER_TAGS,
+  WC,
+  WC_SKINS,
+} from './support/assets'
 import { createRifle } from './support/rifle'
 import { modelArgTypes } from './support/controls'
 import { setStoryArgs } from './support/live-args'

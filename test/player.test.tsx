@@ -134,7 +134,7 @@ describe('<MD2Player>', () => {
     expect(positions(weaponOf(body.current!)!).every(Number.isFinite)).toBe(true)
   })
 
-  it('finds a skin shipped with an upper-case extension (Sydney\'s ctf_b.PCX) without a listing', async () => {
+  it("finds a skin shipped with an upper-case extension (Sydney's ctf_b.PCX) without a listing", async () => {
     const server = serveAssets()
     const body = createRef<Group>()
     await mount(<MD2Player ref={body} path={`${HOST}/a/quake2/sydney/`} skin="ctf_b" />)

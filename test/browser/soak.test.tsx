@@ -72,7 +72,7 @@ class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
 /** A deterministic sequence (so a failure can be replayed). */
 function random(seed: number) {
   let s = seed
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32)
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32
 }
 
 test('mount/unmount churn with switches, slow and failing responses, StrictMode and transitions leaks nothing', async () => {
