@@ -134,8 +134,8 @@ describe('<MD2Model>', () => {
     await r.advanceFrames(2, 1 / 60)
     expectPose(ref.current!, ogro, 0, 0, 0)
     const warnings = warn.mock.calls.map(([message]) => String(message))
-    expect(warnings.filter((message) => message.includes(`no frame 500 (frames 0–${last}`))).toHaveLength(1)
-    expect(warnings.filter((message) => message.includes('no frame NaN'))).toHaveLength(1)
+    expect(warnings.filter((message) => message.includes(`frame={500} is not one of its frames (0–${last}`))).toHaveLength(1)
+    expect(warnings.filter((message) => message.includes('frame={NaN}'))).toHaveLength(1)
   })
 
   it('loop={false} stops on the last frame and calls onAnimationEnd once', async () => {

@@ -20,6 +20,7 @@ import { decodeTGA } from '../src/core/tga'
 import type { MD2Model } from '../src/core/types'
 import { createMD2Geometry } from '../src/three/MD2Geometry'
 import { ALL_MD2, listAssets, readAsset } from './assets'
+import { encodeRLE, makePCX } from './support/pcx'
 
 // ---------------------------------------------------------------------------------------------
 // Configuration
@@ -729,12 +730,12 @@ const PCX_SEEDS: ImageSeed[] = [
   ].map((spec, i) => ({
     kind: 'pcx' as const,
     name: `synthetic pcx ${JSON.stringify(spec)}`,
-    bytes: makePCX({ ...spec, width: 13 + i, height: 9, seed: i }),
+    bytes: makeRandomPCX({ ...spec, width: 13 + i, height: 9, seed: i }),
   })),
 ]
 
 /** A PCX with `planes` planes of 8 bits, rows padded to an even length, RLE or raw. */
-function makePCX({
+function makeRandomPCX({
   planes,
   encoding,
   width,
@@ -751,26 +752,8 @@ function makePCX({
   const bytesPerLine = width + (width % 2)
   const raw: number[] = []
   for (let i = 0; i < bytesPerLine * planes * height; i++) raw.push(random() < 0.5 ? 7 : (random() * 256) | 0)
-  const body: number[] = []
-  if (encoding === 0) body.push(...raw)
-  else {
-    for (let i = 0; i < raw.length;) {
-      let run = 1
-      while (i + run < raw.length && raw[i + run] === raw[i] && run < 63) run++
-      if (run > 1 || raw[i]! >= 0xc0) body.push(0xc0 | run, raw[i]!)
-      else body.push(raw[i]!)
-      i += run
-    }
-  }
-  const header = new Uint8Array(128)
-  const view = new DataView(header.buffer)
-  header.set([0x0a, 5, encoding, 8])
-  view.setUint16(8, width - 1, true)
-  view.setUint16(10, height - 1, true)
-  header[65] = planes
-  view.setUint16(66, bytesPerLine, true)
-  const palette = planes === 1 ? [0x0c, ...Array.from({ length: 768 }, () => (random() * 256) | 0)] : []
-  return Uint8Array.from([...header, ...body, ...palette])
+  const palette = planes === 1 ? Array.from({ length: 768 }, () => (random() * 256) | 0) : undefined
+  return makePCX({ width, height, planes, bytesPerLine, encoding, body: encoding === 0 ? raw : encodeRLE(raw), palette })
 }
 
 interface TGASpec {

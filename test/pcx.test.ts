@@ -7,47 +7,12 @@ import { sniffImageType } from '../src/core/image'
 import { decodePCX, decodePCXIndexed } from '../src/core/pcx'
 import { listAssets, readAsset } from './assets'
 import { readPNG } from './png-reference'
+import { makePCX } from './support/pcx'
 
 const ALL_PCX = listAssets('pcx')
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-interface PCXSpec {
-  width: number
-  height: number
-  planes?: number
-  bitsPerPixel?: number
-  bytesPerLine?: number
-  encoding?: number
-  xmin?: number
-  ymin?: number
-  /** The encoded scanline stream, exactly as it goes in the file. */
-  body: number[]
-  /** 768 bytes; added after the body (with a 0x0C marker unless `marker` is false). */
-  palette?: Uint8Array
-  marker?: boolean
-}
-
-/** Writes a PCX file byte by byte. */
-function makePCX(spec: PCXSpec): Uint8Array {
-  const header = new Uint8Array(128)
-  const view = new DataView(header.buffer)
-  const xmin = spec.xmin ?? 0
-  const ymin = spec.ymin ?? 0
-  header[0] = 0x0a
-  header[1] = 5
-  header[2] = spec.encoding ?? 1
-  header[3] = spec.bitsPerPixel ?? 8
-  view.setUint16(4, xmin, true)
-  view.setUint16(6, ymin, true)
-  view.setUint16(8, xmin + spec.width - 1, true)
-  view.setUint16(10, ymin + spec.height - 1, true)
-  header[65] = spec.planes ?? 1
-  view.setUint16(66, spec.bytesPerLine ?? spec.width, true)
-  const tail = spec.palette === undefined ? [] : [...(spec.marker === false ? [] : [0x0c]), ...spec.palette]
-  return Uint8Array.from([...header, ...spec.body, ...tail])
-}
 
 /** A palette whose entry i is (i, 255 − i, i ^ 0x55), so every index has a distinct, known colour. */
 const TEST_PALETTE = Uint8Array.from({ length: 768 }, (_, k) => {

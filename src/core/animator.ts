@@ -137,7 +137,7 @@ export class MD2Animator implements MD2AnimationController {
       shown = Number.isFinite(frame) ? Math.min(Math.max(frame, 0), last) : 0
       warnOnce(
         `${this.model.name}:frame:${frame}`,
-        `${this.model.name ?? 'model'} has no frame ${frame} (frames 0–${last}, fractions allowed); showing frame ${shown}`,
+        `${this.model.name ?? 'model'}: frame={${frame}} is not one of its frames (0–${last}, fractions allowed); showing frame ${shown}`,
       )
     }
     this.player.showFrame(shown)

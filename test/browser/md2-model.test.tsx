@@ -3,76 +3,16 @@
  * createRoot inside an R3F <Canvas>, checked by reading the drawn pixels and the renderer's own
  * resource counts.
  */
-import { Canvas, type RootState } from '@react-three/fiber'
-import { Suspense, type ReactNode } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { MeshBasicMaterial, type WebGLRenderer } from 'three'
-import { afterEach, describe, expect, test } from 'vitest'
+import { MeshBasicMaterial } from 'three'
+import { describe, expect, test } from 'vitest'
 import type { MD2Model as MD2ModelData } from '../../src/core/index'
 import { parseMD2, useMD2, MD2Model } from '../../src/index'
-import { coverage, difference, findStage, hexToRgb, type Picture, type StageProbe } from '../../stories/support/pixels'
+import { coverage, difference, type Picture } from '../../stories/support/pixels'
+import { BLACK, mount, waitUntil } from './canvas'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
 const OGRO_SKIN = '/assets/quake2/ogro/png/igdosh.png'
 const RATAMAHATTA = '/assets/quake2/ratamahatta/tris.md2'
-const BLACK = hexToRgb('#000000')
-const TIMEOUT = 60_000
-
-interface Mounted {
-  root: Root
-  host: HTMLDivElement
-  stage: StageProbe
-  renderer: WebGLRenderer
-  render(children: ReactNode): void
-}
-
-const mounted: Mounted[] = []
-
-afterEach(() => {
-  for (const { root, host } of mounted.splice(0)) {
-    root.unmount()
-    host.remove()
-  }
-})
-
-/** A 400×300 R3F canvas with a black background, flat colours, no antialiasing. */
-async function mount(children: ReactNode, { antialias = false } = {}): Promise<Mounted> {
-  const host = document.createElement('div')
-  host.style.cssText = 'width: 400px; height: 300px'
-  document.body.append(host)
-  const root = createRoot(host)
-  let state: RootState | undefined
-  const render = (scene: ReactNode) =>
-    root.render(
-      <Canvas
-        flat
-        dpr={1}
-        gl={{ preserveDrawingBuffer: true, antialias }}
-        camera={{ position: [0, 2, 100], fov: 50, near: 1, far: 1000 }}
-        onCreated={(created) => {
-          state = created
-        }}
-      >
-        <color attach="background" args={['#000000']} />
-        <ambientLight intensity={2} />
-        <Suspense fallback={null}>{scene}</Suspense>
-      </Canvas>,
-    )
-  render(children)
-  const stage = await findStage(host, TIMEOUT, BLACK)
-  await waitUntil(() => state !== undefined, 'the R3F root to be created')
-  const entry: Mounted = { root, host, stage, renderer: state!.gl, render }
-  mounted.push(entry)
-  return entry
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeout = TIMEOUT): Promise<void> {
-  const deadline = performance.now() + timeout
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => requestAnimationFrame(resolve))
-  }
-}
 
 function pixelsOf(picture: Picture): Map<string, number> {
   const counts = new Map<string, number>()
