@@ -200,6 +200,13 @@ const armedCheck: StoryObj<ArmedArgs> = {
   play: async ({ canvasElement }) => {
     const stage = await findStage(canvasElement)
     await stage.expectModel()
+    // The weapon, its skin and the icon arrive after the body: wait for them before calling the scene still.
+    await Promise.all([
+      useMD2.preload(`${OGRO_FOLDER}w_railgun.MD2`),
+      useMD2Skin.preload(`${OGRO_FOLDER}g_rail.pcx`),
+      useMD2Skin.preload(`${OGRO_FOLDER}igdosh_i.pcx`),
+    ])
+    await stage.settle(() => true, 'the armed ogro to settle')
     const railgun = await stage.expectStill()
     setStoryArgs({ weapon: 'bfg' })
     await stage.settle((pixels) => difference(railgun, pixels) > 200, 'the BFG to replace the railgun')
