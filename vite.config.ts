@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'vite'
 
-// Library build: two ESM entry points; peers stay external. Declarations come from `tsc -p tsconfig.build.json`.
+// Library build: three ESM entry points (and the CLI); peers stay external. Declarations come from `tsc -p tsconfig.build.json`.
 export default defineConfig({
   build: {
     target: 'es2022',
@@ -11,6 +11,7 @@ export default defineConfig({
       entry: {
         index: resolve(import.meta.dirname, 'src/index.ts'),
         core: resolve(import.meta.dirname, 'src/core/index.ts'),
+        internal: resolve(import.meta.dirname, 'src/core/internal.ts'),
         cli: resolve(import.meta.dirname, 'src/cli/main.ts'),
       },
       formats: ['es'],

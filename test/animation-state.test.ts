@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { advanceAnimation, createAnimationState, holdFrame, setAnimation } from '../src/core'
+import { advanceAnimation, createAnimationState, holdFrame, setAnimation } from '../src/core/internal'
 
 const RUN = { start: 40, end: 45, fps: 10 }
 

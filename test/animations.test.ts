@@ -9,7 +9,7 @@ import {
   parseAnimationTable,
   parseMD2,
   type MD2Animation,
-} from '../src/core'
+} from '../src/core/internal'
 import { ASSETS_DIR, readAsset } from './assets'
 
 const range = (animations: MD2Animation[], name: string) => {

@@ -13,7 +13,7 @@ import {
   frameBounds,
   parseMD2,
   quakeToYUp,
-} from '../src/core'
+} from '../src/core/internal'
 import { readAsset } from './assets'
 
 const MODELS = ['quake2/ogro/tris.MD2', 'quake2/ratamahatta/tris.md2', 'quake2/sydney/tris.md2', 'quake2/faerie/tris.md2']

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ANORMS, ANORMS_256, ANORMTAB, NUM_VERTEX_NORMALS, nearestNormalIndex, shadeDots } from '../src/core'
+import { ANORMS, ANORMS_256, ANORMTAB, NUM_VERTEX_NORMALS, nearestNormalIndex, shadeDots } from '../src/core/internal'
 
 describe('Quake II normal tables', () => {
   it('162 unit normals, spread over the whole sphere', () => {

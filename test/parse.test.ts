@@ -10,7 +10,7 @@ import {
   frameBounds,
   parseMD2,
   resolveAnimations,
-} from '../src/core'
+} from '../src/core/internal'
 import { ALL_MD2, readAsset } from './assets'
 import { patch, rawHeader, rawVertex, withHeader } from './md2-bytes'
 

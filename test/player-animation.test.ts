@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { QUAKE2_PLAYER_ANIMATIONS } from '../src/core'
+import { QUAKE2_PLAYER_ANIMATIONS } from '../src/core/internal'
 import {
   PLAYER_PRIORITY,
   createPlayerAnimationState,

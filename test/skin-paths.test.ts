@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SKIN_EXTENSIONS, skinCandidateRounds, skinCandidates } from '../src/core/skin-paths'
-import { parseMD2 } from '../src/core'
+import { parseMD2 } from '../src/core/internal'
 import { listAssets, readAsset } from './assets'
 
 describe('skinCandidates', () => {

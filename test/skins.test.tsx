@@ -15,7 +15,7 @@ import {
   type Mesh,
 } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { MD2Error, decodePCX, parseMD2 } from '../src/core'
+import { MD2Error, decodePCX, parseMD2 } from '../src/core/internal'
 import { MD2Model } from '../src/react/MD2Model'
 import { useMD2 } from '../src/react/useMD2'
 import { useMD2Skin } from '../src/react/useMD2Skin'
@@ -204,7 +204,7 @@ describe('skin orientation matches the UVs', () => {
     const W = texture.image.width
     const H = texture.image.height
     const memory = texture.image.data as Uint8Array
-    const { stIndex } = (await import('../src/core')).buildVertexLayout(model)
+    const { stIndex } = (await import('../src/core/internal')).buildVertexLayout(model)
     let compared = 0
     let differing = 0
     let differingIfUnflipped = 0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MD2Error } from '../src/core/errors'
-import { decodeFrame, parseAnimationTable, parseMD2 } from '../src/core'
+import { decodeFrame, parseAnimationTable, parseMD2 } from '../src/core/internal'
 import { createPose } from '../src/core/pose'
 import { findTag, parseMD2Tags, tagTransform, type MD2Tags } from '../src/core/tags'
 import { readAsset } from './assets'

@@ -1,4 +1,4 @@
-import { HEADER_SIZE, SKIN_NAME_SIZE, ST_SIZE, TRIANGLE_SIZE } from '../core/constants'
+import { HEADER_SIZE, SKIN_NAME_SIZE, ST_SIZE, TRIANGLE_SIZE } from '../core/spec'
 import type { MD2Animation, MD2Header, MD2Model } from '../core/types'
 
 export interface SectionReport {

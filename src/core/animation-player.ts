@@ -1,4 +1,4 @@
-import { QUAKE2_FPS } from './constants'
+import { QUAKE2_FPS } from './spec'
 import type { MD2Pose } from './pose'
 import { createPose } from './pose'
 

@@ -1,4 +1,4 @@
-import { QUAKE2_FPS } from './constants'
+import { QUAKE2_FPS } from './spec'
 
 /**
  * The tutorials' `animState` (start/end frame, fps, current/next frame, interpolation) made

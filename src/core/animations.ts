@@ -1,4 +1,4 @@
-import { QUAKE2_FPS } from './constants'
+import { QUAKE2_FPS } from './spec'
 import { MD2Error } from './errors'
 import type { MD2Animation, MD2AnimationDef, MD2Model } from './types'
 

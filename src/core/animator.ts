@@ -1,6 +1,6 @@
 import { AnimationPlayer, type AnimationEvents, type PlayOptions } from './animation-player'
 import { findAnimation, type AnimationSelector } from './animations'
-import { QUAKE2_FPS } from './constants'
+import { QUAKE2_FPS } from './spec'
 import type { MD2Pose } from './pose'
 import type { MD2Animation, MD2Model } from './types'
 import { warnOnce } from './warn-once'

@@ -1,5 +1,5 @@
 import { LITTLE_ENDIAN_HOST } from './bytes'
-import { FRAME_HEADER_SIZE } from './constants'
+import { FRAME_HEADER_SIZE } from './spec'
 import { ANORMS_256 } from './normals'
 import type { MD2Pose } from './pose'
 import type { MD2Model } from './types'

@@ -5,7 +5,8 @@ import { buildGlCommands } from './glcommands'
 import { decodeGlCommands } from './parse'
 import { quantizeFrame } from './quantize'
 import type { MD2AnimationDef, MD2Frame, MD2Model } from './types'
-import { MAX_MD2_INDEXED, checkWritable, md2Header, writeFrameRecords } from './write'
+import { MAX_MD2_INDEXED } from './spec'
+import { checkWritable, md2Header, writeFrameRecords } from './write'
 
 export interface CreateMD2Input {
   /** Positions per frame, x, y, z per vertex, Quake II coordinates (X forward, Y left, Z up). Same vertex count in every frame. */

@@ -1,4 +1,4 @@
-import { FRAME_HEADER_SIZE, VERTEX_SIZE } from './constants'
+import { FRAME_HEADER_SIZE, VERTEX_SIZE } from './spec'
 import type { MD2Frame, MD2Model } from './types'
 
 /** What a model keeps of its frames: names, transforms and one view on every frame's bytes. */

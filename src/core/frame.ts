@@ -1,4 +1,4 @@
-import { FRAME_HEADER_SIZE } from './constants'
+import { FRAME_HEADER_SIZE } from './spec'
 import { MD2Error } from './errors'
 import { ANORMS_256 } from './normals'
 import type { MD2Model } from './types'

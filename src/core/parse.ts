@@ -2,6 +2,7 @@ import { resolveAnimations } from './animations'
 import { readLittleEndian, toBytes } from './bytes'
 import {
   ENGINE_LIMITS,
+  HEADER_FIELDS,
   FRAME_HEADER_SIZE,
   FRAME_NAME_SIZE,
   HEADER_SIZE,
@@ -11,7 +12,7 @@ import {
   ST_SIZE,
   TRIANGLE_SIZE,
   VERTEX_SIZE,
-} from './constants'
+} from './spec'
 import { MD2Error, type MD2ErrorCode } from './errors'
 import { defineLazyFrames } from './frame-store'
 import { NUM_VERTEX_NORMALS } from './normals'
@@ -24,26 +25,7 @@ export interface ParseMD2Options {
   animations?: readonly MD2AnimationDef[]
 }
 
-/** Header fields in file order, with their byte offsets (for error messages). */
-const HEADER_FIELDS = [
-  'ident',
-  'version',
-  'skinWidth',
-  'skinHeight',
-  'frameSize',
-  'numSkins',
-  'numVertices',
-  'numST',
-  'numTris',
-  'numGlCmds',
-  'numFrames',
-  'offsetSkins',
-  'offsetST',
-  'offsetTris',
-  'offsetFrames',
-  'offsetGlCmds',
-  'offsetEnd',
-] as const satisfies readonly (keyof MD2Header)[]
+
 
 interface Source {
   bytes: Uint8Array

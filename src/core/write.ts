@@ -1,7 +1,10 @@
 import {
+  HEADER_FIELDS,
+  MAX_FRAME_NAME_LENGTH,
+  MAX_MD2_INDEXED,
+  MAX_SKIN_NAME_LENGTH,
   ENGINE_LIMITS,
   FRAME_HEADER_SIZE,
-  FRAME_NAME_SIZE,
   HEADER_SIZE,
   MD2_IDENT,
   MD2_VERSION,
@@ -9,7 +12,7 @@ import {
   ST_SIZE,
   TRIANGLE_SIZE,
   VERTEX_SIZE,
-} from './constants'
+} from './spec'
 import { MD2Error } from './errors'
 import { buildGlCommands } from './glcommands'
 import { NUM_VERTEX_NORMALS } from './normals'
@@ -42,11 +45,6 @@ export interface WriteMD2Options {
   onWarning?: (message: string) => void
 }
 
-/** The largest index a uint16 triangle field can hold, so the most vertices or st an MD2 can address. */
-export const MAX_MD2_INDEXED = 65535
-/** Longest names that still leave room for the terminating NUL. */
-export const MAX_FRAME_NAME_LENGTH = FRAME_NAME_SIZE - 1
-export const MAX_SKIN_NAME_LENGTH = SKIN_NAME_SIZE - 1
 const MAX_INT32 = 0x7fffffff
 
 /** The counts a layout is computed from. */
@@ -333,28 +331,10 @@ export function writeMD2(model: WritableMD2, options: WriteMD2Options = {}): Uin
   return bytes
 }
 
-const HEADER_ORDER = [
-  'ident',
-  'version',
-  'skinWidth',
-  'skinHeight',
-  'frameSize',
-  'numSkins',
-  'numVertices',
-  'numST',
-  'numTris',
-  'numGlCmds',
-  'numFrames',
-  'offsetSkins',
-  'offsetST',
-  'offsetTris',
-  'offsetFrames',
-  'offsetGlCmds',
-  'offsetEnd',
-] as const satisfies readonly (keyof MD2Header)[]
+
 
 function writeHeader(view: DataView, header: MD2Header): void {
-  HEADER_ORDER.forEach((field, i) => view.setInt32(i * 4, header[field], true))
+  HEADER_FIELDS.forEach((field, i) => view.setInt32(i * 4, header[field], true))
 }
 
 function writeST(view: DataView, offset: number, st: Int16Array): void {

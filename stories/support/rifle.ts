@@ -1,4 +1,4 @@
-import { createMD2, type MD2Model } from '../../src/index'
+import { createMD2, type MD2ModelData } from '../../src/index'
 
 /** [x0, y0, z0, x1, y1, z1]: an axis-aligned box in Quake units. */
 type Box = readonly [number, number, number, number, number, number]
@@ -8,7 +8,7 @@ type Box = readonly [number, number, number, number, number, number]
  * library's own `createMD2`: barrel along +X (Quake's forward), grip at the origin, where
  * `tag_rweapon` holds it.
  */
-export function createRifle(): MD2Model {
+export function createRifle(): MD2ModelData {
   const boxes: Box[] = [
     [-6, -0.8, -0.6, 14, 0.8, 1.6], // receiver and barrel
     [14, -0.4, 0.2, 22, 0.4, 1], // muzzle
