@@ -10,8 +10,6 @@
 import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import v8 from 'node:v8'
-import vm from 'node:vm'
 import { useThree, type RootState } from '@react-three/fiber'
 import { Component, Suspense, type ReactNode } from 'react'
 import { BufferGeometry, Material, type Mesh, type MeshLambertMaterial } from 'three'
@@ -22,6 +20,7 @@ import { useMD2 } from '../src/react/useMD2'
 import { MD2Loader } from '../src/three/MD2Loader'
 import { getMD2RenderData } from '../src/three/MD2Geometry'
 import { ASSETS_DIR, readAsset } from './assets'
+import { collected } from './support/gc'
 
 type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
 const { act } = ReactThreeTestRenderer
@@ -149,17 +148,6 @@ class Boundary extends Component<{ id: number; caught: Map<number, unknown>; chi
 function Capture({ into }: { into: { state?: RootState } }): null {
   into.state = useThree()
   return null
-}
-
-/** How many of `refs` the garbage collector frees (Node's gc, enabled at run time). */
-async function collected(refs: WeakRef<object>[]): Promise<number> {
-  v8.setFlagsFromString('--expose-gc')
-  const gc = vm.runInNewContext('gc') as () => void
-  for (let i = 0; i < 5 && refs.some((ref) => ref.deref() !== undefined); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    gc()
-  }
-  return refs.filter((ref) => ref.deref() === undefined).length
 }
 
 function meshes(r: Renderer): Mesh[] {

@@ -10,7 +10,12 @@ function exportedNames(file: string): string[] {
   const names: string[] = []
   for (const match of source.matchAll(/export (?:type )?\{([^}]*)\}/g)) {
     for (const part of match[1]!.split(',')) {
-      const name = part.trim().replace(/^type /, '').split(/\s+as\s+/).at(-1)!.trim()
+      const name = part
+        .trim()
+        .replace(/^type /, '')
+        .split(/\s+as\s+/)
+        .at(-1)!
+        .trim()
       if (name) names.push(name)
     }
   }

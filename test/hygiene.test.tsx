@@ -12,8 +12,6 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import v8 from 'node:v8'
-import vm from 'node:vm'
 import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { useThree, type RootState } from '@react-three/fiber'
 import { Suspense, type ReactNode } from 'react'
@@ -35,6 +33,7 @@ import { useMD2 } from '../src/react/useMD2'
 import { useMD2Skin } from '../src/react/useMD2Skin'
 import { getMD2RenderData } from '../src/three/MD2Geometry'
 import { ASSETS_DIR, readAsset } from './assets'
+import { collected } from './support/gc'
 
 type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
 
@@ -68,17 +67,6 @@ async function settle(ms = 30): Promise<void> {
   await ReactThreeTestRenderer.act(async () => {
     await new Promise((resolve) => setTimeout(resolve, ms))
   })
-}
-
-/** How many of `refs` the garbage collector frees (Node's gc, enabled at run time). */
-async function collected(refs: WeakRef<object>[]): Promise<number> {
-  v8.setFlagsFromString('--expose-gc')
-  const gc = vm.runInNewContext('gc') as () => void
-  for (let i = 0; i < 5 && refs.some((ref) => ref.deref() !== undefined); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    gc()
-  }
-  return refs.filter((ref) => ref.deref() === undefined).length
 }
 
 /** Counts of what the component created and what got disposed, identity by identity. */

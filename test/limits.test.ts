@@ -11,6 +11,7 @@ import { parseMD2 } from '../src/core/parse'
 import { decodePCX } from '../src/core/pcx'
 import { decodeTGA } from '../src/core/tga'
 import { readAsset } from './assets'
+import { HEADER_FIELDS, type HeaderField } from './md2-bytes'
 
 // ---------------------------------------------------------------------------------------------
 // Allocation spy
@@ -91,26 +92,8 @@ afterEach(restoreGlobals)
 // ---------------------------------------------------------------------------------------------
 // A tiny, valid model to lie about
 
-const FIELDS = [
-  'ident',
-  'version',
-  'skinWidth',
-  'skinHeight',
-  'frameSize',
-  'numSkins',
-  'numVertices',
-  'numST',
-  'numTris',
-  'numGlCmds',
-  'numFrames',
-  'offsetSkins',
-  'offsetST',
-  'offsetTris',
-  'offsetFrames',
-  'offsetGlCmds',
-  'offsetEnd',
-] as const
-type Field = (typeof FIELDS)[number]
+const FIELDS = HEADER_FIELDS
+type Field = HeaderField
 type Header = Record<Field, number>
 
 /** 304 bytes: 1 skin, 3 st, 1 triangle, 2 frames of 3 vertices, a fan and its terminator. */

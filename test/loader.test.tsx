@@ -2,7 +2,7 @@ import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { useLoader } from '@react-three/fiber'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { Component, Suspense, type ReactNode } from 'react'
+import { Suspense } from 'react'
 import { LoadingManager } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MD2Error } from '../src/core/internal'
@@ -10,6 +10,7 @@ import { MD2Model } from '../src/react/MD2Model'
 import { useMD2 } from '../src/react/useMD2'
 import { MD2Loader } from '../src/three/MD2Loader'
 import { readAsset } from './assets'
+import { Boundary } from './support/boundary'
 
 const ogroBytes = readAsset('quake2/ogro/tris.MD2')
 
@@ -142,19 +143,6 @@ describe('MD2Loader (a three.js Loader)', () => {
     await renderer.unmount()
   })
 })
-
-class Boundary extends Component<{ children: ReactNode; onError: (error: unknown) => void }, { failed: boolean }> {
-  override state = { failed: false }
-  static getDerivedStateFromError() {
-    return { failed: true }
-  }
-  override componentDidCatch(error: unknown) {
-    this.props.onError(error)
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children
-  }
-}
 
 describe('useMD2 errors reach the error boundary as MD2Error naming the URL', () => {
   it.each([

@@ -2,26 +2,9 @@
  * Test-side helpers to read and damage MD2 bytes independently of the parser under test.
  */
 
-export const HEADER_FIELDS = [
-  'ident',
-  'version',
-  'skinWidth',
-  'skinHeight',
-  'frameSize',
-  'numSkins',
-  'numVertices',
-  'numST',
-  'numTris',
-  'numGlCmds',
-  'numFrames',
-  'offsetSkins',
-  'offsetST',
-  'offsetTris',
-  'offsetFrames',
-  'offsetGlCmds',
-  'offsetEnd',
-] as const
-export type HeaderField = (typeof HEADER_FIELDS)[number]
+// The field order is a fact of the format (stated once in spec.ts); the reading below is the test's own.
+import { HEADER_FIELDS, type HeaderField } from '../src/core/spec'
+export { HEADER_FIELDS, type HeaderField }
 
 /** Reads the 17 header ints with a DataView (no parser code involved). */
 export function rawHeader(bytes: Uint8Array): Record<HeaderField, number> {

@@ -8,6 +8,7 @@ import { decodePCX, decodePCXIndexed } from '../src/core/pcx'
 import { listAssets, readAsset } from './assets'
 import { readPNG } from './png-reference'
 import { makePCX } from './support/pcx'
+import { expectMD2Error } from './support/errors'
 
 const ALL_PCX = listAssets('pcx')
 
@@ -24,20 +25,8 @@ function paletteRGBA(indices: number[], transparent?: number): number[] {
   return indices.flatMap((i) => [i, 255 - i, i ^ 0x55, i === transparent ? 0 : 255])
 }
 
-function expectBadImage(run: () => unknown, part: string): MD2Error {
-  let caught: unknown
-  try {
-    run()
-  } catch (error) {
-    caught = error
-  }
-  expect(caught, `expected a BAD_IMAGE error naming "${part}"`).toBeInstanceOf(MD2Error)
-  const error = caught as MD2Error
-  expect(error.code).toBe('BAD_IMAGE')
-  expect(error.section).toBe(part.split(' ')[0])
-  expect(error.message).toContain(part)
-  return error
-}
+/** A BAD_IMAGE naming `part`, whose first word is the file part. */
+const expectBadImage = (run: () => unknown, part: string) => expectMD2Error(run, 'BAD_IMAGE', { section: part.split(' ')[0], text: part })
 
 function header(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, 128)

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { Component, createRef, type ReactNode } from 'react'
+import { createRef } from 'react'
 import type { BufferGeometry, DataTexture, Group, Mesh, MeshLambertMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../src/core/internal'
@@ -13,6 +13,7 @@ import { getMissingSkinTexture } from '../src/three/MD2SkinLoader'
 import { ASSETS_DIR, readAsset } from './assets'
 import { mount } from './support/render'
 import { HOST, serveAssets } from './support/serve'
+import { Boundary } from './support/boundary'
 
 const OGRO = `${HOST}/a/quake2/ogro/`
 const PKNIGHT = `${HOST}/a/quake2/pknight/`
@@ -33,19 +34,6 @@ const mapOf = (group: Group) => (meshOf(group).material as MeshLambertMaterial).
 function weaponOf(body: Group): Group | undefined {
   const space = body.children.find((child) => child.name.endsWith('children'))
   return space?.children.find((child) => child.type === 'Group') as Group | undefined
-}
-
-class Boundary extends Component<{ children: ReactNode; onError: (error: unknown) => void }, { failed: boolean }> {
-  override state = { failed: false }
-  static getDerivedStateFromError() {
-    return { failed: true }
-  }
-  override componentDidCatch(error: unknown) {
-    this.props.onError(error)
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children
-  }
 }
 
 describe('<MD2Player>', () => {

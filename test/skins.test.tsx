@@ -1,7 +1,7 @@
 import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { Component, Suspense, createRef, type ReactNode } from 'react'
+import { Suspense, createRef } from 'react'
 import {
   DataTexture,
   LinearFilter,
@@ -23,6 +23,7 @@ import { createMD2Geometry } from '../src/three/MD2Geometry'
 import { MD2Loader, md2SourceUrl } from '../src/three/MD2Loader'
 import { MD2SkinLoader, createSkinTexture, getMissingSkinTexture, skinKindOf } from '../src/three/MD2SkinLoader'
 import { ASSETS_DIR, readAsset } from './assets'
+import { Boundary } from './support/boundary'
 
 // ---------------------------------------------------------------------------------------------
 // A fake web server: `http://localhost/a/<path under assets/>` serves the real files, byte for
@@ -91,19 +92,6 @@ async function until(r: Renderer, check: () => void): Promise<void> {
     await r.advanceFrames(1, 0)
     check()
   })
-}
-
-class Boundary extends Component<{ children: ReactNode; onError: (error: unknown) => void }, { failed: boolean }> {
-  override state = { failed: false }
-  static getDerivedStateFromError() {
-    return { failed: true }
-  }
-  override componentDidCatch(error: unknown) {
-    this.props.onError(error)
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { MD2Error } from '../src/core/errors'
 import { decodeFrame, parseAnimationTable, parseMD2 } from '../src/core/internal'
 import { createPose } from '../src/core/pose'
 import { findTag, parseMD2Tags, tagTransform, type MD2Tags } from '../src/core/tags'
 import { readAsset } from './assets'
+import { expectMD2Error } from './support/errors'
 
 const FILES = ['ufoai/soldier-male/body.tag', 'ufoai/bloodspider/bloodspider.tag']
 
@@ -17,19 +17,6 @@ function readIndependently(bytes: Uint8Array) {
   })
   const floats = Array.from({ length: numTags! * numFrames! * 12 }, (_, i) => view.getFloat32(ofsTags! + i * 4, true))
   return { names, numFrames: numFrames!, floats }
-}
-
-function expectCode(run: () => unknown, code: string, part: string): MD2Error {
-  let caught: unknown
-  try {
-    run()
-  } catch (error) {
-    caught = error
-  }
-  expect(caught).toBeInstanceOf(MD2Error)
-  expect((caught as MD2Error).code).toBe(code)
-  expect((caught as MD2Error).section).toBe(part)
-  return caught as MD2Error
 }
 
 describe('parseMD2Tags', () => {
@@ -52,31 +39,31 @@ describe('parseMD2Tags', () => {
 
   it('refuses damaged files with a coded error naming the part, before allocating', () => {
     const good = readAsset('ufoai/soldier-male/body.tag')
-    expectCode(() => parseMD2Tags(good.subarray(0, 20)), 'TRUNCATED', 'header')
+    expectMD2Error(() => parseMD2Tags(good.subarray(0, 20)), 'TRUNCATED', { section: 'header' })
     const magic = good.slice()
     magic[0] = 0x49
-    expectCode(() => parseMD2Tags(magic), 'BAD_MAGIC', 'header')
+    expectMD2Error(() => parseMD2Tags(magic), 'BAD_MAGIC', { section: 'header' })
     const version = good.slice()
     version[4] = 2
-    expectCode(() => parseMD2Tags(version), 'BAD_VERSION', 'header')
-    expect(expectCode(() => parseMD2Tags(good.subarray(0, good.length - 48)), 'TRUNCATED', 'tags').message).toContain(
+    expectMD2Error(() => parseMD2Tags(version), 'BAD_VERSION', { section: 'header' })
+    expect(expectMD2Error(() => parseMD2Tags(good.subarray(0, good.length - 48)), 'TRUNCATED', { section: 'tags' }).message).toContain(
       'past the end of the data',
     )
     const counts = good.slice()
     new DataView(counts.buffer).setInt32(12, 0x7fffffff, true)
-    expectCode(() => parseMD2Tags(counts), 'TRUNCATED', 'tags')
+    expectMD2Error(() => parseMD2Tags(counts), 'TRUNCATED', { section: 'tags' })
     const negative = good.slice()
     new DataView(negative.buffer).setInt32(8, -1, true)
-    expectCode(() => parseMD2Tags(negative), 'OUT_OF_RANGE', 'header')
+    expectMD2Error(() => parseMD2Tags(negative), 'OUT_OF_RANGE', { section: 'header' })
     const names = good.slice()
     new DataView(names.buffer).setInt32(16, good.length - 10, true)
-    expectCode(() => parseMD2Tags(names), 'TRUNCATED', 'names')
+    expectMD2Error(() => parseMD2Tags(names), 'TRUNCATED', { section: 'names' })
     const nan = good.slice()
     new DataView(nan.buffer).setFloat32(288 + 4 * 5, Number.NaN, true)
-    expect(expectCode(() => parseMD2Tags(nan), 'BAD_VALUE', 'tags').offset).toBe(288 + 20)
+    expect(expectMD2Error(() => parseMD2Tags(nan), 'BAD_VALUE', { section: 'tags' }).offset).toBe(288 + 20)
     const unterminated = good.slice()
     unterminated.fill(0x41, 32, 96)
-    expectCode(() => parseMD2Tags(unterminated), 'OUT_OF_RANGE', 'names')
+    expectMD2Error(() => parseMD2Tags(unterminated), 'OUT_OF_RANGE', { section: 'names' })
   })
 })
 
@@ -136,8 +123,8 @@ describe('tagTransform', () => {
   it("clamps frames past the file's last to it, and refuses a tag that does not exist", () => {
     const last = soldierTags.numFrames - 1
     expect(Array.from(tagTransform(soldierTags, head, createPose(last + 50)))).toEqual(stored(soldierTags, head, last).map(Math.fround))
-    expectCode(() => tagTransform(soldierTags, 9, createPose(0)), 'BAD_INDEX', 'tags')
-    expectCode(() => tagTransform(soldierTags, -1, createPose(0)), 'BAD_INDEX', 'tags')
+    expectMD2Error(() => tagTransform(soldierTags, 9, createPose(0)), 'BAD_INDEX', { section: 'tags' })
+    expectMD2Error(() => tagTransform(soldierTags, -1, createPose(0)), 'BAD_INDEX', { section: 'tags' })
   })
 
   it('writes into the array it is given', () => {

@@ -5,6 +5,7 @@ import { sniffImageType } from '../src/core/image'
 import { decodePCX, decodePCXIndexed } from '../src/core/pcx'
 import { decodeTGA } from '../src/core/tga'
 import { readAsset } from './assets'
+import { expectMD2Error } from './support/errors'
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: TGA files written byte by byte
@@ -67,20 +68,8 @@ function argb1555(attribute: 0 | 1, r: number, g: number, b: number): number[] {
   return [value & 0xff, value >> 8]
 }
 
-function expectBadImage(run: () => unknown, part: string): MD2Error {
-  let caught: unknown
-  try {
-    run()
-  } catch (error) {
-    caught = error
-  }
-  expect(caught, `expected a BAD_IMAGE error naming "${part}"`).toBeInstanceOf(MD2Error)
-  const error = caught as MD2Error
-  expect(error.code).toBe('BAD_IMAGE')
-  expect(error.section).toBe('tga')
-  expect(error.message).toContain(part)
-  return error
-}
+/** A BAD_IMAGE of the TGA decoder naming `part`. */
+const expectBadImage = (run: () => unknown, part: string) => expectMD2Error(run, 'BAD_IMAGE', { section: 'tga', text: part })
 
 function decoded(bytes: Uint8Array, options = {}): number[] {
   return [...decodeTGA(bytes, options).data]

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { MD2Error } from '../src/core/errors'
 import { decodeFrame } from '../src/core/frame'
 import { parseMD2 } from '../src/core/parse'
 import type { MD2Frame } from '../src/core/types'
 import { checkWritable, md2Header, writeMD2, type WritableMD2 } from '../src/core/write'
 import { ALL_MD2, readAsset } from './assets'
-
-function expectMD2Error(run: () => unknown, code: string, text?: RegExp): void {
-  let caught: unknown
-  try {
-    run()
-  } catch (error) {
-    caught = error
-  }
-  expect(caught).toBeInstanceOf(MD2Error)
-  expect((caught as MD2Error).code).toBe(code)
-  if (text) expect((caught as MD2Error).message).toMatch(text)
-}
+import { expectMD2Error } from './support/errors'
 
 /** Element-wise equality; much faster than toEqual on the big arrays of a 1,007-frame model. */
 function equalBytes(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
@@ -188,52 +176,52 @@ describe('writeMD2 refuses what cannot be written', () => {
   it('more than 65,535 vertices', () => {
     const vertices = new Uint8Array(65536 * 4)
     const model = tinyModel({ frames: [{ ...tinyModel().frames[0]!, vertices }] })
-    expectMD2Error(() => writeMD2(model), 'UNWRITABLE', /65536 vertices.*65535/)
+    expectMD2Error(() => writeMD2(model), 'UNWRITABLE', { text: /65536 vertices.*65535/ })
   })
 
   it('more than 65,535 texture coordinates', () => {
-    expectMD2Error(() => writeMD2(tinyModel({ st: new Int16Array(65536 * 2) })), 'UNWRITABLE', /65536 texture coordinates/)
+    expectMD2Error(() => writeMD2(tinyModel({ st: new Int16Array(65536 * 2) })), 'UNWRITABLE', { text: /65536 texture coordinates/ })
   })
 
   it('a frame name over 15 bytes, a skin name over 63', () => {
     const longFrame = { ...tinyModel().frames[0]!, name: 'abcdefghijklmnop' }
-    expectMD2Error(
-      () => writeMD2(tinyModel({ frames: [longFrame] })),
-      'UNWRITABLE',
-      /frame 0 name "abcdefghijklmnop" has 16 bytes; at most 15/,
-    )
+    expectMD2Error(() => writeMD2(tinyModel({ frames: [longFrame] })), 'UNWRITABLE', {
+      text: /frame 0 name "abcdefghijklmnop" has 16 bytes; at most 15/,
+    })
     expect(() => writeMD2(tinyModel({ frames: [{ ...longFrame, name: 'abcdefghijklmno' }] }))).not.toThrow()
-    expectMD2Error(() => writeMD2(tinyModel({ skins: ['x'.repeat(64)] })), 'UNWRITABLE', /skin 0 .* has 64 bytes; at most 63/)
+    expectMD2Error(() => writeMD2(tinyModel({ skins: ['x'.repeat(64)] })), 'UNWRITABLE', { text: /skin 0 .* has 64 bytes; at most 63/ })
     expect(() => writeMD2(tinyModel({ skins: ['x'.repeat(63)] }))).not.toThrow()
   })
 
   it('names a byte cannot hold', () => {
     const frame = { ...tinyModel().frames[0]!, name: 'run\u20ac1' }
-    expectMD2Error(() => writeMD2(tinyModel({ frames: [frame] })), 'UNWRITABLE', /U\+20ac/)
-    expectMD2Error(() => writeMD2(tinyModel({ skins: ['a\0b'] })), 'UNWRITABLE', /U\+0000/)
+    expectMD2Error(() => writeMD2(tinyModel({ frames: [frame] })), 'UNWRITABLE', { text: /U\+20ac/ })
+    expectMD2Error(() => writeMD2(tinyModel({ skins: ['a\0b'] })), 'UNWRITABLE', { text: /U\+0000/ })
   })
 
   it('NaN or infinite positions (scale, translate)', () => {
     const nan = { ...tinyModel().frames[0]!, translate: [0, Number.NaN, 0] as const }
-    expectMD2Error(() => writeMD2(tinyModel({ frames: [nan] })), 'UNWRITABLE', /frame 0 translate .*not a finite float32/)
+    expectMD2Error(() => writeMD2(tinyModel({ frames: [nan] })), 'UNWRITABLE', { text: /frame 0 translate .*not a finite float32/ })
     // Finite as a double, infinite as the float32 the file stores.
     const huge = { ...tinyModel().frames[0]!, scale: [1e39, 1, 1] as const }
-    expectMD2Error(() => writeMD2(tinyModel({ frames: [huge] })), 'UNWRITABLE', /frame 0 scale/)
+    expectMD2Error(() => writeMD2(tinyModel({ frames: [huge] })), 'UNWRITABLE', { text: /frame 0 scale/ })
     // Both finite, but 255 × scale + translate overflows the float32 positions are decoded to.
     const far = { ...tinyModel().frames[0]!, scale: [2e36, 1, 1] as const }
-    expectMD2Error(() => writeMD2(tinyModel({ frames: [far] })), 'UNWRITABLE', /positions reach .* on axis x/)
+    expectMD2Error(() => writeMD2(tinyModel({ frames: [far] })), 'UNWRITABLE', { text: /positions reach .* on axis x/ })
   })
 
   it('empty models, bad indices, mismatched frames, unusable skin sizes', () => {
     expectMD2Error(() => writeMD2(tinyModel({ frames: [] })), 'EMPTY')
-    expectMD2Error(() => writeMD2(tinyModel({ triangles: new Uint16Array(0) })), 'EMPTY', /no triangles/)
-    expectMD2Error(() => writeMD2(tinyModel({ st: new Int16Array(0) })), 'EMPTY', /no texture coordinates/)
-    expectMD2Error(() => writeMD2(tinyModel({ triangles: Uint16Array.of(0, 1, 3, 0, 0, 0) })), 'BAD_INDEX', /vertex 3/)
-    expectMD2Error(() => writeMD2(tinyModel({ triangles: Uint16Array.of(0, 1, 2, 0, 0, 3) })), 'BAD_INDEX', /texture coordinate 3/)
+    expectMD2Error(() => writeMD2(tinyModel({ triangles: new Uint16Array(0) })), 'EMPTY', { text: /no triangles/ })
+    expectMD2Error(() => writeMD2(tinyModel({ st: new Int16Array(0) })), 'EMPTY', { text: /no texture coordinates/ })
+    expectMD2Error(() => writeMD2(tinyModel({ triangles: Uint16Array.of(0, 1, 3, 0, 0, 0) })), 'BAD_INDEX', { text: /vertex 3/ })
+    expectMD2Error(() => writeMD2(tinyModel({ triangles: Uint16Array.of(0, 1, 2, 0, 0, 3) })), 'BAD_INDEX', {
+      text: /texture coordinate 3/,
+    })
     const short = { ...tinyModel().frames[0]!, vertices: new Uint8Array(8) }
-    expectMD2Error(() => writeMD2(tinyModel({ frames: [tinyModel().frames[0]!, short] })), 'BAD_ARGUMENT', /frame 1 holds 8/)
+    expectMD2Error(() => writeMD2(tinyModel({ frames: [tinyModel().frames[0]!, short] })), 'BAD_ARGUMENT', { text: /frame 1 holds 8/ })
     const noSkin = tinyModel()
     noSkin.header = { ...noSkin.header, skinWidth: 0 }
-    expectMD2Error(() => writeMD2(noSkin), 'UNWRITABLE', /skinWidth 0/)
+    expectMD2Error(() => writeMD2(noSkin), 'UNWRITABLE', { text: /skinWidth 0/ })
   })
 })

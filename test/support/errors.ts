@@ -1,0 +1,26 @@
+import { expect } from 'vitest'
+import { MD2Error } from '../../src/core/errors'
+
+/**
+ * Runs `run` and expects an `MD2Error` with `code`; with `section`, that file part; with `text`, a
+ * message containing (or matching) it. Returns the error.
+ */
+export function expectMD2Error(
+  run: () => unknown,
+  code: string,
+  { section, text }: { section?: string; text?: string | RegExp } = {},
+): MD2Error {
+  let caught: unknown
+  try {
+    run()
+  } catch (error) {
+    caught = error
+  }
+  expect(caught, `expected an MD2Error ${code}`).toBeInstanceOf(MD2Error)
+  const error = caught as MD2Error
+  expect(error.code, error.message).toBe(code)
+  if (section !== undefined) expect(error.section).toBe(section)
+  if (typeof text === 'string') expect(error.message).toContain(text)
+  else if (text) expect(error.message).toMatch(text)
+  return error
+}
