@@ -12,6 +12,7 @@ import { decodePCX } from '../src/core/pcx'
 import { decodeTGA } from '../src/core/tga'
 import { readAsset } from './assets'
 import { HEADER_FIELDS, type HeaderField } from './md2-bytes'
+import { md2Header } from '../src/core/write'
 
 // ---------------------------------------------------------------------------------------------
 // Allocation spy
@@ -98,33 +99,18 @@ type Header = Record<Field, number>
 
 /** 304 bytes: 1 skin, 3 st, 1 triangle, 2 frames of 3 vertices, a fan and its terminator. */
 function tinyModel(): { bytes: Uint8Array; header: Header } {
-  const numVertices = 3
-  const frameSize = 40 + 4 * numVertices
-  const offsetSkins = 68
-  const offsetST = offsetSkins + 64
-  const offsetTris = offsetST + 3 * 4
-  const offsetFrames = offsetTris + 12
-  const offsetGlCmds = offsetFrames + 2 * frameSize
-  const offsetEnd = offsetGlCmds + 11 * 4
-  const header: Header = {
-    ident: 844121161,
-    version: 8,
+  // The layout as qdata writes it (skins, st, triangles, frames, GL commands), from the writer's own rule.
+  const header: Header = md2Header({
     skinWidth: 64,
     skinHeight: 64,
-    frameSize,
     numSkins: 1,
-    numVertices,
+    numVertices: 3,
     numST: 3,
     numTris: 1,
     numGlCmds: 11,
     numFrames: 2,
-    offsetSkins,
-    offsetST,
-    offsetTris,
-    offsetFrames,
-    offsetGlCmds,
-    offsetEnd,
-  }
+  })
+  const { frameSize, offsetSkins, offsetST, offsetTris, offsetFrames, offsetGlCmds, offsetEnd } = header
   const bytes = new Uint8Array(offsetEnd)
   const view = new DataView(bytes.buffer)
   bytes.set(new TextEncoder().encode('models/tiny/skin.pcx'), offsetSkins)

@@ -121,3 +121,8 @@ export function failImage(
 export function hexByte(value: number): string {
   return `0x${value.toString(16).padStart(2, '0')}`
 }
+
+/** Refuses data too short to hold the format's fixed header. */
+export function requireHeader(section: 'pcx' | 'tga', data: Uint8Array, size: number, file: string | undefined): void {
+  if (data.length < size) failImage(section, 'header', 0, `file is ${data.length} bytes, the header alone needs ${size}`, file)
+}

@@ -3,7 +3,15 @@
  * parts), for tools and tests. Not covered by semver: names here may change in any release.
  */
 export * from './index'
-export { HEADER_FIELDS, type HeaderField, MAX_MD2_INDEXED, MAX_FRAME_NAME_LENGTH, MAX_SKIN_NAME_LENGTH, MD2_IDENT, MD2_VERSION } from './spec'
+export {
+  HEADER_FIELDS,
+  type HeaderField,
+  MAX_MD2_INDEXED,
+  MAX_FRAME_NAME_LENGTH,
+  MAX_SKIN_NAME_LENGTH,
+  MD2_IDENT,
+  MD2_VERSION,
+} from './spec'
 export type { MD2Model } from './types'
 export { fileSpellings, findInListing, skinCandidateRounds, skinUrlNextTo } from './skin-paths'
 export { warnOnce } from './warn-once'
@@ -14,11 +22,7 @@ export { DEFAULT_MAX_PIXELS, checkImageSize } from './image'
 export type { MD2ErrorDetails } from './errors'
 export type { MD2GlCommand } from './types'
 export { decodeGlCommands } from './parse'
-export {
-  QUAKE2_PLAYER_ANIMATIONS,
-  groupFrameAnimations,
-  resolveAnimations,
-} from './animations'
+export { QUAKE2_PLAYER_ANIMATIONS, groupFrameAnimations, resolveAnimations } from './animations'
 export {
   createAnimationState,
   setAnimation,
@@ -33,25 +37,14 @@ export { blendVerticesYUp, ANORMS_256_YUP, type MD2BlendSource } from './blend'
 export { sniffImageType, type ImageDecodeOptions, type ImageType } from './image'
 export { decodePCXIndexed, type PCXOptions, type PCXIndexedImage } from './pcx'
 export type { TGAOptions } from './tga'
-export {
-  checkWritable,
-  md2Header,
-  type WritableMD2,
-  type WriteMD2Options,
-  type MD2Counts,
-} from './write'
+export { checkWritable, md2Header, type WritableMD2, type WriteMD2Options, type MD2Counts } from './write'
 export { buildGlCommands, glCommandTopology, type GlCommandSource, type GlCommandTopology } from './glcommands'
 export { computeVertexNormals, type QuantizedFrame } from './quantize'
 export { SKIN_EXTENSIONS } from './skin-paths'
 export { copyPose, posesEqual } from './pose'
 export { fadeOutWeight, type PlayRange, type PlayOptions, type AnimationEvents } from './animation-player'
 export type { MD2AnimationCallbacks } from './animator'
-export {
-  PLAYER_PRIORITY,
-  type PlayerAnimationState,
-  type PlayerGesture,
-  type PlayerPriority,
-} from './player-animation'
+export { PLAYER_PRIORITY, type PlayerAnimationState, type PlayerGesture, type PlayerPriority } from './player-animation'
 export {
   POWERSUIT_SCALE,
   SHELL_ALPHA,

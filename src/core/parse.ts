@@ -25,8 +25,6 @@ export interface ParseMD2Options {
   animations?: readonly MD2AnimationDef[]
 }
 
-
-
 interface Source {
   bytes: Uint8Array
   view: DataView

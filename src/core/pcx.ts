@@ -7,7 +7,16 @@
  * bytes; `bytesPerLine` may exceed the width, and the padding bytes are dropped.
  */
 import { MD2Error } from './errors'
-import { type DecodedImage, type ImageDecodeOptions, checkImageSize, failImage, hexByte, readUint16LE, toImageBytes } from './image'
+import {
+  type DecodedImage,
+  type ImageDecodeOptions,
+  checkImageSize,
+  failImage,
+  requireHeader,
+  hexByte,
+  readUint16LE,
+  toImageBytes,
+} from './image'
 
 export interface PCXOptions extends ImageDecodeOptions {
   /**
@@ -78,9 +87,7 @@ function checkTransparentIndex(index: number | undefined, file: string | undefin
 }
 
 function readHeader(data: Uint8Array, file: string | undefined): PCXHeader {
-  if (data.length < HEADER_SIZE) {
-    failImage('pcx', 'header', 0, `file is ${data.length} bytes, the header alone needs ${HEADER_SIZE}`, file)
-  }
+  requireHeader('pcx', data, HEADER_SIZE, file)
   const manufacturer = data[0]!
   const version = data[1]!
   const encoding = data[2]!

@@ -7,7 +7,7 @@
  * top unless descriptor bit 5 is set, and left to right unless bit 4 is set. A TGA 2.0 footer or
  * extension area after the pixels is ignored.
  */
-import { type DecodedImage, type ImageDecodeOptions, checkImageSize, failImage, readUint16LE, toImageBytes } from './image'
+import { type DecodedImage, type ImageDecodeOptions, checkImageSize, failImage, requireHeader, readUint16LE, toImageBytes } from './image'
 
 export interface TGAOptions extends ImageDecodeOptions {
   /**
@@ -78,9 +78,7 @@ function bytesPerEntry(bits: number): number {
 }
 
 function readHeader(data: Uint8Array, file: string | undefined): TGAHeader {
-  if (data.length < HEADER_SIZE) {
-    failImage('tga', 'header', 0, `file is ${data.length} bytes, the header alone needs ${HEADER_SIZE}`, file)
-  }
+  requireHeader('tga', data, HEADER_SIZE, file)
   const colorMapType = data[1]!
   const imageType = data[2]!
   const pixelDepth = data[16]!

@@ -48,16 +48,10 @@ export interface WriteMD2Options {
 const MAX_INT32 = 0x7fffffff
 
 /** The counts a layout is computed from. */
-export interface MD2Counts {
-  skinWidth: number
-  skinHeight: number
-  numSkins: number
-  numVertices: number
-  numST: number
-  numTris: number
-  numGlCmds: number
-  numFrames: number
-}
+export type MD2Counts = Pick<
+  MD2Header,
+  'skinWidth' | 'skinHeight' | 'numSkins' | 'numVertices' | 'numST' | 'numTris' | 'numGlCmds' | 'numFrames'
+>
 
 /**
  * The header `writeMD2` writes for these counts: qdata's order (header, skins, st, triangles, frames,
@@ -330,8 +324,6 @@ export function writeMD2(model: WritableMD2, options: WriteMD2Options = {}): Uin
   writeGlCommands(view, header.offsetGlCmds, glCommands)
   return bytes
 }
-
-
 
 function writeHeader(view: DataView, header: MD2Header): void {
   HEADER_FIELDS.forEach((field, i) => view.setInt32(i * 4, header[field], true))

@@ -190,3 +190,19 @@ export function loadWhileWanted<T>(cache: AssetCache<T>, key: string, signal: Ab
 export function useAssetHold(cache: AssetCache<unknown>, key: string | undefined): void {
   useEffect(() => (key === undefined ? undefined : cache.hold(key)), [cache, key])
 }
+
+/** A hook reading one URL from `cache` with Suspense while holding it, with `preload`, `clear` and `peek`. */
+export function createCacheHook<T>(cache: AssetCache<T>) {
+  function useCached(url: string): T {
+    useAssetHold(cache, url)
+    return cache.read(url)
+  }
+  return Object.assign(useCached, {
+    /** Starts loading before any component asks, and keeps the result until `clear`. */
+    preload: (url: string): Promise<T> => cache.preload(url),
+    /** Forgets one URL (or all), aborting a load in flight; the next use loads again. */
+    clear: (url?: string): void => cache.clear(url),
+    /** The value if it has loaded, without suspending. */
+    peek: (url: string): T | undefined => cache.peek(url),
+  })
+}

@@ -1,8 +1,7 @@
-import { Loader } from 'three'
 import { isMD2Error } from '../core/errors'
 import { parseMD2 } from '../core/parse'
 import type { MD2AnimationDef, MD2Model } from '../core/types'
-import { callbackLoad, loaderFetch, type LoadWithOptions } from './fetchBytes'
+import { FormatLoader } from './fetchBytes'
 
 const MD2_FORMAT = { loader: 'MD2Loader', expected: 'an MD2 file', parse: 'parseMD2(bytes)' }
 
@@ -23,7 +22,7 @@ export function md2SourceUrl(model: MD2Model): string | undefined {
  * turn it into a mesh with `<MD2Model model={...}>` or `createMD2Geometry`. Every failure is an
  * `MD2Error` naming the URL: `LOAD_FAILED` for the fetch, the parser's code otherwise.
  */
-export class MD2Loader extends Loader<MD2Model> {
+export class MD2Loader extends FormatLoader<MD2Model> {
   /** An animation table to apply instead of grouping frames by name. */
   animationTable: readonly MD2AnimationDef[] | undefined
 
@@ -32,22 +31,12 @@ export class MD2Loader extends Loader<MD2Model> {
     return this
   }
 
-  override load(
-    url: string,
-    onLoad: (model: MD2Model) => void,
-    onProgress?: (event: ProgressEvent) => void,
-    onError?: (error: unknown) => void,
-  ): void {
-    callbackLoad(this.loadWith(url, { onProgress }), onLoad, onError)
-  }
+  protected readonly format = MD2_FORMAT
 
-  /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
-  loadWith(url: string, options: LoadWithOptions = {}): Promise<MD2Model> {
-    return loaderFetch(this, url, options, MD2_FORMAT, (bytes, resolved) => {
-      const model = this.parse(bytes, url)
-      sourceUrls.set(model, resolved)
-      return model
-    })
+  protected decode(bytes: Uint8Array<ArrayBuffer>, resolved: string, url: string): MD2Model {
+    const model = this.parse(bytes, url)
+    sourceUrls.set(model, resolved)
+    return model
   }
 
   parse(data: ArrayBuffer | Uint8Array, name?: string): MD2Model {

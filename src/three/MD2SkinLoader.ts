@@ -2,7 +2,6 @@ import {
   DataTexture,
   LinearFilter,
   LinearMipmapLinearFilter,
-  Loader,
   NearestFilter,
   RGBAFormat,
   RepeatWrapping,
@@ -14,7 +13,7 @@ import { MD2Error, isMD2Error } from '../core/errors'
 import { sniffImageType, type DecodedImage } from '../core/image'
 import { decodePCX } from '../core/pcx'
 import { decodeTGA } from '../core/tga'
-import { callbackLoad, loaderFetch, type LoadWithOptions } from './fetchBytes'
+import { FormatLoader } from './fetchBytes'
 
 /** The formats the loader tells apart by extension; anything else is sniffed from its bytes. */
 export type MD2SkinKind = 'pcx' | 'tga' | 'image' | 'unknown'
@@ -43,7 +42,7 @@ export function skinKindOf(url: string): MD2SkinKind {
  * Failures are `MD2Error`s naming the URL: `LOAD_FAILED` for the fetch, `BAD_IMAGE` for a file the
  * decoders reject.
  */
-export class MD2SkinLoader extends Loader<Texture> {
+export class MD2SkinLoader extends FormatLoader<Texture> {
   /**
    * The renderer's `MAX_TEXTURE_SIZE` (`renderer.capabilities.maxTextureSize`): larger PCX/TGA skins
    * are resampled to fit, with a warning. `<MD2Model>` sets it from its renderer.
@@ -52,18 +51,10 @@ export class MD2SkinLoader extends Loader<Texture> {
   /** The most pixels a PCX/TGA skin may have before it is refused (see `ImageDecodeOptions.maxPixels`). */
   maxPixels: number | undefined = undefined
 
-  override load(
-    url: string,
-    onLoad: (texture: Texture) => void,
-    onProgress?: (event: ProgressEvent) => void,
-    onError?: (error: unknown) => void,
-  ): void {
-    callbackLoad(this.loadWith(url, { onProgress }), onLoad, onError)
-  }
+  protected readonly format = SKIN_FORMAT
 
-  /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
-  loadWith(url: string, options: LoadWithOptions = {}): Promise<Texture> {
-    return loaderFetch(this, url, options, SKIN_FORMAT, (bytes, resolved) => this.parseAsync(bytes, resolved))
+  protected decode(bytes: Uint8Array<ArrayBuffer>, resolved: string): Promise<Texture> {
+    return this.parseAsync(bytes, resolved)
   }
 
   /**

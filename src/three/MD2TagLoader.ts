@@ -1,7 +1,6 @@
-import { Loader } from 'three'
 import { isMD2Error } from '../core/errors'
 import { parseMD2Tags, type MD2Tags } from '../core/tags'
-import { callbackLoad, loaderFetch, type LoadWithOptions } from './fetchBytes'
+import { FormatLoader } from './fetchBytes'
 
 const TAG_FORMAT = { loader: 'MD2TagLoader', expected: 'a tag file', parse: 'parseMD2Tags(bytes)', section: 'tags' }
 
@@ -9,19 +8,11 @@ const TAG_FORMAT = { loader: 'MD2TagLoader', expected: 'a tag file', parse: 'par
  * A three.js loader for UFO:AI tag files (`body.tag`, the `JDP2` format), so `useLoader(MD2TagLoader, url)`
  * works too. Every failure is an `MD2Error` naming the URL: `LOAD_FAILED` for the fetch, the parser's code otherwise.
  */
-export class MD2TagLoader extends Loader<MD2Tags> {
-  override load(
-    url: string,
-    onLoad: (tags: MD2Tags) => void,
-    onProgress?: (event: ProgressEvent) => void,
-    onError?: (error: unknown) => void,
-  ): void {
-    callbackLoad(this.loadWith(url, { onProgress }), onLoad, onError)
-  }
+export class MD2TagLoader extends FormatLoader<MD2Tags> {
+  protected readonly format = TAG_FORMAT
 
-  /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
-  loadWith(url: string, options: LoadWithOptions = {}): Promise<MD2Tags> {
-    return loaderFetch(this, url, options, TAG_FORMAT, (bytes) => this.parse(bytes, url))
+  protected decode(bytes: Uint8Array<ArrayBuffer>, _resolved: string, url: string): MD2Tags {
+    return this.parse(bytes, url)
   }
 
   parse(data: ArrayBuffer | Uint8Array, name?: string): MD2Tags {

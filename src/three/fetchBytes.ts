@@ -1,4 +1,4 @@
-import type { Loader, LoadingManager } from 'three'
+import { Loader, type LoadingManager } from 'three'
 import { MD2Error } from '../core/errors'
 
 /** How a loader fetches: its manager, path, headers and credentials, and who may cancel. */
@@ -158,24 +158,31 @@ export interface LoadWithOptions {
 }
 
 /**
- * `load` and `loadWith` of a three.js loader over `fetchAndDecode`: the loader's manager, path,
- * headers and credentials, and `load`'s callbacks (an error with no `onError` is logged).
+ * A three.js loader of one file format over `fetchAndDecode`: `loadWith(url, { signal })` fetches with
+ * the loader's manager, path, headers and credentials and decodes with `decode`; three's callback
+ * `load` (and so `loadAsync` and `useLoader`) goes through it (an error with no `onError` is logged).
  */
-export function loaderFetch<T>(
-  loader: Loader,
-  url: string,
-  options: LoadWithOptions,
-  format: FetchedFormat,
-  decode: (bytes: Uint8Array<ArrayBuffer>, resolvedUrl: string) => T | Promise<T>,
-): Promise<T> {
-  const { manager, path, requestHeader, withCredentials } = loader
-  return fetchAndDecode(url, { manager, path, requestHeader, withCredentials, ...options, format }, decode)
-}
+export abstract class FormatLoader<T> extends Loader<T> {
+  protected abstract readonly format: FetchedFormat
+  protected abstract decode(bytes: Uint8Array<ArrayBuffer>, resolvedUrl: string, url: string): T | Promise<T>
 
-/** Three's callback `load` over a promise-returning `loadWith`. */
-export function callbackLoad<T>(promise: Promise<T>, onLoad: (value: T) => void, onError: ((error: unknown) => void) | undefined): void {
-  promise.then(onLoad, (error: unknown) => {
-    if (onError) onError(error)
-    else console.error(error)
-  })
+  override load(
+    url: string,
+    onLoad: (value: T) => void,
+    onProgress?: (event: ProgressEvent) => void,
+    onError?: (error: unknown) => void,
+  ): void {
+    this.loadWith(url, { onProgress }).then(onLoad, (error: unknown) => {
+      if (onError) onError(error)
+      else console.error(error)
+    })
+  }
+
+  /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
+  loadWith(url: string, options: LoadWithOptions = {}): Promise<T> {
+    const { manager, path, requestHeader, withCredentials } = this
+    return fetchAndDecode(url, { manager, path, requestHeader, withCredentials, ...options, format: this.format }, (bytes, resolved) =>
+      this.decode(bytes, resolved, url),
+    )
+  }
 }
