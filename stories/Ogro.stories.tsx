@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { splitStory } from './support/story-kinds'
+import { scrubPlay, splitStory } from './support/story-kinds'
 import { Suspense, useState } from 'react'
 import { useThree } from '@react-three/fiber'
 import { Hud, OrthographicCamera } from '@react-three/drei'
@@ -7,7 +7,7 @@ import { expect, fn, waitFor } from 'storybook/test'
 import ogroInfo, { animationNames, folderFiles, frameCount } from '../assets/quake2/ogro/tris.MD2?md2-animations'
 import { MD2Model, MD2Player, useMD2, useMD2Skin, usePlayerIcon, type MD2ModelProps, type MD2PlayerProps } from '../src/index'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON, OGRO_WEAPON_SKIN } from './support/assets'
-import { modelArgTypes } from './support/controls'
+import { modelArgTypes, PLAYBACK_ARGS } from './support/controls'
 import { useLiveArgs, setStoryArgs } from './support/live-args'
 import { LiveMD2 } from './support/LiveMD2'
 import { coverage, difference, findStage } from './support/pixels'
@@ -25,13 +25,7 @@ const meta = {
     url: OGRO,
     skin: OGRO_SKINS.igdosh,
     animation: 'run',
-    fps: 10,
-    playing: true,
-    loop: true,
-    interpolate: true,
-    speed: 1,
-    scale: 1,
-    wireframe: false,
+    ...PLAYBACK_ARGS,
   },
   argTypes: modelArgTypes({ animationNames, frameCount }, OGRO_SKINS),
   // Shared check: the model is drawn and it moves.
@@ -93,17 +87,7 @@ export const SkinsCheck: Story = { ...skinsStoryFaces.check, tags: ['!dev', '!au
 /** `frame` shows one still frame: scrub through all of the file's frames. */
 const frameScrubberStory: Story = {
   args: { frame: 0 },
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    const frame0 = await stage.expectStill()
-    setStoryArgs({ frame: 120 })
-    const frame120 = await stage.settle((p) => difference(frame0, p) > 200, 'frame 120 to show')
-    await stage.expectStill()
-    setStoryArgs({ frame: 0 })
-    const again = await stage.settle((p) => difference(frame120, p) > 200, 'frame 0 to show again')
-    await expect(difference(frame0, again), 'frame 0 twice: differing pixels').toBe(0)
-  },
+  play: scrubPlay(120, 'a run frame'),
 }
 const frameScrubberStoryFaces = splitStory(frameScrubberStory)
 export const FrameScrubber: Story = frameScrubberStoryFaces.visible
@@ -123,7 +107,7 @@ function WithWeaponScene(props: MD2ModelProps) {
   const args = useLiveArgs(props)
   return (
     <MD2Model {...args}>
-      {/* \`sync\`: the parent's frames, interpolation and crossfade, whatever the weapon's own props. */}
+      {/* `sync`: the parent's frames, interpolation and crossfade, whatever the weapon's own props. */}
       {/* No skin of its own: weapon.md2 names players/ogro/weapon.pcx, found beside it. */}
       <MD2Model url={OGRO_WEAPON} sync />
     </MD2Model>

@@ -4,7 +4,7 @@ import { animationNames, frameCount } from '../assets/quake2/ratamahatta/tris.md
 import { expect } from 'storybook/test'
 import { MD2Model, useMD2, useMD2Skin, type MD2ModelProps } from '../src/index'
 import { RATAMAHATTA, RATAMAHATTA_SKINS, RATAMAHATTA_WEAPON, RATAMAHATTA_WEAPON_SKIN } from './support/assets'
-import { modelArgTypes } from './support/controls'
+import { modelArgTypes, PLAYBACK_ARGS } from './support/controls'
 import { useLiveArgs, setStoryArgs } from './support/live-args'
 import { coverage, difference, findStage } from './support/pixels'
 
@@ -31,13 +31,7 @@ const meta = {
     skin: RATAMAHATTA_SKINS.ratamahatta,
     animation: 'stand',
     weapon: true,
-    fps: 10,
-    playing: true,
-    loop: true,
-    interpolate: true,
-    speed: 1,
-    scale: 1,
-    wireframe: false,
+    ...PLAYBACK_ARGS,
   },
   argTypes: { ...modelArgTypes({ animationNames, frameCount }, RATAMAHATTA_SKINS), weapon: { control: 'boolean' } },
   render: (args) => <RatamahattaScene {...args} />,

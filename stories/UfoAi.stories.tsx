@@ -1,11 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { splitStory } from './support/story-kinds'
+import { scrubPlay, splitStory } from './support/story-kinds'
 import soldierAnm from '../assets/ufoai/soldier-male/body.anm?raw'
 import { frameCount as soldierFrames } from '../assets/ufoai/soldier-male/body.md2?md2-animations'
 import bloodspiderAnm from '../assets/ufoai/bloodspider/bloodspider.anm?raw'
 import { frameCount as bloodspiderFrames } from '../assets/ufoai/bloodspider/bloodspider.md2?md2-animations'
 import { animationNames as wcAnimations, frameCount as wcFrames } from '../assets/ufoai/wc/wc.md2?md2-animations'
-import { expect } from 'storybook/test'
 import { useMemo } from 'react'
 import {
   MD2Attach,
@@ -31,10 +30,9 @@ import {
   WC_SKINS,
 } from './support/assets'
 import { createRifle } from './support/rifle'
-import { modelArgTypes } from './support/controls'
-import { setStoryArgs } from './support/live-args'
+import { modelArgTypes, PLAYBACK_ARGS } from './support/controls'
 import { LiveMD2 } from './support/LiveMD2'
-import { difference, findStage } from './support/pixels'
+import { findStage } from './support/pixels'
 
 /**
  * Models from UFO: Alien Invasion (GPL-2+ / CC-BY-SA-3.0, the UFO:AI Team). Their frame names
@@ -49,8 +47,8 @@ function usable(table: readonly MD2AnimationDef[], frames: number): string[] {
   return [...new Set(table.filter((def) => def.start >= 0 && def.end < frames && def.start <= def.end).map((def) => def.name))]
 }
 
-/** The playback controls every story here offers (after its model's own args). */
-const PLAYBACK = { playing: true, loop: true, interpolate: true, speed: 1, scale: 1, wireframe: false }
+/** The playback controls every story here offers (after its model's own args; fps comes from each .anm entry). */
+const { fps: _quake2Fps, ...PLAYBACK } = PLAYBACK_ARGS
 
 const meta = {
   title: 'UFO:AI',
@@ -78,16 +76,7 @@ export const Soldier: Story = {
 const soldierFramesStory: Story = {
   args: { ...Soldier.args, frame: 0 },
   argTypes: Soldier.argTypes,
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    const frame0 = await stage.expectStill()
-    setStoryArgs({ frame: 856 })
-    const frame856 = await stage.settle((p) => difference(frame0, p) > 200, 'frame 856 (dead1) to show')
-    setStoryArgs({ frame: 0 })
-    const again = await stage.settle((p) => difference(frame856, p) > 200, 'frame 0 to show again')
-    await expect(difference(frame0, again), 'frame 0 twice: differing pixels').toBe(0)
-  },
+  play: scrubPlay(856, 'dead1'),
 }
 const soldierFramesStoryFaces = splitStory(soldierFramesStory)
 export const SoldierFrames: Story = soldierFramesStoryFaces.visible

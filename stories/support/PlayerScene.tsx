@@ -1,6 +1,6 @@
 import type { ArgTypes } from '@storybook/react-vite'
 import { MD2Model, type MD2ModelProps } from '../../src/index'
-import { modelArgTypes, type ModelInfo } from './controls'
+import { modelArgTypes, type ModelInfo, PLAYBACK_ARGS } from './controls'
 import { useLiveArgs } from './live-args'
 import { setStoryArgs } from './live-args'
 import { coverage, difference, findStage, type Picture } from './pixels'
@@ -77,13 +77,7 @@ export function playerArgs(
     showWeapon: true,
     skin: Object.values(skins)[0],
     animation,
-    fps: 10,
-    playing: true,
-    loop: true,
-    interpolate: true,
-    speed: 1,
-    scale: 1,
-    wireframe: false,
+    ...PLAYBACK_ARGS,
   }
 }
 

@@ -62,3 +62,6 @@ export function modelArgTypes(info: ModelInfo, skins?: Record<string, string>): 
 function invert(record: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).map(([label, value]) => [value, label]))
 }
+
+/** The playback args every model story starts from (Quake II's 10 keyframes a second, playing, looping). */
+export const PLAYBACK_ARGS = { fps: 10, playing: true, loop: true, interpolate: true, speed: 1, scale: 1, wireframe: false }

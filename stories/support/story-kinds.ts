@@ -1,4 +1,6 @@
-import { findStage } from './pixels'
+import { expect } from 'storybook/test'
+import { setStoryArgs } from './live-args'
+import { difference, findStage } from './pixels'
 
 interface PlayableStory {
   args?: object
@@ -24,5 +26,23 @@ export function splitStory<S extends PlayableStory>(story: S, visibleArgs?: S['a
       },
     },
     check: story,
+  }
+}
+
+/**
+ * A play function for a frame scrubber: frame 0 is still, `frame` shows something else (and holds
+ * still), and frame 0 again is the same picture to the pixel.
+ */
+export function scrubPlay(frame: number, what: string) {
+  return async ({ canvasElement }: { canvasElement: HTMLElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const first = await stage.expectStill()
+    setStoryArgs({ frame })
+    const other = await stage.settle((p) => difference(first, p) > 200, `frame ${frame} (${what}) to show`)
+    await stage.expectStill()
+    setStoryArgs({ frame: 0 })
+    const again = await stage.settle((p) => difference(other, p) > 200, 'frame 0 to show again')
+    await expect(difference(first, again), 'frame 0 twice: differing pixels').toBe(0)
   }
 }
