@@ -2,7 +2,6 @@
  * Animation control on the CPU: N <MD2Model> playing by props against N driven by useMD2Animation
  * controllers that are all mid-crossfade (the fade's extra blend included), same run, alternating.
  */
-import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { useEffect } from 'react'
 import type { MD2AnimationController } from '../src/core/animator'
 import { parseMD2 } from '../src/core/parse'
@@ -10,19 +9,14 @@ import type { MD2Model as MD2ModelData } from '../src/core/types'
 import { MD2Model } from '../src/react/MD2Model'
 import { useMD2Animation } from '../src/react/useMD2Animation'
 import { OGRO, readArrayBuffer } from './lib/models'
-import { CLOCK, type Table, fmt, median, now, ratio } from './lib/stats'
-
-;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
-
-const DELTA = 1 / 60
+import { compareScenes } from './lib/compare'
+import { CLOCK, type Table, fmt, ratio } from './lib/stats'
 
 export interface AnimationControlOptions {
   count: number
   rounds: number
   frames: number
 }
-
-type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
 
 function Crossfading({ model, index, controllers }: { model: MD2ModelData; index: number; controllers: MD2AnimationController[] }) {
   const controller = useMD2Animation(model, { animation: 'stand' })
@@ -32,39 +26,21 @@ function Crossfading({ model, index, controllers }: { model: MD2ModelData; index
   return <MD2Model model={model} controller={controller} />
 }
 
-async function timeFrames(renderer: Renderer, frames: number): Promise<number> {
-  const times: number[] = []
-  for (let f = 0; f < frames; f++) {
-    const start = now()
-    await renderer.advanceFrames(1, DELTA)
-    times.push(now() - start)
-  }
-  return median(times)
-}
-
 /** 300 Ogros lit by three (Lambert) against the same lit by Quake II's table, same run, alternating. */
 export async function runQuake2LightingBench(options: AnimationControlOptions): Promise<Table> {
   const model = parseMD2(readArrayBuffer(OGRO), { name: 'ogro' })
   const n = options.count
-  const samples = { lambert: [] as number[], quake2: [] as number[] }
-  for (let round = 0; round < options.rounds; round++) {
-    for (const kind of round % 2 ? (['quake2', 'lambert'] as const) : (['lambert', 'quake2'] as const)) {
-      const renderer = await ReactThreeTestRenderer.create(
-        <>
-          {Array.from({ length: n }, (_, i) => (
-            <MD2Model key={i} model={model} animation="run" lighting={kind} rotation-y={i * 0.1} />
-          ))}
-        </>,
-      )
-      for (let f = 0; f < 30; f++) await renderer.advanceFrames(1, DELTA)
-      samples[kind].push(await timeFrames(renderer, options.frames))
-      await renderer.unmount()
-    }
-    process.stdout.write('.')
-  }
-  process.stdout.write('\n')
-  const lambert = median(samples.lambert)
-  const quake2 = median(samples.quake2)
+  const { lambert, quake2 } = await compareScenes(
+    ['lambert', 'quake2'],
+    (kind) => (
+      <>
+        {Array.from({ length: n }, (_, i) => (
+          <MD2Model key={i} model={model} animation="run" lighting={kind} rotation-y={i * 0.1} />
+        ))}
+      </>
+    ),
+    options,
+  )
   const r = quake2 / lambert
   return {
     title: 'Quake II lighting, CPU: lighting="quake2" vs Lambert',
@@ -80,11 +56,12 @@ export async function runQuake2LightingBench(options: AnimationControlOptions): 
 export async function runAnimationControlBench(options: AnimationControlOptions): Promise<Table> {
   const model = parseMD2(readArrayBuffer(OGRO), { name: 'ogro' })
   const n = options.count
-  const samples = { plain: [] as number[], fading: [] as number[] }
-  for (let round = 0; round < options.rounds; round++) {
-    for (const kind of round % 2 ? (['fading', 'plain'] as const) : (['plain', 'fading'] as const)) {
-      const controllers: MD2AnimationController[] = []
-      const renderer = await ReactThreeTestRenderer.create(
+  let controllers: MD2AnimationController[] = []
+  const { plain, fading } = await compareScenes(
+    ['plain', 'fading'],
+    (kind) => {
+      controllers = []
+      return (
         <>
           {Array.from({ length: n }, (_, i) =>
             kind === 'plain' ? (
@@ -93,20 +70,13 @@ export async function runAnimationControlBench(options: AnimationControlOptions)
               <Crossfading key={i} model={model} index={i} controllers={controllers} />
             ),
           )}
-        </>,
+        </>
       )
-      await renderer.advanceFrames(5, DELTA)
-      // Fades longer than the measurement: every frame timed blends two poses and mixes them.
-      controllers.forEach((controller) => controller.play('run', { crossfade: 3600 }))
-      for (let f = 0; f < 30; f++) await renderer.advanceFrames(1, DELTA)
-      samples[kind].push(await timeFrames(renderer, options.frames))
-      await renderer.unmount()
-    }
-    process.stdout.write('.')
-  }
-  process.stdout.write('\n')
-  const plain = median(samples.plain)
-  const fading = median(samples.fading)
+    },
+    options,
+    // Fades longer than the measurement: every frame timed blends two poses and mixes them.
+    () => controllers.forEach((controller) => controller.play('run', { crossfade: 3600 })),
+  )
   const r = fading / plain
   return {
     title: 'Animation control, CPU: controllers mid-crossfade vs plain instances',

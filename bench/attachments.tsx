@@ -2,7 +2,6 @@
  * Attachments on the CPU: N UFO:AI soldiers with a head on tag_head and a rifle on tag_rweapon
  * against N bodies alone, same run, alternating.
  */
-import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { createMD2 } from '../src/core/create'
 import { parseAnimationTable } from '../src/core/animations'
 import { parseMD2 } from '../src/core/parse'
@@ -10,13 +9,11 @@ import { parseMD2Tags } from '../src/core/tags'
 import { MD2Attach } from '../src/react/MD2Attach'
 import { MD2Model } from '../src/react/MD2Model'
 import { ASSETS, readArrayBuffer } from './lib/models'
-import { CLOCK, type Table, fmt, median, now, ratio } from './lib/stats'
+import { compareScenes } from './lib/compare'
+import { CLOCK, type Table, fmt, ratio } from './lib/stats'
 import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 
-;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
-
-const DELTA = 1 / 60
 const SOLDIER = join(ASSETS, 'ufoai/soldier-male')
 
 export interface AttachmentsBenchOptions {
@@ -39,42 +36,28 @@ export async function runAttachmentsBench(options: AttachmentsBenchOptions): Pro
   const table = parseAnimationTable(readFileSync(join(SOLDIER, 'body.anm'), 'utf8'), 'body.anm')
   const rifle = box()
   const n = options.count
-  const samples = { bodies: [] as number[], armed: [] as number[] }
-  for (let round = 0; round < options.rounds; round++) {
-    for (const kind of round % 2 ? (['armed', 'bodies'] as const) : (['bodies', 'armed'] as const)) {
-      const renderer = await ReactThreeTestRenderer.create(
-        <>
-          {Array.from({ length: n }, (_, i) => (
-            <MD2Model key={i} model={body} tags={tags} animationTable={table} animation={i % 2 ? 'walk1' : 'stand1'} rotation-y={i * 0.1}>
-              {kind === 'armed' && (
-                <>
-                  <MD2Attach tag="tag_head">
-                    <MD2Model model={head} />
-                  </MD2Attach>
-                  <MD2Attach tag="tag_rweapon">
-                    <MD2Model model={rifle} />
-                  </MD2Attach>
-                </>
-              )}
-            </MD2Model>
-          ))}
-        </>,
-      )
-      for (let f = 0; f < 30; f++) await renderer.advanceFrames(1, DELTA)
-      const times: number[] = []
-      for (let f = 0; f < options.frames; f++) {
-        const start = now()
-        await renderer.advanceFrames(1, DELTA)
-        times.push(now() - start)
-      }
-      samples[kind].push(median(times))
-      await renderer.unmount()
-    }
-    process.stdout.write('.')
-  }
-  process.stdout.write('\n')
-  const bodies = median(samples.bodies)
-  const armed = median(samples.armed)
+  const { bodies, armed } = await compareScenes(
+    ['bodies', 'armed'],
+    (kind) => (
+      <>
+        {Array.from({ length: n }, (_, i) => (
+          <MD2Model key={i} model={body} tags={tags} animationTable={table} animation={i % 2 ? 'walk1' : 'stand1'} rotation-y={i * 0.1}>
+            {kind === 'armed' && (
+              <>
+                <MD2Attach tag="tag_head">
+                  <MD2Model model={head} />
+                </MD2Attach>
+                <MD2Attach tag="tag_rweapon">
+                  <MD2Model model={rifle} />
+                </MD2Attach>
+              </>
+            )}
+          </MD2Model>
+        ))}
+      </>
+    ),
+    options,
+  )
   const r = armed / bodies
   return {
     title: 'Attachments, CPU: soldiers with head and weapon vs bodies alone',

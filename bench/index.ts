@@ -85,18 +85,15 @@ async function main(): Promise<void> {
     printTable(table)
     tables.push(table)
   }
-  if (sections.has('control')) {
-    console.log('\n[control] animation control, CPU: 300 crossfading controllers vs 300 plain instances')
-    const table = await runAnimationControlBench(quick ? { count: 300, rounds: 2, frames: 30 } : { count: 300, rounds: 6, frames: 60 })
-    printTable(table)
-    tables.push(table)
-    const lighting = await runQuake2LightingBench(quick ? { count: 300, rounds: 2, frames: 30 } : { count: 300, rounds: 6, frames: 60 })
-    printTable(lighting)
-    tables.push(lighting)
-  }
-  if (sections.has('attach')) {
-    console.log('\n[attach] attachments, CPU: 100 soldiers with head and weapon vs 100 bodies')
-    const table = await runAttachmentsBench(quick ? { count: 100, rounds: 2, frames: 30 } : { count: 100, rounds: 6, frames: 60 })
+  const comparisons = [
+    ['control', 'animation control, CPU: 300 crossfading controllers vs 300 plain instances', runAnimationControlBench, 300],
+    ['control', 'Quake II lighting, CPU: 300 Ogros lit by the table vs by three', runQuake2LightingBench, 300],
+    ['attach', 'attachments, CPU: 100 soldiers with head and weapon vs 100 bodies', runAttachmentsBench, 100],
+  ] as const
+  for (const [section, title, run, count] of comparisons) {
+    if (!sections.has(section)) continue
+    console.log(`\n[${section}] ${title}`)
+    const table = await run(quick ? { count, rounds: 2, frames: 30 } : { count, rounds: 6, frames: 60 })
     printTable(table)
     tables.push(table)
   }
