@@ -1,4 +1,3 @@
-import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Suspense, createRef } from 'react'
@@ -9,23 +8,15 @@ import { MD2Model } from '../src/react/MD2Model'
 import { useMD2 } from '../src/react/useMD2'
 import { getMD2RenderData } from '../src/three/MD2Geometry'
 import { ASSETS_DIR, readAsset } from './assets'
+import { mount } from './support/render'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2'), { name: 'ogro/tris.MD2' })
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2'), { name: 'soldier/body.md2' })
 const soldierTable = parseAnimationTable(readFileSync(join(ASSETS_DIR, 'ufoai/soldier-male/body.anm'), 'utf8'))
 
-type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
-let renderer: Renderer | undefined
 afterEach(async () => {
-  await renderer?.unmount()
-  renderer = undefined
   vi.restoreAllMocks()
 })
-
-async function mount(element: React.ReactElement): Promise<Renderer> {
-  renderer = await ReactThreeTestRenderer.create(element)
-  return renderer
-}
 
 const meshOf = (group: Group) => group.children[0] as Mesh
 const positionAttribute = (group: Group) => (meshOf(group).geometry as BufferGeometry).getAttribute('position') as BufferAttribute
@@ -227,7 +218,6 @@ describe('<MD2Model>', () => {
     // An unlit user material needs no normals: none are allocated or written.
     expect(meshOf(custom.current!).geometry.getAttribute('normal')).toBeUndefined()
     await r.unmount()
-    renderer = undefined
     const disposedGeometries = geometryDispose.mock.contexts
     expect(disposedGeometries).toContain(ownGeometry)
     expect(disposedGeometries).toHaveLength(2)

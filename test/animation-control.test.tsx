@@ -1,4 +1,3 @@
-import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { createRef, useEffect } from 'react'
 import type { BufferGeometry, Group, Mesh } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -8,21 +7,14 @@ import { MD2Model } from '../src/react/MD2Model'
 import { useMD2Animation } from '../src/react/useMD2Animation'
 import { usePlayerAnimation, type PlayerAnimationController } from '../src/react/usePlayerAnimation'
 import { readAsset } from './assets'
+import { mount } from './support/render'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2'), { name: 'ogro/tris.MD2' })
 const weapon = parseMD2(readAsset('quake2/ogro/weapon.md2'), { name: 'ogro/weapon.md2' })
 
-type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
-const renderers: Renderer[] = []
-afterEach(async () => {
-  for (const r of renderers.splice(0)) await r.unmount()
+afterEach(() => {
   vi.restoreAllMocks()
 })
-async function mount(element: React.ReactElement): Promise<Renderer> {
-  const r = await ReactThreeTestRenderer.create(element)
-  renderers.push(r)
-  return r
-}
 
 const positionsOf = (group: Group) =>
   ((group.children[0] as Mesh).geometry as BufferGeometry).getAttribute('position').array as Float32Array

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { createMD2, type CreateMD2Input } from '../src/core/create'
-import { MD2Error } from '../src/core/errors'
 import { decodeFrame } from '../src/core/frame'
 import { glCommandTopology } from '../src/core/glcommands'
 import { parseMD2 } from '../src/core/parse'
 import { writeMD2 } from '../src/core/write'
+import { caughtMD2Error } from './support/errors'
 
 /** A square pyramid (5 vertices, 6 triangles, clockwise seen from outside) whose apex bobs over 4 frames. */
 function pyramid(overrides: Partial<CreateMD2Input> = {}): CreateMD2Input {
@@ -25,15 +25,7 @@ function pyramid(overrides: Partial<CreateMD2Input> = {}): CreateMD2Input {
   }
 }
 
-function caught(run: () => unknown): MD2Error {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof MD2Error) return error
-    throw error
-  }
-  throw new Error('expected an MD2Error')
-}
+const caught = caughtMD2Error
 
 describe('createMD2', () => {
   it('builds a model that writes and parses back equal', () => {

@@ -59,16 +59,7 @@ const _ALL_CODES = [
 const everyCodeListed: [Exclude<MD2ErrorCode, (typeof _ALL_CODES)[number]>] extends [never] ? true : false = true
 void everyCodeListed
 /** What the parser may say about bytes (never UNWRITABLE, LOAD_FAILED, BAD_IMAGE; BAD_ARGUMENT is for non-buffers). */
-const PARSE_CODES: readonly MD2ErrorCode[] = [
-  'BAD_MAGIC',
-  'BAD_VERSION',
-  'TRUNCATED',
-  'OUT_OF_RANGE',
-  'BAD_INDEX',
-  'EMPTY',
-  'BAD_FRAME_SIZE',
-  'BAD_VALUE',
-]
+const PARSE_CODES: readonly MD2ErrorCode[] = _ALL_CODES.slice(0, _ALL_CODES.indexOf('BAD_IMAGE'))
 const IMAGE_CODES: readonly MD2ErrorCode[] = ['BAD_IMAGE']
 
 // ---------------------------------------------------------------------------------------------

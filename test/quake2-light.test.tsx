@@ -1,4 +1,3 @@
-import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { createRef } from 'react'
 import type { BufferAttribute, BufferGeometry, Group, Mesh, MeshBasicMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -6,14 +5,12 @@ import { ANORMS, ANORMTAB, buildVertexLayout, parseMD2, type MD2Model as Model }
 import { effectiveShadelight, shadeDotsRow, shellColor } from '../src/core/quake2-light'
 import { MD2Model } from '../src/react/MD2Model'
 import { readAsset } from './assets'
+import { mount, type Renderer } from './support/render'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2'), { name: 'ogro/tris.MD2' })
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2'), { name: 'soldier/body.md2' })
 
-type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
-const renderers: Renderer[] = []
-afterEach(async () => {
-  for (const r of renderers.splice(0)) await r.unmount()
+afterEach(() => {
   vi.restoreAllMocks()
 })
 
@@ -41,10 +38,7 @@ function expectedColors(model: Model, bytes: Uint8Array, to: number, yawDegrees:
 
 async function lit(model: Model, props: Record<string, unknown>, yawDegrees: number): Promise<{ group: Group; renderer: Renderer }> {
   const ref = createRef<Group>()
-  const renderer = await ReactThreeTestRenderer.create(
-    <MD2Model ref={ref} model={model} lighting="quake2" rotation-y={(yawDegrees * Math.PI) / 180} {...props} />,
-  )
-  renderers.push(renderer)
+  const renderer = await mount(<MD2Model ref={ref} model={model} lighting="quake2" rotation-y={(yawDegrees * Math.PI) / 180} {...props} />)
   // No render runs in the test renderer: bring the world matrix up to date as one would.
   ref.current!.updateMatrixWorld(true)
   await renderer.advanceFrames(2, 1 / 60)
@@ -86,8 +80,7 @@ describe('Quake II lighting', () => {
   it('turning the model through the 16 yaw steps relights it; within a step nothing is rewritten', async () => {
     const bytes = readAsset('quake2/ogro/tris.MD2')
     const ref = createRef<Group>()
-    const renderer = await ReactThreeTestRenderer.create(<MD2Model ref={ref} model={ogro} lighting="quake2" frame={10} />)
-    renderers.push(renderer)
+    const renderer = await mount(<MD2Model ref={ref} model={ogro} lighting="quake2" frame={10} />)
     for (const yaw of [0, 22.4, 22.6, 200, 359]) {
       ref.current!.rotation.y = (yaw * Math.PI) / 180
       ref.current!.updateMatrixWorld(true)
@@ -147,13 +140,12 @@ describe('power shells', () => {
       const bytes = readAsset('quake2/ogro/tris.MD2')
       const ref = createRef<Group>()
       const plain = createRef<Group>()
-      const renderer = await ReactThreeTestRenderer.create(
+      const renderer = await mount(
         <>
           <MD2Model ref={ref} model={ogro} shell={['red', 'blue']} {...props} />
           <MD2Model ref={plain} model={ogro} {...props} />
         </>,
       )
-      renderers.push(renderer)
       await renderer.advanceFrames(2, 1 / 60)
       // The body of a shelled model is drawn exactly as without the shell.
       const plainPositions = (plain.current!.children[0] as Mesh).geometry.getAttribute('position').array as Float32Array
@@ -185,10 +177,9 @@ describe('blob shadow', () => {
   it('the shadow lies on the floor plane (1 unit above it), each vertex moved along the shade vector by its height', async () => {
     const ref = createRef<Group>()
     const yaw = 30
-    const renderer = await ReactThreeTestRenderer.create(
+    const renderer = await mount(
       <MD2Model ref={ref} model={ogro} frame={44.5} shadow="blob" shadowFloor={-24} rotation-y={(yaw * Math.PI) / 180} />,
     )
-    renderers.push(renderer)
     ref.current!.updateMatrixWorld(true)
     await renderer.advanceFrames(2, 1 / 60)
     const [body, shadowMesh] = ref.current!.children as Mesh[]
@@ -217,8 +208,7 @@ describe('blob shadow', () => {
 
   it('follows the animation and the floor: another frame or floor rewrites it', async () => {
     const ref = createRef<Group>()
-    const renderer = await ReactThreeTestRenderer.create(<MD2Model ref={ref} model={ogro} animation="run" shadow="blob" />)
-    renderers.push(renderer)
+    const renderer = await mount(<MD2Model ref={ref} model={ogro} animation="run" shadow="blob" />)
     ref.current!.updateMatrixWorld(true)
     await renderer.advanceFrames(1, 1 / 60)
     const shadowOf = () => (ref.current!.children[1] as Mesh).geometry.getAttribute('position').array as Float32Array
@@ -241,8 +231,7 @@ describe('view weapon', () => {
     const gun = parseMD2(readAsset('quake2/ogro/w_railgun.MD2'), { name: 'w_railgun.MD2' })
     for (const hand of ['right', 'left', 'center'] as const) {
       const ref = createRef<Group>()
-      const renderer = await ReactThreeTestRenderer.create(<MD2ViewWeapon ref={ref} model={gun} hand={hand} />)
-      renderers.push(renderer)
+      const renderer = await mount(<MD2ViewWeapon ref={ref} model={gun} hand={hand} />)
       await renderer.advanceFrames(2, 1 / 60)
       const group = ref.current!
       const determinant = group.matrixWorld.determinant()

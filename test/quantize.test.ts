@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { MD2Error } from '../src/core/errors'
 import { ANORMS } from '../src/core/normals'
 import { computeVertexNormals, quantizeFrame } from '../src/core/quantize'
+import { caughtMD2Error } from './support/errors'
 
 function anormIndex(x: number, y: number, z: number): number {
   for (let i = 0; i < 162; i++) {
@@ -109,15 +110,7 @@ describe('quantizeFrame error bounds (property)', () => {
   })
 })
 
-function caught(run: () => unknown): MD2Error {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof MD2Error) return error
-    throw error
-  }
-  throw new Error('expected an MD2Error')
-}
+const caught = caughtMD2Error
 
 describe('quantizeFrame refuses', () => {
   it('NaN and infinite positions or normals', () => {

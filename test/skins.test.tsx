@@ -24,6 +24,7 @@ import { MD2Loader, md2SourceUrl } from '../src/three/MD2Loader'
 import { MD2SkinLoader, createSkinTexture, getMissingSkinTexture, skinKindOf } from '../src/three/MD2SkinLoader'
 import { ASSETS_DIR, readAsset } from './assets'
 import { Boundary } from './support/boundary'
+import { mount, type Renderer } from './support/render'
 
 // ---------------------------------------------------------------------------------------------
 // A fake web server: `http://localhost/a/<path under assets/>` serves the real files, byte for
@@ -67,21 +68,11 @@ function tinyTGA(): Uint8Array {
   return new Uint8Array([...header, ...bgr])
 }
 
-type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
-let renderer: Renderer | undefined
-
 afterEach(async () => {
-  await renderer?.unmount()
-  renderer = undefined
   vi.restoreAllMocks()
   useMD2Skin.clear()
   useMD2.clear()
 })
-
-async function mount(element: React.ReactElement): Promise<Renderer> {
-  renderer = await ReactThreeTestRenderer.create(element)
-  return renderer
-}
 
 const meshOf = (group: Group) => group.children[0] as Mesh
 const mapOf = (group: Group) => (meshOf(group).material as MeshLambertMaterial).map
@@ -462,7 +453,6 @@ describe('<MD2Model skin>', () => {
     const freedom = mapOf(a.current!)
     expect(freedom!.name).toBe(`${HOST}/a/quake2/ogro/freedom.pcx`)
     await r.unmount()
-    renderer = undefined
     expect(dispose).not.toHaveBeenCalled()
     useMD2Skin.clear()
     // Only an explicit clear() disposes cached textures, and never the shared checkerboard.

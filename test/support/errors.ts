@@ -24,3 +24,14 @@ export function expectMD2Error(
   else if (text) expect(error.message).toMatch(text)
   return error
 }
+
+/** The `MD2Error` `run` throws (anything else is rethrown; nothing thrown fails the test). */
+export function caughtMD2Error(run: () => unknown): MD2Error {
+  try {
+    run()
+  } catch (error) {
+    if (error instanceof MD2Error) return error
+    throw error
+  }
+  throw new Error('expected an MD2Error')
+}

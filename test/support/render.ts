@@ -9,6 +9,14 @@ const mounted: Renderer[] = []
 /** Renders into React Three Fiber's test renderer; unmounted after each test. */
 export async function mount(element: ReactElement): Promise<Renderer> {
   const renderer = await ReactThreeTestRenderer.create(element)
+  // A test may unmount early; the clean-up after it then has nothing left to do.
+  const unmount = renderer.unmount.bind(renderer)
+  let unmounted = false
+  renderer.unmount = async () => {
+    if (unmounted) return
+    unmounted = true
+    await unmount()
+  }
   mounted.push(renderer)
   return renderer
 }
