@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MD2Error } from '../src/core/errors'
 import { sniffImageType } from '../src/core/image'
 import { decodePCX, decodePCXIndexed } from '../src/core/pcx'
 import { listAssets, readAsset } from './assets'
 import { readPNG } from './png-reference'
 import { makePCX } from './support/pcx'
 import { expectMD2Error } from './support/errors'
+import { fuzzImageDecoder } from './support/image-fuzz'
 
 const ALL_PCX = listAssets('pcx')
 
@@ -515,37 +514,7 @@ describe('decodePCX fuzzing (seeded)', () => {
   }
 
   it('returns a well-formed image or throws MD2Error BAD_IMAGE, for 400 damaged files', () => {
-    const mutation = fc.record({
-      source: fc.constantFrom(...Object.keys(sources)),
-      // Half the edits land in the header, where they do the most damage.
-      edits: fc.array(fc.tuple(fc.oneof(fc.nat(127), fc.nat()), fc.nat(255)), { maxLength: 12 }),
-      // A third of the files are also cut short somewhere.
-      cut: fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.double({ min: 0, max: 1, noNaN: true }), weight: 1 }),
-    })
-    const outcomes = { decoded: 0, refused: 0 }
-    const property = fc.property(mutation, ({ source, edits, cut }) => {
-      const original = sources[source]!
-      let bytes = original.slice()
-      for (const [at, value] of edits) bytes[at % bytes.length] = value
-      if (cut !== null) bytes = bytes.subarray(0, Math.floor(bytes.length * cut))
-      try {
-        const image = decodePCX(bytes, { transparentIndex: 255 })
-        if (image.data.length !== image.width * image.height * 4 || image.width < 1 || image.height < 1) return false
-        outcomes.decoded++
-      } catch (error) {
-        if (!(error instanceof MD2Error) || error.code !== 'BAD_IMAGE') throw error
-        outcomes.refused++
-      }
-      return true
-    })
-    try {
-      fc.assert(property, { seed: SEED, numRuns: 400 })
-    } catch (error) {
-      throw new Error(`PCX fuzz failed (seed ${SEED}): ${(error as Error).message}`, { cause: error })
-    }
-    // Both outcomes must actually happen, or the fuzz is not exercising anything.
-    expect(outcomes.decoded).toBeGreaterThan(40)
-    expect(outcomes.refused).toBeGreaterThan(40)
+    fuzzImageDecoder('PCX', sources, { headerSize: 128, maxEdits: 12, seed: SEED }, (bytes) => decodePCX(bytes, { transparentIndex: 255 }))
   })
 })
 

@@ -1,11 +1,10 @@
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MD2Error } from '../src/core/errors'
 import { sniffImageType } from '../src/core/image'
 import { decodePCX, decodePCXIndexed } from '../src/core/pcx'
 import { decodeTGA } from '../src/core/tga'
 import { readAsset } from './assets'
 import { expectMD2Error } from './support/errors'
+import { fuzzImageDecoder } from './support/image-fuzz'
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: TGA files written byte by byte
@@ -555,36 +554,7 @@ describe('decodeTGA fuzzing (seeded)', () => {
   }
 
   it('returns a well-formed image or throws MD2Error BAD_IMAGE, for 400 damaged files', () => {
-    const mutation = fc.record({
-      source: fc.constantFrom(...Object.keys(sources)),
-      // Half the edits land in the 18-byte header, where they do the most damage.
-      edits: fc.array(fc.tuple(fc.oneof(fc.nat(17), fc.nat()), fc.nat(255)), { maxLength: 8 }),
-      // A third of the files are also cut short somewhere.
-      cut: fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.double({ min: 0, max: 1, noNaN: true }), weight: 1 }),
-      ignoreAlpha: fc.boolean(),
-    })
-    const outcomes = { decoded: 0, refused: 0 }
-    const property = fc.property(mutation, ({ source, edits, cut, ignoreAlpha }) => {
-      let bytes = sources[source]!.slice()
-      for (const [at, value] of edits) bytes[at % bytes.length] = value
-      if (cut !== null) bytes = bytes.subarray(0, Math.floor(bytes.length * cut))
-      try {
-        const image = decodeTGA(bytes, { ignoreAlpha })
-        if (image.data.length !== image.width * image.height * 4 || image.width < 1 || image.height < 1) return false
-        outcomes.decoded++
-      } catch (error) {
-        if (!(error instanceof MD2Error) || error.code !== 'BAD_IMAGE') throw error
-        outcomes.refused++
-      }
-      return true
-    })
-    try {
-      fc.assert(property, { seed: SEED, numRuns: 400 })
-    } catch (error) {
-      throw new Error(`TGA fuzz failed (seed ${SEED}): ${(error as Error).message}`, { cause: error })
-    }
-    expect(outcomes.decoded).toBeGreaterThan(40)
-    expect(outcomes.refused).toBeGreaterThan(40)
+    fuzzImageDecoder('TGA', sources, { headerSize: 18, maxEdits: 8, seed: SEED }, (bytes, ignoreAlpha) => decodeTGA(bytes, { ignoreAlpha }))
   })
 })
 
