@@ -40,6 +40,19 @@ function maxDifference(a: Float32Array, b: Float32Array): number {
   return worst
 }
 
+/** Two ogros switching animation together: one with a 0.3 s crossfade, one cutting. */
+function fadeAndCut() {
+  const fading = createRef<Group>()
+  const cut = createRef<Group>()
+  const scene = (animation: string) => (
+    <>
+      <MD2Model ref={fading} model={ogro} animation={animation} crossfade={0.3} />
+      <MD2Model ref={cut} model={ogro} animation={animation} />
+    </>
+  )
+  return { fading, cut, scene }
+}
+
 /** The largest distance any vertex moves between two snapshots. */
 function largestStep(before: Float32Array, after: Float32Array): number {
   let worst = 0
@@ -95,14 +108,7 @@ describe('crossfade', () => {
     expect(steady).toBeGreaterThan(0.5)
 
     // A standing model switches to run with a crossfade; a second one cuts at the same moment.
-    const fading = createRef<Group>()
-    const cut = createRef<Group>()
-    const scene = (animation: string) => (
-      <>
-        <MD2Model ref={fading} model={ogro} animation={animation} crossfade={0.3} />
-        <MD2Model ref={cut} model={ogro} animation={animation} />
-      </>
-    )
+    const { fading, cut, scene } = fadeAndCut()
     const r = await mount(scene('stand'))
     await r.advanceFrames(13, step)
     previous = positionsOf(fading.current!).slice()
@@ -123,14 +129,7 @@ describe('crossfade', () => {
 
   it('a fade from a fade in progress stays continuous and ends on the newest animation', async () => {
     const step = 1 / 60
-    const fading = createRef<Group>()
-    const cut = createRef<Group>()
-    const scene = (animation: string) => (
-      <>
-        <MD2Model ref={fading} model={ogro} animation={animation} crossfade={0.3} />
-        <MD2Model ref={cut} model={ogro} animation={animation} />
-      </>
-    )
+    const { fading, cut, scene } = fadeAndCut()
     const r = await mount(scene('stand'))
     await r.advanceFrames(10, step)
     await r.update(scene('run'))

@@ -144,6 +144,21 @@ class Boundary extends Component<{ id: number; caught: Map<number, unknown>; chi
   }
 }
 
+/** `count` models asking for one URL, each in its own error boundary that records what it caught. */
+function askers(count: number, url: string, caught: Map<number, unknown>) {
+  return (
+    <>
+      {Array.from({ length: count }, (_, i) => (
+        <Boundary key={i} id={i} caught={caught}>
+          <Suspense fallback={null}>
+            <MD2Model url={url} />
+          </Suspense>
+        </Boundary>
+      ))}
+    </>
+  )
+}
+
 /** Grabs the root state (renderer, scene, camera) from inside the canvas. */
 function Capture({ into }: { into: { state?: RootState } }): null {
   into.state = useThree()
@@ -374,17 +389,7 @@ describe('a failing URL', () => {
   it('gives every asker the same MD2Error (LOAD_FAILED, naming the URL) through its error boundary', async () => {
     const url = 'http://md2.test/nowhere/missing.md2'
     const caught = new Map<number, unknown>()
-    renderer = await ReactThreeTestRenderer.create(
-      <>
-        {Array.from({ length: 10 }, (_, i) => (
-          <Boundary key={i} id={i} caught={caught}>
-            <Suspense fallback={null}>
-              <MD2Model url={url} />
-            </Suspense>
-          </Boundary>
-        ))}
-      </>,
-    )
+    renderer = await ReactThreeTestRenderer.create(askers(10, url, caught))
     expect(fetches).toHaveLength(1)
     fetches[0]!.fail(404)
     await settle()
@@ -435,17 +440,7 @@ describe('a failing URL', () => {
     const parse = vi.spyOn(MD2Loader.prototype, 'parse')
     const url = 'http://md2.test/garbage.md2'
     const caught = new Map<number, unknown>()
-    renderer = await ReactThreeTestRenderer.create(
-      <>
-        {Array.from({ length: 5 }, (_, i) => (
-          <Boundary key={i} id={i} caught={caught}>
-            <Suspense fallback={null}>
-              <MD2Model url={url} />
-            </Suspense>
-          </Boundary>
-        ))}
-      </>,
-    )
+    renderer = await ReactThreeTestRenderer.create(askers(5, url, caught))
     fetches[0]!.respond()
     await settle()
     expect(parse).toHaveBeenCalledTimes(1)
