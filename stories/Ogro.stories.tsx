@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { scrubPlay, splitStory } from './support/story-kinds'
+import { scrubPlay, splitStory, expectDrawnAndAnimated } from './support/story-kinds'
 import { Suspense, useState } from 'react'
 import { useThree } from '@react-three/fiber'
 import { Hud, OrthographicCamera } from '@react-three/drei'
@@ -29,11 +29,7 @@ const meta = {
   },
   argTypes: modelArgTypes({ animationNames, frameCount }, OGRO_SKINS),
   // Shared check: the model is drawn and it moves.
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    await stage.expectAnimated()
-  },
+  play: expectDrawnAndAnimated,
 } satisfies Meta<typeof LiveMD2>
 
 export default meta

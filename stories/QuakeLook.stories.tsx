@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { splitStory } from './support/story-kinds'
+import { splitStory, expectDrawnAndAnimated } from './support/story-kinds'
 import { MD2Model, MD2ViewWeapon } from '../src/index'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON } from './support/assets'
 
@@ -234,9 +234,5 @@ export const ShadowsAndTranslucency: StoryObj<typeof ShadowsScene> = {
   args: { opacity: 0.5 },
   argTypes: { opacity: { control: { type: 'range', min: 0, max: 1, step: 0.05 } } },
   parameters: { stage: { camera: [0, 60, 170], target: [0, -10, 0], floor: null } },
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    await stage.expectAnimated()
-  },
+  play: expectDrawnAndAnimated,
 }

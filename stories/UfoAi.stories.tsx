@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { scrubPlay, splitStory } from './support/story-kinds'
+import { scrubPlay, splitStory, expectDrawnAndAnimated } from './support/story-kinds'
 import soldierAnm from '../assets/ufoai/soldier-male/body.anm?raw'
 import { frameCount as soldierFrames } from '../assets/ufoai/soldier-male/body.md2?md2-animations'
 import bloodspiderAnm from '../assets/ufoai/bloodspider/bloodspider.anm?raw'
@@ -53,11 +53,7 @@ const { fps: _quake2Fps, ...PLAYBACK } = PLAYBACK_ARGS
 const meta = {
   title: 'UFO:AI',
   component: LiveMD2,
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    await stage.expectAnimated()
-  },
+  play: expectDrawnAndAnimated,
 } satisfies Meta<typeof LiveMD2>
 
 export default meta

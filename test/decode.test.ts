@@ -1,19 +1,9 @@
 import { MD2Loader as ThreeMD2Loader } from 'three/examples/jsm/loaders/MD2Loader.js'
 import type { BufferAttribute, BufferGeometry } from 'three'
 import { describe, expect, it } from 'vitest'
-import {
-  ANORMS,
-  ANORMS_256_YUP,
-  MD2Error,
-  blendFrames,
-  blendVerticesYUp,
-  buildVertexLayout,
-  decodeFrame,
-  decodeFrameNormals,
-  frameBounds,
-  parseMD2,
-  quakeToYUp,
-} from '../src/core/internal'
+import { MD2Error, blendFrames, decodeFrame, decodeFrameNormals, frameBounds, parseMD2, quakeToYUp } from '../src/core'
+// The kernels and tables behind them.
+import { ANORMS, ANORMS_256_YUP, blendVerticesYUp, buildVertexLayout } from '../src/core/internal'
 import { readAsset } from './assets'
 
 const MODELS = ['quake2/ogro/tris.MD2', 'quake2/ratamahatta/tris.md2', 'quake2/sydney/tris.md2', 'quake2/faerie/tris.md2']

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  MD2Error,
-  blendFrames,
-  blendVerticesYUp,
-  buildVertexLayout,
-  decodeFrame,
-  decodeFrameNormals,
-  findAnimation,
-  frameBounds,
-  parseMD2,
-  resolveAnimations,
-} from '../src/core/internal'
+import { MD2Error, blendFrames, decodeFrame, decodeFrameNormals, findAnimation, frameBounds, parseMD2 } from '../src/core'
+import { blendVerticesYUp, buildVertexLayout, resolveAnimations } from '../src/core/internal'
 import { ALL_MD2, readAsset } from './assets'
 import { patch, rawHeader, rawVertex, withHeader } from './md2-bytes'
 

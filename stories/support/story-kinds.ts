@@ -46,3 +46,10 @@ export function scrubPlay(frame: number, what: string) {
     await expect(difference(first, again), 'frame 0 twice: differing pixels').toBe(0)
   }
 }
+
+/** The play function most stories share: the model is drawn, and it moves. */
+export async function expectDrawnAndAnimated({ canvasElement }: { canvasElement: HTMLElement }): Promise<void> {
+  const stage = await findStage(canvasElement)
+  await stage.expectModel()
+  await stage.expectAnimated()
+}
