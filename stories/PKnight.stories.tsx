@@ -1,7 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { animationNames, folderSkins, frameCount } from '../assets/quake2/pknight/tris.md2?md2-animations'
 import { folderSkins as weaponSkins } from '../assets/quake2/pknight/weapon.md2?md2-animations'
-import { PlayerScene, expectSkinnedPlayer, playerArgTypes, playerArgs, skinSwitchPlay } from './support/PlayerScene'
+import { PlayerScene, playerStories } from './support/PlayerScene'
+
+const stories = playerStories('pknight', { animationNames, frameCount }, folderSkins, weaponSkins, 'run')
 
 /**
  * The Perpetual Knight by James Green (CTF skins by Ryan Butts): a Quake II player model with every weapon model of its folder.
@@ -10,21 +12,15 @@ import { PlayerScene, expectSkinnedPlayer, playerArgTypes, playerArgs, skinSwitc
 const meta = {
   title: 'Quake II/PKnight',
   component: PlayerScene,
-  args: playerArgs('pknight', folderSkins, weaponSkins, 'run'),
-  argTypes: playerArgTypes({ animationNames, frameCount }, folderSkins),
+  args: stories.args,
+  argTypes: stories.argTypes,
 } satisfies Meta<typeof PlayerScene>
 
 export default meta
 type Story = StoryObj<typeof meta>
 
 /** Every animation of the file in the select, every skin beside it in the other. */
-export const Playing: Story = {
-  play: async ({ canvasElement }) => expectSkinnedPlayer(canvasElement),
-}
+export const Playing: Story = stories.playing
 
 /** Test only: paused, another skin changes the picture and is skinned too. */
-export const SkinSwitch: Story = {
-  tags: ['!dev', '!autodocs'],
-  args: { playing: false },
-  play: skinSwitchPlay(folderSkins),
-}
+export const SkinSwitch: Story = { ...stories.skinSwitch, tags: ['!dev', '!autodocs'] }

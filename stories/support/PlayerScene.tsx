@@ -91,3 +91,21 @@ export function skinSwitchPlay(skins: Record<string, string>) {
     await stage.settle((p) => difference(first, p) > 200, 'another skin to show')
   }
 }
+
+/** What a player folder's stories share: args and controls from the files, and the two stories. */
+export function playerStories(
+  folder: string,
+  info: ModelInfo,
+  skins: Record<string, string>,
+  weaponSkins: Record<string, string>,
+  animation: string,
+) {
+  return {
+    args: playerArgs(folder, skins, weaponSkins, animation),
+    argTypes: playerArgTypes(info, skins),
+    /** Every animation of the file in the select, every skin beside it in the other. */
+    playing: { play: async ({ canvasElement }: { canvasElement: HTMLElement }) => expectSkinnedPlayer(canvasElement) },
+    /** Paused, another skin changes the picture and is skinned too. */
+    skinSwitch: { args: { playing: false }, play: skinSwitchPlay(skins) },
+  }
+}
