@@ -20,9 +20,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const SHOTS = {
   ogro: 'quake-ii-ogro--with-weapon',
   skins: 'skins--pcx-matches-png',
-  sydney: 'quake-ii-sydney--playing',
-  faerie: 'quake-ii-faerie--playing',
-  pknight: 'quake-ii-pknight--playing',
+  sydney: 'quake-ii-players--sydney',
+  faerie: 'quake-ii-players--faerie',
+  pknight: 'quake-ii-players--p-knight',
   soldier: 'ufo-ai--armed-soldier',
   armed: 'quake-ii-ogro--armed',
   player: 'animation-player-control--keyboard-driven',

@@ -1,18 +1,5 @@
-import {
-  HEADER_FIELDS,
-  MAX_FRAME_NAME_LENGTH,
-  MAX_MD2_INDEXED,
-  MAX_SKIN_NAME_LENGTH,
-  ENGINE_LIMITS,
-  FRAME_HEADER_SIZE,
-  HEADER_SIZE,
-  MD2_IDENT,
-  MD2_VERSION,
-  SKIN_NAME_SIZE,
-  ST_SIZE,
-  TRIANGLE_SIZE,
-  VERTEX_SIZE,
-} from './spec'
+// Every size, order and limit of the layout written here comes from the format's one statement.
+import * as spec from './spec'
 import { MD2Error } from './errors'
 import { buildGlCommands } from './glcommands'
 import { NUM_VERTEX_NORMALS } from './normals'
@@ -58,16 +45,16 @@ export type MD2Counts = Pick<
  * GL commands), no gaps, `offsetEnd` = file length.
  */
 export function md2Header(counts: MD2Counts): MD2Header {
-  const frameSize = FRAME_HEADER_SIZE + VERTEX_SIZE * counts.numVertices
-  const offsetSkins = HEADER_SIZE
-  const offsetST = offsetSkins + counts.numSkins * SKIN_NAME_SIZE
-  const offsetTris = offsetST + counts.numST * ST_SIZE
-  const offsetFrames = offsetTris + counts.numTris * TRIANGLE_SIZE
+  const frameSize = spec.FRAME_HEADER_SIZE + spec.VERTEX_SIZE * counts.numVertices
+  const offsetSkins = spec.HEADER_SIZE
+  const offsetST = offsetSkins + counts.numSkins * spec.SKIN_NAME_SIZE
+  const offsetTris = offsetST + counts.numST * spec.ST_SIZE
+  const offsetFrames = offsetTris + counts.numTris * spec.TRIANGLE_SIZE
   const offsetGlCmds = offsetFrames + counts.numFrames * frameSize
   const offsetEnd = offsetGlCmds + counts.numGlCmds * 4
   return {
-    ident: MD2_IDENT,
-    version: MD2_VERSION,
+    ident: spec.MD2_IDENT,
+    version: spec.MD2_VERSION,
     skinWidth: counts.skinWidth,
     skinHeight: counts.skinHeight,
     frameSize,
@@ -127,8 +114,8 @@ function vertexCount(model: WritableMD2): number {
   const first = model.frames[0]
   if (!first) throw new MD2Error('EMPTY', 'the model has no frames', { section: 'frames', file: model.name })
   const bytes = first.vertices.length
-  if (bytes % VERTEX_SIZE !== 0) {
-    throw new MD2Error('BAD_ARGUMENT', `frame 0 holds ${bytes} vertex bytes, not a multiple of ${VERTEX_SIZE}`, {
+  if (bytes % spec.VERTEX_SIZE !== 0) {
+    throw new MD2Error('BAD_ARGUMENT', `frame 0 holds ${bytes} vertex bytes, not a multiple of ${spec.VERTEX_SIZE}`, {
       section: 'frames',
       file: model.name,
     })
@@ -141,7 +128,7 @@ function vertexCount(model: WritableMD2): number {
       })
     }
   })
-  return bytes / VERTEX_SIZE
+  return bytes / spec.VERTEX_SIZE
 }
 
 function checkCounts(model: WritableMD2, numVertices: number): void {
@@ -163,11 +150,11 @@ function checkCounts(model: WritableMD2, numVertices: number): void {
     if (count === 0) throw new MD2Error('EMPTY', `the model has no ${what}`, { section, file })
   }
   // Triangles address vertices and st with uint16: one more could not be referred to.
-  if (numVertices > MAX_MD2_INDEXED)
-    unwritable(`${numVertices} vertices: uint16 triangle indices address at most ${MAX_MD2_INDEXED}`, 'frames', file)
+  if (numVertices > spec.MAX_MD2_INDEXED)
+    unwritable(`${numVertices} vertices: uint16 triangle indices address at most ${spec.MAX_MD2_INDEXED}`, 'frames', file)
   const numST = model.st.length / 2
-  if (numST > MAX_MD2_INDEXED)
-    unwritable(`${numST} texture coordinates: uint16 triangle indices address at most ${MAX_MD2_INDEXED}`, 'st', file)
+  if (numST > spec.MAX_MD2_INDEXED)
+    unwritable(`${numST} texture coordinates: uint16 triangle indices address at most ${spec.MAX_MD2_INDEXED}`, 'st', file)
 }
 
 function checkTriangles(model: WritableMD2, numVertices: number): void {
@@ -197,7 +184,7 @@ function checkTriangles(model: WritableMD2, numVertices: number): void {
  */
 function checkFrames(model: WritableMD2): void {
   model.frames.forEach((frame, index) => {
-    checkName(frame.name, MAX_FRAME_NAME_LENGTH, `frame ${index} name`, 'frames', model.name)
+    checkName(frame.name, spec.MAX_FRAME_NAME_LENGTH, `frame ${index} name`, 'frames', model.name)
     for (const [vector, what] of [
       [frame.scale, 'scale'],
       [frame.translate, 'translate'],
@@ -222,12 +209,12 @@ function checkFrames(model: WritableMD2): void {
 function engineWarnings(model: WritableMD2, numVertices: number): string[] {
   // Same wording as the parser, so a written file reads back with the warnings it was written with.
   const checks: [number, number, string][] = [
-    [model.triangles.length / 6, ENGINE_LIMITS.triangles, 'triangles'],
-    [numVertices, ENGINE_LIMITS.vertices, 'vertices'],
-    [model.st.length / 2, ENGINE_LIMITS.st, 'texture coordinates'],
-    [model.frames.length, ENGINE_LIMITS.frames, 'frames'],
-    [model.skins.length, ENGINE_LIMITS.skins, 'skins'],
-    [model.header.skinHeight, ENGINE_LIMITS.skinHeight, 'texels of skin height'],
+    [model.triangles.length / 6, spec.ENGINE_LIMITS.triangles, 'triangles'],
+    [numVertices, spec.ENGINE_LIMITS.vertices, 'vertices'],
+    [model.st.length / 2, spec.ENGINE_LIMITS.st, 'texture coordinates'],
+    [model.frames.length, spec.ENGINE_LIMITS.frames, 'frames'],
+    [model.skins.length, spec.ENGINE_LIMITS.skins, 'skins'],
+    [model.header.skinHeight, spec.ENGINE_LIMITS.skinHeight, 'texels of skin height'],
   ]
   const warnings: string[] = []
   for (const [value, limit, what] of checks) {
@@ -259,7 +246,7 @@ export function checkWritable(model: WritableMD2): { numVertices: number; warnin
   checkCounts(model, numVertices)
   checkTriangles(model, numVertices)
   checkFrames(model)
-  model.skins.forEach((skin, index) => checkName(skin, MAX_SKIN_NAME_LENGTH, `skin ${index}`, 'skins', model.name))
+  model.skins.forEach((skin, index) => checkName(skin, spec.MAX_SKIN_NAME_LENGTH, `skin ${index}`, 'skins', model.name))
   return { numVertices, warnings: [...engineWarnings(model, numVertices), ...normalWarning(model)] }
 }
 
@@ -317,7 +304,7 @@ export function writeMD2(model: WritableMD2, options: WriteMD2Options = {}): Uin
   const bytes = new Uint8Array(header.offsetEnd)
   const view = new DataView(bytes.buffer)
   writeHeader(view, header)
-  model.skins.forEach((skin, i) => writeName(bytes, header.offsetSkins + i * SKIN_NAME_SIZE, skin))
+  model.skins.forEach((skin, i) => writeName(bytes, header.offsetSkins + i * spec.SKIN_NAME_SIZE, skin))
   writeST(view, header.offsetST, model.st)
   writeTriangles(view, header.offsetTris, model.triangles)
   writeFrameRecords(bytes, view, header.offsetFrames, header.frameSize, model.frames)
@@ -326,7 +313,7 @@ export function writeMD2(model: WritableMD2, options: WriteMD2Options = {}): Uin
 }
 
 function writeHeader(view: DataView, header: MD2Header): void {
-  HEADER_FIELDS.forEach((field, i) => view.setInt32(i * 4, header[field], true))
+  spec.HEADER_FIELDS.forEach((field, i) => view.setInt32(i * 4, header[field], true))
 }
 
 function writeST(view: DataView, offset: number, st: Int16Array): void {
@@ -356,7 +343,7 @@ export function writeFrameRecords(
       view.setFloat32(offset + 12 + k * 4, frame.translate[k]!, true)
     }
     writeName(bytes, offset + 24, frame.name)
-    bytes.set(frame.vertices, offset + FRAME_HEADER_SIZE)
+    bytes.set(frame.vertices, offset + spec.FRAME_HEADER_SIZE)
   })
 }
 

@@ -92,7 +92,7 @@ export function skinSwitchPlay(skins: Record<string, string>) {
   }
 }
 
-/** What a player folder's stories share: args and controls from the files, and the two stories. */
+/** What a player folder's stories share: args and controls from the files, and two play functions. */
 export function playerStories(
   folder: string,
   info: ModelInfo,
@@ -100,12 +100,12 @@ export function playerStories(
   weaponSkins: Record<string, string>,
   animation: string,
 ) {
+  const args = playerArgs(folder, skins, weaponSkins, animation)
   return {
-    args: playerArgs(folder, skins, weaponSkins, animation),
-    argTypes: playerArgTypes(info, skins),
+    base: { args, argTypes: playerArgTypes(info, skins) },
     /** Every animation of the file in the select, every skin beside it in the other. */
     playing: { play: async ({ canvasElement }: { canvasElement: HTMLElement }) => expectSkinnedPlayer(canvasElement) },
     /** Paused, another skin changes the picture and is skinned too. */
-    skinSwitch: { args: { playing: false }, play: skinSwitchPlay(skins) },
+    skinSwitch: { args: { ...args, playing: false }, play: skinSwitchPlay(skins) },
   }
 }
