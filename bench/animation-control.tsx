@@ -10,7 +10,7 @@ import { MD2Model } from '../src/react/MD2Model'
 import { useMD2Animation } from '../src/react/useMD2Animation'
 import { OGRO, readArrayBuffer } from './lib/models'
 import { compareScenes } from './lib/compare'
-import { CLOCK, type Table, fmt, ratio } from './lib/stats'
+import { type Table, fmt, perFrameNote, ratio } from './lib/stats'
 
 export interface AnimationControlOptions {
   count: number
@@ -45,7 +45,7 @@ export async function runQuake2LightingBench(options: AnimationControlOptions): 
   return {
     title: 'Quake II lighting, CPU: lighting="quake2" vs Lambert',
     note:
-      `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per frame, median of ${options.rounds} rounds × ${options.frames} frames, ` +
+      perFrameNote(options) +
       `${n} Ogros playing run; Lambert writes positions and normals, Quake II lighting positions and per-vertex colours.`,
     head: ['Ogros', 'Lambert ms', 'quake2 ms', 'ratio'],
     rows: [[n, fmt(lambert, 3), fmt(quake2, 3), ratio(r, 2)]],
@@ -81,7 +81,7 @@ export async function runAnimationControlBench(options: AnimationControlOptions)
   return {
     title: 'Animation control, CPU: controllers mid-crossfade vs plain instances',
     note:
-      `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per frame, median of ${options.rounds} rounds × ${options.frames} frames, ` +
+      perFrameNote(options) +
       `${n} Ogros stepped with advanceFrames(1, 1/60): "plain" play run by props; "crossfading" are driven by useMD2Animation ` +
       'controllers, each mid-fade from stand into run for the whole measurement.',
     head: ['Ogros', 'plain ms', 'crossfading ms', 'ratio'],

@@ -10,7 +10,7 @@ import { MD2Attach } from '../src/react/MD2Attach'
 import { MD2Model } from '../src/react/MD2Model'
 import { ASSETS, readArrayBuffer } from './lib/models'
 import { compareScenes } from './lib/compare'
-import { CLOCK, type Table, fmt, ratio } from './lib/stats'
+import { type Table, fmt, perFrameNote, ratio } from './lib/stats'
 import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 
@@ -62,7 +62,7 @@ export async function runAttachmentsBench(options: AttachmentsBenchOptions): Pro
   return {
     title: 'Attachments, CPU: soldiers with head and weapon vs bodies alone',
     note:
-      `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per frame, median of ${options.rounds} rounds × ${options.frames} frames, ` +
+      perFrameNote(options) +
       `${n} UFO:AI soldiers (body.md2, 1,007 frames, walk1/stand1 from body.anm); "armed" adds head01.md2 on tag_head and a ` +
       'one-frame rifle on tag_rweapon, each placed every frame from body.tag (interpolated tag, one matrix per attachment).',
     head: ['soldiers', 'bodies ms', 'armed ms', 'ratio'],

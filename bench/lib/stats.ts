@@ -99,3 +99,8 @@ export function markdownTable(table: Table): string {
   if (table.footer?.length) out.push('', ...table.footer.map((line) => `${line}  `))
   return out.join('\n')
 }
+
+/** How a CPU comparison was measured, for a table's note. */
+export function perFrameNote(options: { rounds: number; frames: number }): string {
+  return `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per frame, median of ${options.rounds} rounds × ${options.frames} frames, `
+}

@@ -26,12 +26,17 @@ afterEach(() => {
   }
 })
 
+/** A `width` × `height` element in the page with a React root in it. */
+export function openHost(width: number, height: number): { host: HTMLDivElement; root: Root } {
+  const host = document.createElement('div')
+  host.style.cssText = `width: ${width}px; height: ${height}px`
+  document.body.append(host)
+  return { host, root: createRoot(host) }
+}
+
 /** A 400×300 R3F canvas with a black background, flat colours, no antialiasing. */
 export async function mount(children: ReactNode, { antialias = false } = {}): Promise<Mounted> {
-  const host = document.createElement('div')
-  host.style.cssText = 'width: 400px; height: 300px'
-  document.body.append(host)
-  const root = createRoot(host)
+  const { host, root } = openHost(400, 300)
   let state: RootState | undefined
   const render = (scene: ReactNode) =>
     root.render(

@@ -5,12 +5,12 @@
  */
 import { Canvas, type RootState } from '@react-three/fiber'
 import { Component, StrictMode, Suspense, startTransition, type ReactNode } from 'react'
-import { createRoot } from 'react-dom/client'
 import type { Texture, WebGLRenderer } from 'three'
 import { expect, test } from 'vitest'
 import { MD2Model, getMissingSkinTexture, useMD2Skin, useMD2Tags } from '../../src/index'
 import { models } from '../../src/react/useMD2'
 import { setAbandonedAfter } from '../../src/react/assetCache'
+import { openHost } from './canvas'
 
 const Q2 = '/assets/quake2'
 const URLS = [`${Q2}/ogro/tris.MD2`, `${Q2}/ratamahatta/tris.md2`, `${Q2}/sydney/tris.md2`, '/assets/ufoai/wc/wc.md2']
@@ -99,10 +99,7 @@ test('mount/unmount churn with switches, slow and failing responses, StrictMode 
     }
   }
   window.addEventListener('error', expectedError, true)
-  const host = document.createElement('div')
-  host.style.cssText = 'width: 320px; height: 240px'
-  document.body.append(host)
-  const root = createRoot(host)
+  const { host, root } = openHost(320, 240)
   let state: RootState | undefined
   const render = (scene: ReactNode) =>
     root.render(
