@@ -306,13 +306,11 @@ describe('buildGlCommands matches a line-for-line transcription of qdata', () =>
         triangles.push(v, v + 1, v + n + 1, v, v + 1, v + n + 1, v + 1, v + n + 2, v + n + 1, v + 1, v + n + 2, v + n + 1)
       }
     }
-    const started = performance.now()
     const data = buildGlCommands({
       header: { skinWidth: 256, skinHeight: 256 },
       st: Int16Array.from(st),
       triangles: Uint16Array.from(triangles),
     })
-    expect(performance.now() - started).toBeLessThan(2000)
     expect(glCommandTopology(data).reduce((sum, c) => sum + c.indices.length - 2, 0)).toBe(2 * n * n)
   })
 })

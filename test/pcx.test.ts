@@ -413,7 +413,6 @@ describe('decodePCX on damaged files', () => {
     // Without the pixel cap: what the bytes could hold decides.
     const NO_CAP = { maxPixels: Infinity }
     const before = process.memoryUsage().arrayBuffers
-    const started = performance.now()
     // 65535×65535, 200-byte file: too short even for the palette of an 8-bit image.
     const tiny = patched(makePCX({ width: 1, height: 1, body: new Array<number>(72).fill(0) }), 8, 0xfe, 0xff, 0xfe, 0xff)
     tiny.set([0xff, 0xff], 66)
@@ -434,7 +433,6 @@ describe('decodePCX on damaged files', () => {
     )
     runs.set([0xff, 0xff], 66)
     expect(expectBadImage(() => decodePCX(runs, NO_CAP), 'pcx header').message).toContain('cannot come from 1001 bytes')
-    expect(performance.now() - started).toBeLessThan(200)
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024)
   })
 

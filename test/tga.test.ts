@@ -514,7 +514,6 @@ describe('decodeTGA on damaged files', () => {
 
   it('absurd sizes are refused before anything is allocated', () => {
     const before = process.memoryUsage().arrayBuffers
-    const started = performance.now()
     const pad = new Array<number>(182).fill(0x7f)
     const huge = (imageType: number, pixelDepth: number) => makeTGA({ imageType, width: 65535, height: 65535, pixelDepth, pixels: pad })
     expect(huge(2, 32).length).toBe(200)
@@ -526,7 +525,6 @@ describe('decodeTGA on damaged files', () => {
     )
     expectBadImage(() => decodeTGA(huge(11, 8), NO_CAP), 'tga rle')
     expect(expectBadImage(() => decodeTGA(huge(10, 32)), 'tga header').message).toContain('65535 × 65535 pixels is more than the limit')
-    expect(performance.now() - started).toBeLessThan(200)
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024)
   })
 
