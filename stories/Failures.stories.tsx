@@ -52,20 +52,34 @@ type Story = StoryObj<typeof meta>
 /** The healthy model is on the right. */
 const HEALTHY = { left: 0.5 }
 
+/**
+ * The broken model's boundary shows its `MD2Error` (code, URL, and `detail`) while the healthy Ogro is
+ * drawn and animated beside it, and nothing reaches the page as an unexpected error.
+ */
+function expectErrorBeside(code: string, url: string, detail: string) {
+  return async ({
+    canvasElement,
+    canvas,
+  }: {
+    canvasElement: HTMLElement
+    canvas: { findByRole: (role: string, options: object, wait: object) => Promise<HTMLElement> }
+  }) => {
+    const stage = await findStage(canvasElement)
+    const alert = await canvas.findByRole('alert', {}, { timeout: 60_000 })
+    await expect(alert.textContent).toMatch(new RegExp(`^MD2Error ${code}: `))
+    await expect(alert.textContent).toContain(url)
+    await expect(alert.textContent).toContain(detail)
+    await stage.expectModel(HEALTHY)
+    await stage.expectAnimated(HEALTHY)
+    await expect(unexpectedReportedErrors).toEqual([])
+  }
+}
+
 /** A real model cut short after 20,000 bytes (stories/fixtures): `TRUNCATED`, and Ogro plays on. */
 export const DamagedFile: Story = {
   args: { brokenUrl: TRUNCATED_MODEL },
   parameters: { expected: { messages: [TRUNCATED_MODEL] } },
-  play: async ({ canvasElement, canvas }) => {
-    const stage = await findStage(canvasElement)
-    const alert = await canvas.findByRole('alert', {}, { timeout: 60_000 })
-    await expect(alert.textContent).toMatch(/^MD2Error TRUNCATED: /)
-    await expect(alert.textContent).toContain(TRUNCATED_MODEL)
-    await expect(alert.textContent).toContain('frames at offset 9424')
-    await stage.expectModel(HEALTHY)
-    await stage.expectAnimated(HEALTHY)
-    await expect(unexpectedReportedErrors).toEqual([])
-  },
+  play: expectErrorBeside('TRUNCATED', TRUNCATED_MODEL, 'frames at offset 9424'),
 }
 
 /** A URL that answers 404: `LOAD_FAILED` naming the URL, and Ogro plays on. */
@@ -73,14 +87,5 @@ export const MissingFile: Story = {
   args: { brokenUrl: MISSING_MODEL },
   // The 404 and the error it causes are the point of the story.
   parameters: { expected: { failedRequests: [MISSING_MODEL], messages: [MISSING_MODEL] } },
-  play: async ({ canvasElement, canvas }) => {
-    const stage = await findStage(canvasElement)
-    const alert = await canvas.findByRole('alert', {}, { timeout: 60_000 })
-    await expect(alert.textContent).toMatch(/^MD2Error LOAD_FAILED: /)
-    await expect(alert.textContent).toContain(MISSING_MODEL)
-    await expect(alert.textContent).toContain('404')
-    await stage.expectModel(HEALTHY)
-    await stage.expectAnimated(HEALTHY)
-    await expect(unexpectedReportedErrors).toEqual([])
-  },
+  play: expectErrorBeside('LOAD_FAILED', MISSING_MODEL, '404'),
 }

@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { splitStory } from './support/story-kinds'
+import { splitStory, expectPictureAgain } from './support/story-kinds'
 import { DataTexture, LinearFilter, LinearMipmapLinearFilter, RGBAFormat, SRGBColorSpace, UnsignedByteType } from 'three'
 import { expect } from 'storybook/test'
 import { frameCount as ogroFrames, skins as ogroSkinNames } from '../assets/quake2/ogro/tris.MD2?md2-animations'
@@ -127,8 +127,7 @@ const ogroPcxSkinsStory: Story = {
     await expect(resolved.url).toBe(`${OGRO_DIR}igdosh.pcx`)
 
     setStoryArgs({ skin: undefined })
-    const again = await stage.settle((p) => difference(previous, p) > 200, 'the default skin to show again')
-    await expect(difference(byDefault, again), 'pixels differing from the first picture with the default skin').toBe(0)
+    await expectPictureAgain(stage, previous, byDefault, 'the default skin to show again')
   },
 }
 const ogroPcxSkinsStoryFaces = splitStory(ogroPcxSkinsStory, { frame: undefined, playing: false })
@@ -218,8 +217,7 @@ const ratamahattaPcxSkinsStory: Story = {
     let previous = first
     for (const url of RATAMAHATTA_PCX.slice(1)) previous = await showSkin(stage, previous, url, fileOf(url))
     setStoryArgs({ skin: RATAMAHATTA_PCX[0] })
-    const again = await stage.settle((p) => difference(previous, p) > 200, 'the first skin to show again')
-    await expect(difference(first, again), 'pixels differing from the first picture with the same skin').toBe(0)
+    await expectPictureAgain(stage, previous, first, 'the first skin to show again')
   },
 }
 const ratamahattaPcxSkinsStoryFaces = splitStory(ratamahattaPcxSkinsStory, { frame: undefined, playing: false })

@@ -1,6 +1,6 @@
 import { expect } from 'storybook/test'
 import { setStoryArgs } from './live-args'
-import { difference, findStage } from './pixels'
+import { difference, findStage, type Picture, type StageProbe } from './pixels'
 
 interface PlayableStory {
   args?: object
@@ -42,9 +42,14 @@ export function scrubPlay(frame: number, what: string) {
     const other = await stage.settle((p) => difference(first, p) > 200, `frame ${frame} (${what}) to show`)
     await stage.expectStill()
     setStoryArgs({ frame: 0 })
-    const again = await stage.settle((p) => difference(other, p) > 200, 'frame 0 to show again')
-    await expect(difference(first, again), 'frame 0 twice: differing pixels').toBe(0)
+    await expectPictureAgain(stage, other, first, 'frame 0 to show again')
   }
+}
+
+/** After going back to what `first` showed: the picture changes from `previous` and is `first` to the pixel. */
+export async function expectPictureAgain(stage: StageProbe, previous: Picture, first: Picture, what: string): Promise<void> {
+  const again = await stage.settle((p) => difference(previous, p) > 200, what)
+  await expect(difference(first, again), `${what}: pixels differing from the first picture`).toBe(0)
 }
 
 /** The play function most stories share: the model is drawn, and it moves. */
