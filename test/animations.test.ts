@@ -16,6 +16,9 @@ const range = (animations: MD2Animation[], name: string) => {
   const found = animations.find((a) => a.name === name)
   return found ? [found.start, found.end] : undefined
 }
+
+/** The ranges of several animations by name, as `{ name: [start, end] }`. */
+const ranges = (animations: MD2Animation[], names: string[]) => Object.fromEntries(names.map((name) => [name, range(animations, name)]))
 const named = (...names: string[]) => names.map((name) => ({ name }))
 
 describe('grouping frames into animations by name', () => {
@@ -46,28 +49,30 @@ describe('grouping frames into animations by name', () => {
       'boom 198-198',
     ])
     // The standard names reach the same frames: code written for any player model works on Ogro.
-    expect(range(animations, 'pain1')).toEqual([54, 57])
-    expect(range(animations, 'taunt')).toEqual([95, 111])
-    expect(range(animations, 'crouch_pain')).toEqual([169, 172])
+    expect(ranges(animations, ['pain1', 'taunt', 'crouch_pain'])).toEqual({ pain1: [54, 57], taunt: [95, 111], crouch_pain: [169, 172] })
     expect(animations.filter((a) => a.name === 'stand')).toHaveLength(1)
   })
 
   it('Faerie: 3-digit pain101/pain201/pain301 and death101.. stay apart', () => {
     const { animations } = parseMD2(readAsset('quake2/faerie/tris.md2'))
-    expect(range(animations, 'pain1')).toEqual([54, 57])
-    expect(range(animations, 'pain2')).toEqual([58, 61])
-    expect(range(animations, 'pain3')).toEqual([62, 65])
-    expect(range(animations, 'death1')).toEqual([178, 183])
-    expect(range(animations, 'death3')).toEqual([190, 197])
+    expect(ranges(animations, ['pain1', 'pain2', 'pain3', 'death1', 'death3'])).toEqual({
+      pain1: [54, 57],
+      pain2: [58, 61],
+      pain3: [62, 65],
+      death1: [178, 183],
+      death3: [190, 197],
+    })
     expect(animations.find((a) => a.name === 'pain1')!.source).toBe('names')
   })
 
   it('Ratamahatta: stand001..stand040 is one run; pain001..pain012 is one "pain"', () => {
     const { animations } = parseMD2(readAsset('quake2/ratamahatta/tris.md2'))
-    expect(range(animations, 'stand')).toEqual([0, 39])
-    expect(range(animations, 'pain')).toEqual([54, 65])
-    expect(range(animations, 'crstand')).toEqual([135, 153])
-    expect(range(animations, 'death')).toEqual([178, 197])
+    expect(ranges(animations, ['stand', 'pain', 'crstand', 'death'])).toEqual({
+      stand: [0, 39],
+      pain: [54, 65],
+      crstand: [135, 153],
+      death: [178, 197],
+    })
     // and the player table's split of those frames
     expect(range(animations, 'death2')).toEqual([184, 189])
   })
@@ -98,8 +103,7 @@ describe('grouping frames into animations by name', () => {
 
   it('bloodspider: walk01..walk09 then walk010..walk034 is one run', () => {
     const { animations } = parseMD2(readAsset('ufoai/bloodspider/bloodspider.md2'))
-    expect(range(animations, 'walk')).toEqual([0, 33])
-    expect(range(animations, 'shoot_melee')).toEqual([34, 55])
+    expect(ranges(animations, ['walk', 'shoot_melee'])).toEqual({ walk: [0, 33], shoot_melee: [34, 55] })
   })
 
   it('a name that comes back later is a separate animation with a suffix', () => {

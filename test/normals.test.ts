@@ -35,20 +35,10 @@ describe('Quake II normal tables', () => {
 
   it("anormtab matches spot values of id Software's anormtab.h", () => {
     // [row, column, value] read from the Quake II source release.
+    // prettier-ignore
     const spots: [number, number, number][] = [
-      [0, 0, 1.23],
-      [0, 5, 1.71],
-      [0, 11, 1.97],
-      [0, 49, 1.99],
-      [0, 80, 0.71],
-      [0, 161, 0.76],
-      [1, 0, 1.26],
-      [1, 35, 1.24],
-      [1, 100, 1.55],
-      [1, 161, 0.82],
-      [4, 0, 1.6],
-      [8, 0, 1.97],
-      [8, 15, 1.99],
+      [0, 0, 1.23], [0, 5, 1.71], [0, 11, 1.97], [0, 49, 1.99], [0, 80, 0.71], [0, 161, 0.76],
+      [1, 0, 1.26], [1, 35, 1.24], [1, 100, 1.55], [1, 161, 0.82], [4, 0, 1.6], [8, 0, 1.97], [8, 15, 1.99],
     ]
     for (const [row, column, value] of spots) expect(ANORMTAB[row * 256 + column]).toBeCloseTo(value, 5)
     // normal 5 is straight up: the same under every yaw
