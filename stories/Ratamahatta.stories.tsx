@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { splitStory } from './support/story-kinds'
+import { expectDrawnAndAnimated, splitStory } from './support/story-kinds'
 import { animationNames, frameCount } from '../assets/quake2/ratamahatta/tris.md2?md2-animations'
 import { expect } from 'storybook/test'
 import { MD2Model, useMD2, useMD2Skin, type MD2ModelProps } from '../src/index'
@@ -42,10 +42,8 @@ type Story = StoryObj<typeof meta>
 
 /** Standing with his weapon; every animation of the file in the select. */
 export const Playing: Story = {
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    await stage.expectAnimated()
+  play: async (context) => {
+    await expectDrawnAndAnimated(context)
     // The weapon's default skin: "players/Ratamahatta/weapon.pcx" as written, found as weapon.pcx beside it.
     const [weaponSkin] = (await useMD2.preload(RATAMAHATTA_WEAPON)).skins
     await expect((await useMD2Skin.resolve(RATAMAHATTA_WEAPON, weaponSkin!)).url).toBe(RATAMAHATTA_WEAPON_SKIN)

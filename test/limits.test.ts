@@ -372,13 +372,9 @@ describe('skin images claiming 65535 × 65535 pixels: refused before allocation'
     bytes.fill(0xff, 128, 428) // 150 runs of 63
     return bytes
   }
-  it.each([
-    [1, 1],
-    [1, 3],
-    [1, 4],
-    [0, 1],
-    [0, 4],
-  ])('PCX, encoding %i, %i plane(s)', (encoding, planes) => {
+  // [encoding, planes]
+  // prettier-ignore
+  it.each([[1, 1], [1, 3], [1, 4], [0, 1], [0, 4]])('PCX, encoding %i, %i plane(s)', (encoding, planes) => {
     expectImageRefused(() => decodePCX(pcx(encoding, planes)))
   })
 
@@ -392,12 +388,9 @@ describe('skin images claiming 65535 × 65535 pixels: refused before allocation'
     bytes.fill(0xff, 18) // run packets of 128 pixels
     return bytes
   }
-  it.each([
-    [2, 32],
-    [10, 32],
-    [3, 8],
-    [11, 8],
-  ])('TGA, type %i, %i bits', (type, depth) => {
+  // [type, bits]
+  // prettier-ignore
+  it.each([[2, 32], [10, 32], [3, 8], [11, 8]])('TGA, type %i, %i bits', (type, depth) => {
     expectImageRefused(() => decodeTGA(tga(type, depth)))
   })
 

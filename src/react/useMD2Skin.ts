@@ -170,13 +170,16 @@ function skinKey(model: MD2Model, skin: MD2SkinProp, loadedFrom: string | undefi
 function useSkinHold(key: string | undefined): void {
   useEffect(() => {
     if (key === undefined) return undefined
-    const colon = key.indexOf(':')
-    const kind = key.slice(0, colon)
-    const rest = key.slice(colon + 1)
+    const { kind, rest } = splitSkinKey(key)
     if (kind === 'url') return urlSkins.hold(rest)
     if (kind === 'name') return resolutions.hold(rest)
     return undefined
   }, [key])
+}
+
+function splitSkinKey(key: string): { kind: string; rest: string } {
+  const colon = key.indexOf(':')
+  return { kind: key.slice(0, colon), rest: key.slice(colon + 1) }
 }
 
 /** A file name with no folder and no scheme (`khorne.pcx`, `ctf_b.PCX`). */
@@ -194,9 +197,7 @@ export function readSkinNextTo(modelUrl: string, name: string): Texture {
 
 function readSkinKey(model: MD2Model, key: string | undefined): SkinUrlResult | undefined {
   if (key === undefined) return undefined
-  const colon = key.indexOf(':')
-  const kind = key.slice(0, colon)
-  const rest = key.slice(colon + 1)
+  const { kind, rest } = splitSkinKey(key)
   if (kind === 'url') return urlSkins.read(rest)
   if (kind === 'name') return resolutions.read(rest)
   const at = rest.indexOf(SEPARATOR)
