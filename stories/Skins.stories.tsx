@@ -83,6 +83,15 @@ function drawn(picture: Picture): number {
   return Math.round(coverage(picture) * picture.width * picture.height)
 }
 
+/** The model drawn and settled, wearing a real skin (almost no checkerboard magenta): the stage and that picture. */
+async function firstSkinned(canvasElement: HTMLElement, label: string): Promise<{ stage: StageProbe; first: Picture }> {
+  const stage = await findStage(canvasElement)
+  await stage.expectModel()
+  const first = await stage.settle(() => true, `${label} to settle`)
+  await expect(magenta(first) / drawn(first), `checkerboard share with ${label}`).toBeLessThan(0.02)
+  return { stage, first }
+}
+
 /** Shows `skin`, waits for a settled picture that differs from `previous`, checks it is no checkerboard. */
 async function showSkin(stage: StageProbe, previous: Picture, skin: unknown, label: string): Promise<Picture> {
   setStoryArgs({ skin })
@@ -109,10 +118,7 @@ const ogroPcxSkinsStory: Story = {
     frame: { control: { type: 'range', min: 0, max: ogroFrames - 1, step: 1 } },
   },
   play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    const byDefault = await stage.settle(() => true, 'the default skin to settle')
-    await expect(magenta(byDefault) / drawn(byDefault), 'checkerboard share with the default skin').toBeLessThan(0.02)
+    const { stage, first: byDefault } = await firstSkinned(canvasElement, 'the default skin')
 
     // The default is the file's first skin: naming it, or giving its index, shows the same picture.
     setStoryArgs({ skin: ogroSkinNames[0] })
@@ -206,10 +212,7 @@ const ratamahattaPcxSkinsStory: Story = {
   },
   render: (args) => <RatamahattaScene {...args} />,
   play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    const first = await stage.settle(() => true, 'the first skin to settle')
-    await expect(magenta(first) / drawn(first), 'checkerboard share').toBeLessThan(0.02)
+    const { stage, first } = await firstSkinned(canvasElement, 'the first skin')
     const weapon = await useMD2Skin.resolve(RATAMAHATTA_WEAPON, ratamahattaWeaponSkinNames[0]!)
     await expect(weapon.url, `the weapon's skin "${ratamahattaWeaponSkinNames[0]}" resolved next to weapon.MD2`).toBe(
       `${RATAMAHATTA_DIR}weapon.pcx`,
@@ -241,10 +244,7 @@ const bloodspiderNamedSkinsStory: Story = {
     frame: { control: { type: 'range', min: 0, max: bloodspiderFrames - 1, step: 1 } },
   },
   play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
-    const first = await stage.settle(() => true, 'the default skin (.bloodspider) to settle')
-    await expect(magenta(first) / drawn(first), 'checkerboard share with .bloodspider').toBeLessThan(0.02)
+    const { stage, first } = await firstSkinned(canvasElement, 'the default skin (.bloodspider)')
     await expect((await useMD2Skin.resolve(BLOODSPIDER, '.bloodspider')).url).toBe(`${BLOODSPIDER_DIR}bloodspider.jpg`)
     await expect((await useMD2Skin.resolve(BLOODSPIDER, '.bloodspider2')).url).toBe(`${BLOODSPIDER_DIR}bloodspider2.png`)
 

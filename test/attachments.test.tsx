@@ -2,12 +2,12 @@ import { useFrame } from '@react-three/fiber'
 import { createRef } from 'react'
 import { Matrix4, Vector3, type BufferGeometry, type Group, type Mesh } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseAnimationTable, parseMD2 } from '../src/core/internal'
+import { parseAnimationTable, parseMD2, type MD2ModelData } from '../src/core'
 import type { MD2AnimationController } from '../src/core/animator'
 import { createPose, type MD2Pose } from '../src/core/pose'
 import { findTag, parseMD2Tags, tagTransform } from '../src/core/tags'
 import { MD2Attach } from '../src/react/MD2Attach'
-import { MD2Model } from '../src/react/MD2Model'
+import { MD2Model, type MD2ModelProps } from '../src/react/MD2Model'
 import { useMD2Tags } from '../src/react/useMD2Tags'
 import { setTagMatrix } from '../src/three/tagMatrix'
 import { readAsset } from './assets'
@@ -105,18 +105,15 @@ describe('<MD2Attach> on the UFO:AI soldier', () => {
       useFrame(() => seen.push({ matrix: attach.current!.matrixWorld.clone(), pose: { ...controller.current!.pose } }))
       return null
     }
+    const placed = { position: [1, 2, 3], rotation: [0, 1, 0], scale: 0.25 } as const
     const scene = (animation: string) => (
       <MD2Model
         ref={bodyRef}
         model={body}
         tags={tags}
         animationTable={table}
-        animation={animation}
-        crossfade={0.3}
-        controllerRef={controller}
-        position={[1, 2, 3]}
-        rotation={[0, 1, 0]}
-        scale={0.25}
+        {...placed}
+        {...{ animation, crossfade: 0.3, controllerRef: controller }}
       >
         <MD2Attach ref={attach} tag="tag_rweapon" />
         <Probe />
@@ -196,6 +193,17 @@ describe('<MD2Attach> on the UFO:AI soldier', () => {
   })
 })
 
+/** `child` synced inside `parent` (with `props`); the child's ref. */
+async function mountSynced(parent: MD2ModelData, child: MD2ModelData, props: Partial<MD2ModelProps>) {
+  const ref = createRef<Group>()
+  const r = await mount(
+    <MD2Model model={parent} {...props}>
+      <MD2Model ref={ref} model={child} sync />
+    </MD2Model>,
+  )
+  return { r, child: ref }
+}
+
 describe('synced models', () => {
   it("a synced weapon's vertices equal a separately animated weapon's, through steps and a crossfade, beside other synced children", async () => {
     const synced = createRef<Group>()
@@ -226,12 +234,7 @@ describe('synced models', () => {
   })
 
   it("children share the model's scale, so a synced weapon stays in the hand of a scaled body", async () => {
-    const gun = createRef<Group>()
-    const r = await mount(
-      <MD2Model model={ogro} scale={0.1}>
-        <MD2Model ref={gun} model={railgun} sync />
-      </MD2Model>,
-    )
+    const { r, child: gun } = await mountSynced(ogro, railgun, { scale: 0.1 })
     await r.advanceFrames(1, 0)
     meshOf(gun.current!).updateWorldMatrix(true, false)
     expect(new Vector3().setFromMatrixScale(meshOf(gun.current!).matrixWorld).toArray()).toEqual(
@@ -241,12 +244,7 @@ describe('synced models', () => {
 
   it('a synced model with fewer frames shows its last for the extra ones, with one warning', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const hat = createRef<Group>()
-    const r = await mount(
-      <MD2Model model={body} frame={500}>
-        <MD2Model ref={hat} model={head} sync />
-      </MD2Model>,
-    )
+    const { r, child: hat } = await mountSynced(body, head, { frame: 500 })
     await r.advanceFrames(3, 0.1)
     expect(warn.mock.calls.filter(([message]) => String(message).includes('head01.md2 has 1 frames'))).toHaveLength(1)
     expect(Array.from((meshOf(hat.current!).geometry as BufferGeometry).getAttribute('position').array).every(Number.isFinite)).toBe(true)
