@@ -189,11 +189,9 @@ describe('parseMD2 details', () => {
   })
 
   it('decodeFrame matches an independent decode of the bytes', () => {
-    for (const [f, v] of [
-      [0, 0],
-      [57, 100],
-      [198, 357],
-    ] as const) {
+    // [frame, vertex]: the first, one in the middle, the last of each.
+    // prettier-ignore
+    for (const [f, v] of [[0, 0], [57, 100], [198, 357]] as const) {
       const positions = decodeFrame(ogro, f)
       const expected = rawVertex(ogroBytes, f, v)
       for (let k = 0; k < 3; k++) expect(positions[v * 3 + k]).toBeCloseTo(expected[k]!, 5)

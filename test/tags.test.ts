@@ -89,12 +89,12 @@ describe('tagTransform', () => {
     expect([head, rweapon, findTag(soldierTags, 'tag_floor'), findTag(soldierTags, 'tag_tail')]).toEqual([0, 2, 3, -1])
   })
 
+  // Keyframe pairs: neighbours in walk1, far apart in death1, and dead1 held into death2.
+  // prettier-ignore
+  const PAIRS = [[0, 1], [830, 840], [856, 857]] as const
+
   it("is the file's transform on a keyframe, and the lerped, renormalised pair between two", () => {
-    for (const [from, to] of [
-      [0, 1],
-      [830, 840],
-      [856, 857],
-    ] as const) {
+    for (const [from, to] of PAIRS) {
       const pose = { ...createPose(from), to }
       expect(Array.from(tagTransform(soldierTags, rweapon, pose))).toEqual(stored(soldierTags, rweapon, from).map(Math.fround))
       for (const t of [0.25, 0.5, 0.9]) {
