@@ -17,7 +17,7 @@ export { MD2Model, type MD2ModelProps, type MD2PoseSource } from './react/MD2Mod
 export { MD2Player, usePlayerIcon, type MD2PlayerProps } from './react/MD2Player'
 export { MD2Attach, type MD2AttachProps } from './react/MD2Attach'
 export { MD2ViewWeapon, type MD2ViewWeaponProps } from './react/MD2ViewWeapon'
-export { useMD2 } from './react/useMD2'
+export { useMD2, type UseMD2Options } from './react/useMD2'
 export { useMD2Skin, type ResolvedMD2Skin, type MD2SkinProp } from './react/useMD2Skin'
 export { useMD2Tags } from './react/useMD2Tags'
 export { useMD2Animation, type UseMD2AnimationOptions } from './react/useMD2Animation'

@@ -5,12 +5,13 @@ import { join, resolve } from 'node:path'
 import { Suspense } from 'react'
 import { LoadingManager } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { MD2Error } from '../src/core/internal'
+import { MD2Error, type MD2ModelData } from '../src/core'
 import { MD2Model } from '../src/react/MD2Model'
-import { useMD2 } from '../src/react/useMD2'
+import { useMD2, type UseMD2Options } from '../src/react/useMD2'
 import { MD2Loader } from '../src/three/MD2Loader'
 import { readAsset } from './assets'
 import { Boundary } from './support/boundary'
+import { mount } from './support/render'
 
 const ogroBytes = readAsset('quake2/ogro/tris.MD2')
 
@@ -192,5 +193,41 @@ describe('package architecture', () => {
     const imports = [...source.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((match) => match[1]!)
     for (const specifier of imports) expect(specifier).toMatch(/^\.\//)
     expect(source).not.toMatch(/\b(document|window|HTMLCanvasElement|ImageData|OffscreenCanvas)\b/)
+  })
+})
+
+describe('useMD2(url, options): the loader configured as drei configures useGLTF', () => {
+  it('sends the headers, reports to the manager, lets extendLoader set the loader up, and keeps entries apart by options', async () => {
+    const fetch = serve({ '/m/tris.md2': ogroBytes })
+    const manager = new LoadingManager()
+    const started: string[] = []
+    manager.onStart = (url) => void started.push(url)
+    const extendLoader = vi.fn((loader: MD2Loader) => loader.setPath('http://localhost/m/'))
+    const options = { manager, requestHeader: { Authorization: 'Bearer 42' }, extendLoader }
+    const seen: MD2ModelData[] = []
+    function Probe({ url, opts }: { url: string; opts?: UseMD2Options }) {
+      seen.push(useMD2(url, opts))
+      return null
+    }
+    const r = await mount(
+      <Suspense fallback={null}>
+        <Probe url="tris.md2" opts={options} />
+        <Probe url="tris.md2" opts={{ ...options }} />
+      </Suspense>,
+    )
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2))
+    // One entry for the same options by value (headers) and identity (manager, extendLoader): one fetch.
+    expect(fetch).toHaveBeenCalledTimes(1)
+    expect(new Headers(fetch.mock.calls[0]![1]!.headers).get('Authorization')).toBe('Bearer 42')
+    expect(extendLoader).toHaveBeenCalledTimes(1)
+    expect(started).toEqual(['http://localhost/m/tris.md2'])
+    expect(seen.at(-1)).toBe(seen.at(-2))
+    // Other headers: another entry, another fetch.
+    await r.update(
+      <Suspense fallback={null}>
+        <Probe url="tris.md2" opts={{ ...options, requestHeader: { Authorization: 'Bearer 43' } }} />
+      </Suspense>,
+    )
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(2))
   })
 })
