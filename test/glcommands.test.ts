@@ -1,9 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildGlCommands, glCommandTopology } from '../src/core/glcommands'
-import { parseMD2 } from '../src/core/parse'
+import { decodeGlCommands, parseMD2 } from '../src/core/parse'
 import type { MD2Model } from '../src/core/types'
 import { ALL_MD2, readAsset } from './assets'
+import { expectMD2Error } from './support/errors'
 
 /**
  * Why 7 of the 34 classic files differ from qdata in their GL-command s,t (and only there):
@@ -312,5 +313,16 @@ describe('buildGlCommands matches a line-for-line transcription of qdata', () =>
       triangles: Uint16Array.from(triangles),
     })
     expect(glCommandTopology(data).reduce((sum, c) => sum + c.indices.length - 2, 0)).toBe(2 * n * n)
+  })
+})
+
+describe('decodeGlCommands', () => {
+  it('throws a coded MD2Error naming the GL-command word, as every other decoder does', () => {
+    // A fan of 3 vertices whose third names vertex 9 of a 3-vertex model.
+    const fan = Int32Array.of(-3, 0, 0, 0, 0, 0, 1, 0, 0, 9, 0)
+    expectMD2Error(() => decodeGlCommands(fan, 3), 'BAD_INDEX', { section: 'glcmds', text: 'uses vertex 9' })
+    expectMD2Error(() => decodeGlCommands(Int32Array.of(4, 0, 0, 0), 3), 'TRUNCATED', { section: 'glcmds', text: 'needs 12 words' })
+    expectMD2Error(() => decodeGlCommands(Int32Array.of(2, 0, 0, 0, 0, 0, 1), 3), 'BAD_INDEX', { text: 'has 2 vertices' })
+    expect(decodeGlCommands(Int32Array.of(0), 3)).toEqual({ commands: [], terminated: true })
   })
 })

@@ -161,6 +161,7 @@ export function createMD2(input: CreateMD2Input): MD2Model {
   const { warnings } = checkWritable({ header, skins, st, triangles, frames, name: input.name })
 
   const glCommandData = buildGlCommands({ header, st, triangles })
+  // Built here, so sound: a failure would be a bug in buildGlCommands, and throws.
   const decoded = decodeGlCommands(glCommandData, numVertices)
   const md2 = md2Header({
     ...header,
@@ -189,7 +190,7 @@ export function createMD2(input: CreateMD2Input): MD2Model {
     frameTransforms,
     frameData,
     frameStride: md2.frameSize,
-    glCommands: typeof decoded === 'string' ? [] : decoded.commands,
+    glCommands: decoded.commands,
     glCommandData,
     glCommandFloats: new Float32Array(glCommandData.buffer, glCommandData.byteOffset, glCommandData.length),
     animations: resolveAnimations(frameNames, input.animations, warnings),

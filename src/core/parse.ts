@@ -325,33 +325,40 @@ function readGlCommands(source: Source, header: MD2Header): GlCommandsRead {
   if (count === 0) return NO_GL_COMMANDS
   const data = readLittleEndian(source.bytes, header.offsetGlCmds, count, Int32Array)
   const floats = new Float32Array(data.buffer, data.byteOffset, count)
-  const result = decodeGlCommands(data, header.numVertices)
-  if (typeof result === 'string') {
+  let result: ReturnType<typeof decodeGlCommands>
+  try {
+    result = decodeGlCommands(data, header.numVertices)
+  } catch (error) {
+    if (!(error instanceof MD2Error)) throw error
     // Engines that draw from the triangle list never read these; the model stays usable without them.
-    source.warnings.push(`GL commands dropped: ${result}`)
+    source.warnings.push(`GL commands dropped: ${error.reason}`)
     return NO_GL_COMMANDS
   }
   if (!result.terminated) source.warnings.push('GL commands have no 0 terminator; read to the end of the section')
   return { commands: result.commands, data, floats }
 }
 
-/** Decodes the strip/fan stream, or says what is wrong with it. */
-export function decodeGlCommands(data: Int32Array, numVertices: number): { commands: MD2GlCommand[]; terminated: boolean } | string {
+/**
+ * Decodes the strip/fan stream. Throws `MD2Error` (`BAD_INDEX` for a command naming a vertex the model
+ * lacks or fewer than 3 vertices, `TRUNCATED` for one running past the section), with the word's offset
+ * in the section; callers that can do without GL commands catch it and say so in their warnings.
+ */
+export function decodeGlCommands(data: Int32Array, numVertices: number): { commands: MD2GlCommand[]; terminated: boolean } {
   const commands: MD2GlCommand[] = []
+  const unsound = (code: MD2ErrorCode, at: number, message: string): never => {
+    throw new MD2Error(code, `command at word ${at} ${message}`, { section: 'glcmds', offset: at * 4 })
+  }
   let pos = 0
   while (pos < data.length) {
     const word = data[pos++]!
     if (word === 0) return { commands, terminated: true }
     const vertexCount = Math.abs(word)
-    if (vertexCount < 3) return `command at word ${pos - 1} has ${vertexCount} vertices`
-    if (pos + vertexCount * 3 > data.length) {
-      return `command at word ${pos - 1} needs ${vertexCount * 3} words, the section has ${data.length - pos} left`
-    }
+    if (vertexCount < 3) unsound('BAD_INDEX', pos - 1, `has ${vertexCount} vertices`)
+    if (pos + vertexCount * 3 > data.length)
+      unsound('TRUNCATED', pos - 1, `needs ${vertexCount * 3} words, the section has ${data.length - pos} left`)
     for (let k = 0; k < vertexCount; k++) {
       const index = data[pos + k * 3 + 2]!
-      if (index < 0 || index >= numVertices) {
-        return `command at word ${pos - 1} uses vertex ${index}, the model has ${numVertices}`
-      }
+      if (index < 0 || index >= numVertices) unsound('BAD_INDEX', pos - 1, `uses vertex ${index}, the model has ${numVertices}`)
     }
     commands.push({ mode: word > 0 ? 'strip' : 'fan', start: pos, vertexCount })
     pos += vertexCount * 3

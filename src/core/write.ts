@@ -254,9 +254,12 @@ export function checkWritable(model: WritableMD2): { numVertices: number; warnin
 function keptGlCommands(model: WritableMD2, numVertices: number, warnings: string[]): Int32Array | null {
   const data = model.glCommandData
   if (!data || data.length === 0) return null
-  const decoded = decodeGlCommands(data, numVertices)
-  if (typeof decoded === 'string') {
-    warnings.push(`the model's GL commands are unsound (${decoded}); rebuilt`)
+  let decoded: ReturnType<typeof decodeGlCommands>
+  try {
+    decoded = decodeGlCommands(data, numVertices)
+  } catch (error) {
+    if (!(error instanceof MD2Error)) throw error
+    warnings.push(`the model's GL commands are unsound (${error.reason}); rebuilt`)
     return null
   }
   if (!decoded.terminated) {
