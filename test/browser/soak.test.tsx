@@ -19,18 +19,23 @@ const DAMAGED = '/stories/fixtures/ratamahatta-truncated.md2'
 const OGRO_SKINS = ['igdosh.pcx', 'khorne.pcx', 'grok.pcx', 'missing.pcx', `${Q2}/ogro/png/igdosh.png`]
 /** Responses for these are held back, as from a slow server. */
 const SLOW = /ratamahatta|khorne|wc\.md2/
+/** A response that takes far longer than the test waits: only an abort ends it early. */
+const HELD_BACK = /[?&]held-back/
 const CYCLES = 60
 
 /** fetch, counted: what is open, what was aborted, what failed. */
 function instrumentFetch() {
   const real = window.fetch.bind(window)
   const counts = { requests: 0, open: 0, aborted: 0, failed: 0 }
+  const started: string[] = []
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     counts.requests++
     counts.open++
     try {
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-      if (SLOW.test(url)) await delay(120, init?.signal ?? undefined)
+      started.push(url)
+      if (HELD_BACK.test(url)) await delay(5000, init?.signal ?? undefined)
+      else if (SLOW.test(url)) await delay(120, init?.signal ?? undefined)
       const response = await real(input, init)
       if (!response.ok) counts.failed++
       return response
@@ -41,7 +46,7 @@ function instrumentFetch() {
       counts.open--
     }
   }
-  return { counts, restore: () => (window.fetch = real) }
+  return { counts, started, restore: () => (window.fetch = real) }
 }
 
 function delay(ms: number, signal?: AbortSignal): Promise<void> {
@@ -60,10 +65,16 @@ const frames = (n: number) =>
     step(n)
   })
 
+/** Model errors caught by the soak's boundaries. */
+const boundaryCatches: unknown[] = []
+
 class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   override state = { failed: false }
   static getDerivedStateFromError() {
     return { failed: true }
+  }
+  override componentDidCatch(error: unknown) {
+    boundaryCatches.push(error)
   }
   override render() {
     return this.state.failed ? null : this.props.children
@@ -90,10 +101,8 @@ test('mount/unmount churn with switches, slow and failing responses, StrictMode 
   console.warn = () => {}
   console.error = () => {}
   // Damaged and missing models reach their error boundaries, which R3F also reports as window errors.
-  let caught = 0
   const expectedError = (event: ErrorEvent) => {
     if ((event.error as { name?: string } | undefined)?.name === 'MD2Error') {
-      caught++
       event.preventDefault()
       event.stopImmediatePropagation()
     }
@@ -151,6 +160,35 @@ test('mount/unmount churn with switches, slow and failing responses, StrictMode 
       await frames(next() < 0.5 ? 1 : 8)
     }
 
+    // However the timing of the churn went, these happen every run: a load switched away from while
+    // held back is aborted, and a missing and a damaged model each reach their boundary.
+    const heldBack = `${URLS[2]}?held-back`
+    const switching = (url: string) => (
+      <Boundary key="switching">
+        <Suspense fallback={null}>
+          <MD2Model url={url} skin={null} />
+        </Suspense>
+      </Boundary>
+    )
+    render(switching(URLS[0]!))
+    await frames(3)
+    render(switching(heldBack))
+    while (!fetches.started.some((url) => url.includes('held-back'))) await frames(1)
+    render(switching(URLS[1]!))
+    const abortsBefore = fetches.counts.aborted
+    while (fetches.counts.aborted === abortsBefore) await frames(2)
+    render(
+      [MISSING, DAMAGED].map((url) => (
+        <Boundary key={url}>
+          <Suspense fallback={null}>
+            <MD2Model url={url} />
+          </Suspense>
+        </Boundary>
+      )),
+    )
+    const caughtBefore = boundaryCatches.length
+    while (boundaryCatches.length < caughtBefore + 2) await frames(2)
+
     render(null)
     // Slow responses finish, released holds and abandoned loads are dropped.
     const deadline = performance.now() + 10_000
@@ -171,11 +209,11 @@ test('mount/unmount churn with switches, slow and failing responses, StrictMode 
     }
     console.log(
       `soak: ${CYCLES} cycles, ${mounts} mounts, ${fetches.counts.requests} requests (${fetches.counts.aborted} aborted, ` +
-        `${fetches.counts.failed} failed, ${caught} model errors caught by boundaries); left: ${left.geometries} geometries, ` +
+        `${fetches.counts.failed} failed, ${boundaryCatches.length} model errors caught by boundaries); left: ${left.geometries} geometries, ` +
         `${left.textures} textures beside the shared checkerboard, ${left.open} open requests, ${left.cached.length} cached models`,
     )
     expect(mounts).toBeGreaterThan(100)
-    expect(caught, 'damaged and missing models reached their boundaries').toBeGreaterThan(0)
+    expect(boundaryCatches.every((error) => (error as { name?: string }).name === 'MD2Error')).toBe(true)
     expect(fetches.counts.aborted, 'loads switched away from were aborted').toBeGreaterThan(0)
     expect(left).toEqual({ geometries: 0, textures: 0, open: 0, cached: [] })
   } finally {
