@@ -17,7 +17,8 @@ export default defineConfig({
       formats: ['es'],
     },
     rollupOptions: {
-      external: [/^react($|\/)/, /^react-dom($|\/)/, /^three($|\/)/, /^@react-three\/fiber($|\/)/, /^node:/],
+      // Peers and dependencies are resolved by the user's bundler.
+      external: [/^fflate($|\/)/, /^react($|\/)/, /^react-dom($|\/)/, /^three($|\/)/, /^@react-three\/fiber($|\/)/, /^node:/],
     },
   },
 })

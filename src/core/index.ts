@@ -8,13 +8,12 @@ export { parseMD2, type ParseMD2Options } from './parse'
 export type { MD2Model as MD2ModelData, MD2Header, MD2Frame, MD2Animation, MD2AnimationDef } from './types'
 export { MD2Error, isMD2Error, type MD2ErrorCode } from './errors'
 export { decodeFrame, decodeFrameNormals, blendFrames, frameBounds } from './frame'
-export { ENGINE_LIMITS, QUAKE2_FPS } from './spec'
+export { QUAKE2_FPS } from './spec'
 export { quakeToYUp } from './blend'
 
 // Animate
 export { parseAnimationTable, findAnimation, type AnimationSelector } from './animations'
 export { MD2Animator, type MD2AnimationController } from './animator'
-export { AnimationPlayer } from './animation-player'
 export { createPose, type MD2Pose } from './pose'
 export { stepPlayerAnimation, createPlayerAnimationState, type PlayerInput } from './player-animation'
 
@@ -31,3 +30,6 @@ export { quantizeFrame } from './quantize'
 
 // Tags (UFO:AI)
 export { parseMD2Tags, findTag, tagTransform, type MD2Tags } from './tags'
+
+// Archives
+export { openArchive, type MD2Archive } from './archive'

@@ -42,7 +42,7 @@ export { buildGlCommands, glCommandTopology, type GlCommandSource, type GlComman
 export { computeVertexNormals, type QuantizedFrame } from './quantize'
 export { SKIN_EXTENSIONS } from './skin-paths'
 export { copyPose, posesEqual } from './pose'
-export { fadeOutWeight, type PlayRange, type PlayOptions, type AnimationEvents } from './animation-player'
+export { AnimationPlayer, fadeOutWeight, type PlayRange, type PlayOptions, type AnimationEvents } from './animation-player'
 export type { MD2AnimationCallbacks } from './animator'
 export { PLAYER_PRIORITY, type PlayerAnimationState, type PlayerGesture, type PlayerPriority } from './player-animation'
 export {
@@ -58,3 +58,4 @@ export {
   type ShellSpec,
 } from './quake2-light'
 export type { TagPose } from './tags'
+export { openPak, type MD2ArchiveEntry } from './archive'
