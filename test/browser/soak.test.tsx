@@ -4,8 +4,8 @@
  * geometry, texture or GL program beyond the empty scene's, no request open, no model in the cache.
  */
 import { Canvas, type RootState } from '@react-three/fiber'
-import { Component, StrictMode, Suspense, startTransition, type ReactNode } from 'react'
-import type { Texture, WebGLRenderer } from 'three'
+import { Component, StrictMode, Suspense, createRef, startTransition, type ReactNode } from 'react'
+import type { Group, Texture, WebGLRenderer } from 'three'
 import { expect, test } from 'vitest'
 import { MD2Model, getMissingSkinTexture, useMD2Skin, useMD2Tags } from '../../src/index'
 import { models } from '../../src/react/useMD2'
@@ -78,6 +78,15 @@ class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   }
   override render() {
     return this.state.failed ? null : this.props.children
+  }
+}
+
+/** Waits, frame by frame, for `condition`; fails naming `what` after 30 s. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 30_000
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await frames(1)
   }
 }
 
@@ -163,20 +172,22 @@ test('mount/unmount churn with switches, slow and failing responses, StrictMode 
     // However the timing of the churn went, these happen every run: a load switched away from while
     // held back is aborted, and a missing and a damaged model each reach their boundary.
     const heldBack = `${URLS[2]}?held-back`
+    const shown = createRef<Group>()
     const switching = (url: string) => (
       <Boundary key="switching">
         <Suspense fallback={null}>
-          <MD2Model url={url} skin={null} />
+          <MD2Model ref={shown} url={url} skin={null} />
         </Suspense>
       </Boundary>
     )
     render(switching(URLS[0]!))
-    await frames(3)
+    // Mounted first (a load whose only reader never committed cannot be aborted: React gives no cleanup).
+    await until(() => shown.current !== null, 'the first model to be drawn')
     render(switching(heldBack))
-    while (!fetches.started.some((url) => url.includes('held-back'))) await frames(1)
-    render(switching(URLS[1]!))
+    await until(() => fetches.started.some((url) => url.includes('held-back')), 'the held-back request')
     const abortsBefore = fetches.counts.aborted
-    while (fetches.counts.aborted === abortsBefore) await frames(2)
+    render(switching(URLS[1]!))
+    await until(() => fetches.counts.aborted > abortsBefore, 'the held-back request to be aborted')
     render(
       [MISSING, DAMAGED].map((url) => (
         <Boundary key={url}>
@@ -187,7 +198,7 @@ test('mount/unmount churn with switches, slow and failing responses, StrictMode 
       )),
     )
     const caughtBefore = boundaryCatches.length
-    while (boundaryCatches.length < caughtBefore + 2) await frames(2)
+    await until(() => boundaryCatches.length >= caughtBefore + 2, 'the missing and damaged models to reach their boundaries')
 
     render(null)
     // Slow responses finish, released holds and abandoned loads are dropped.
