@@ -6,7 +6,7 @@ const preview: Preview = {
   parameters: {
     layout: 'fullscreen',
     controls: { expanded: true, sort: 'none' },
-    options: { storySort: { order: ['Introduction', 'Quake II', 'UFO:AI', 'Animation', 'Skins', 'Writer', 'Failures'] } },
+    options: { storySort: { order: ['Introduction', 'Quake II', 'UFO:AI', 'Animation', 'Skins', 'Writer', 'Tools', 'Failures'] } },
     viewport: {
       options: {
         ...MINIMAL_VIEWPORTS,

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,cpu,control,attach,browser] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,browser] [--quick] [--write | --no-write]]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
  * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer;
@@ -15,6 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runAnimateCpuBench } from './animate-cpu'
+import { runArchiveBench } from './archive'
 import { runAttachmentsBench } from './attachments'
 import { runAnimationControlBench, runQuake2LightingBench } from './animation-control'
 import { CHROMIUM, runBrowserBench } from './browser'
@@ -32,7 +33,7 @@ const flags = new Map(
     }),
 )
 const folders = args.filter((arg) => !arg.startsWith('--'))
-const sections = new Set((flags.get('only') ?? 'parse,cpu,control,attach,browser').split(','))
+const sections = new Set((flags.get('only') ?? 'parse,archive,cpu,control,attach,browser').split(','))
 const quick = flags.has('quick')
 const full = !flags.has('only') && !quick
 const write = flags.has('write') || (full && !flags.has('no-write'))
@@ -74,6 +75,12 @@ async function main(): Promise<void> {
     const files = listModels([ASSETS, ...folders])
     console.log(`\n[1/4] parse: ${files.length} files`)
     const table = runParseBench(files, quick ? { rounds: 3, sampleMs: 20, memoryRounds: 1 } : { rounds: 7, sampleMs: 40, memoryRounds: 2 })
+    printTable(table)
+    tables.push(table)
+  }
+  if (sections.has('archive')) {
+    console.log('\n[archive] list and open every model')
+    const table = await runArchiveBench({ rounds: quick ? 2 : 5 })
     printTable(table)
     tables.push(table)
   }

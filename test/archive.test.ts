@@ -1,42 +1,12 @@
 import { zipSync } from 'fflate'
-import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openArchive, openPak } from '../src/core/archive'
+import { archiveOfFiles, openArchive, openArchiveByRanges, openPak } from '../src/core/archive'
 import { parseMD2 } from '../src/core/parse'
-import { ASSETS_DIR, readAsset } from './assets'
+import { readAsset } from './assets'
+import { assetFolderFiles, makePak, sameBytes } from './support/archives'
 import { expectMD2Error } from './support/errors'
 
-/** The bundled ogro folder as `players/ogro/<file>`, as Quake II's pak0.pak holds a player. */
-const OGRO_FILES = readdirSync(join(ASSETS_DIR, 'quake2/ogro'))
-  .filter((file) => /\.(md2|pcx)$/i.test(file))
-  .map((file) => ({ name: `players/ogro/${file}`, bytes: readAsset(`quake2/ogro/${file}`) }))
-
-/** Byte-for-byte equality (vitest's deep equality is slow on large typed arrays). */
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
-  return a !== undefined && Buffer.compare(a, b) === 0
-}
-
-/** Writes id's PACK format independently of the reader: header, the files, then the directory. */
-function makePak(files: { name: string; bytes: Uint8Array }[]): Uint8Array {
-  const dataSize = files.reduce((sum, f) => sum + f.bytes.length, 0)
-  const dirOffset = 12 + dataSize
-  const out = new Uint8Array(dirOffset + files.length * 64)
-  const view = new DataView(out.buffer)
-  out.set([0x50, 0x41, 0x43, 0x4b]) // PACK
-  view.setInt32(4, dirOffset, true)
-  view.setInt32(8, files.length * 64, true)
-  let at = 12
-  files.forEach((file, i) => {
-    out.set(file.bytes, at)
-    const entry = dirOffset + i * 64
-    out.set(new TextEncoder().encode(file.name), entry)
-    view.setInt32(entry + 56, at, true)
-    view.setInt32(entry + 60, file.bytes.length, true)
-    at += file.bytes.length
-  })
-  return out
-}
+const OGRO_FILES = assetFolderFiles('quake2/ogro', 'players/ogro/')
 
 describe('openArchive: PACK', () => {
   const pak = makePak(OGRO_FILES)
@@ -106,5 +76,103 @@ describe('openArchive: zip (.pk3)', () => {
 
   it('refuses a zip cut short with a coded error', () => {
     expectMD2Error(() => openArchive(zip.subarray(0, zip.length - 30)), 'TRUNCATED', { section: 'zip' })
+  })
+})
+
+describe('openArchive: damage a real engine would stop at', () => {
+  const zip = zipSync({ 'models/tris.md2': readAsset('quake2/ogro/tris.MD2'), 'models/skin.pcx': readAsset('quake2/ogro/ogrobase.pcx') })
+  const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  /** Offset of the central directory entry of the first file. */
+  const central = () => {
+    const end = zip.length - 22
+    return view(zip).getUint32(end + 16, true)
+  }
+
+  it('a flipped byte in a stored file fails its CRC', () => {
+    const stored = zipSync(
+      { 'models/tris.md2': readAsset('quake2/ogro/tris.MD2'), 'models/skin.pcx': readAsset('quake2/ogro/ogrobase.pcx') },
+      { level: 0 },
+    )
+    const damaged = stored.slice()
+    const first = 30 + view(stored).getUint16(26, true) + view(stored).getUint16(28, true)
+    damaged[first + 1000] = damaged[first + 1000]! ^ 0x01
+    const archive = openArchive(damaged)
+    expectMD2Error(() => archive.read('models/tris.md2'), 'BAD_VALUE', { section: 'zip', text: 'CRC mismatch' })
+    expect(sameBytes(archive.read('models/skin.pcx'), readAsset('quake2/ogro/ogrobase.pcx'))).toBe(true)
+  })
+
+  it('a size deflate cannot reach is refused before anything is allocated', () => {
+    const damaged = zip.slice()
+    view(damaged).setUint32(central() + 24, 0x7fffffff, true)
+    expectMD2Error(() => openArchive(damaged).read('models/tris.md2'), 'OUT_OF_RANGE', { text: 'more than deflate can expand' })
+  })
+
+  it('ZIP64 markers, split archives and directories outside the file are named', () => {
+    const zip64 = zip.slice()
+    view(zip64).setUint16(zip.length - 22 + 10, 0xffff, true)
+    expectMD2Error(() => openArchive(zip64), 'OUT_OF_RANGE', { text: 'ZIP64' })
+    const split = zip.slice()
+    view(split).setUint16(zip.length - 22 + 4, 1, true)
+    expectMD2Error(() => openArchive(split), 'OUT_OF_RANGE', { text: 'split' })
+    const outside = zip.slice()
+    view(outside).setUint32(zip.length - 22 + 16, zip.length, true)
+    expectMD2Error(() => openArchive(outside), 'TRUNCATED', { text: 'central directory' })
+    const entryOutside = zip.slice()
+    view(entryOutside).setUint32(central() + 42, zip.length - 10, true)
+    expectMD2Error(() => openArchive(entryOutside), 'OUT_OF_RANGE', { text: 'lies outside the file' })
+  })
+})
+
+describe('openArchiveByRanges', () => {
+  /** A byte source over `bytes` that counts what was read. */
+  function source(bytes: Uint8Array) {
+    const reads: [number, number][] = []
+    return {
+      reads,
+      read: () => reads.reduce((sum, [, length]) => sum + length, 0),
+      source: {
+        size: bytes.length,
+        read: async (offset: number, length: number) => {
+          reads.push([offset, length])
+          expect(offset + length).toBeLessThanOrEqual(bytes.length)
+          return bytes.slice(offset, offset + length)
+        },
+      },
+    }
+  }
+
+  it.each([
+    ['pak', makePak(OGRO_FILES)],
+    ['zip', zipSync(Object.fromEntries(OGRO_FILES.map((f) => [f.name, f.bytes])), { level: 6 })],
+  ] as const)('%s: opening reads the head and directory only; a read fetches one file', async (kind, bytes) => {
+    const counted = source(bytes)
+    const archive = await openArchiveByRanges(counted.source)
+    expect(archive.kind).toBe(kind)
+    expect(archive.entries.map((e) => e.name).sort()).toEqual(OGRO_FILES.map((f) => f.name).sort())
+    const listed = counted.read()
+    // PACK: 12 bytes and the directory; zip: its tail (end record, comment room) and central directory.
+    expect(listed).toBeLessThan(kind === 'pak' ? 12 + OGRO_FILES.length * 64 + 1 : 65_557 + OGRO_FILES.length * 120)
+    const tris = readAsset('quake2/ogro/tris.MD2')
+    expect(sameBytes(await archive.read('PLAYERS/OGRO/TRIS.MD2'), tris)).toBe(true)
+    const compressed = kind === 'pak' ? tris.length : bytes.length / 4
+    expect(counted.read() - listed).toBeLessThan(compressed + 1024)
+    expect(counted.reads.length).toBeLessThanOrEqual(kind === 'pak' ? 3 : 4)
+    expect(await archive.read('players/ogro/none.md2')).toBeUndefined()
+  })
+
+  it('refuses the same damage as openArchive', async () => {
+    const pak = makePak(OGRO_FILES)
+    const cut = pak.subarray(0, pak.length - 64)
+    await expect(openArchiveByRanges(source(cut).source)).rejects.toMatchObject({ code: 'TRUNCATED', section: 'pak' })
+    await expect(openArchiveByRanges(source(new Uint8Array(100)).source)).rejects.toMatchObject({ code: 'BAD_MAGIC' })
+  })
+})
+
+describe('archiveOfFiles', () => {
+  it('looks loose files (a dropped folder) up as an archive does', () => {
+    const archive = archiveOfFiles(OGRO_FILES.map((f) => [`\\${f.name}`, f.bytes] as const))
+    expect(archive.kind).toBe('files')
+    expect(sameBytes(archive.read('players/OGRO/tris.md2'), readAsset('quake2/ogro/tris.MD2'))).toBe(true)
+    expect(archive.find('players/ogro/IGDOSH.PCX')?.name).toBe('players/ogro/igdosh.pcx')
   })
 })

@@ -32,4 +32,4 @@ export { quantizeFrame } from './quantize'
 export { parseMD2Tags, findTag, tagTransform, type MD2Tags } from './tags'
 
 // Archives
-export { openArchive, type MD2Archive } from './archive'
+export { openArchive, type MD2ArchiveFiles } from './archive'

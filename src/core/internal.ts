@@ -58,4 +58,4 @@ export {
   type ShellSpec,
 } from './quake2-light'
 export type { TagPose } from './tags'
-export { openPak, type MD2ArchiveEntry } from './archive'
+export { openPak, openArchiveByRanges, archiveOfFiles, type MD2ArchiveEntry, type MD2RangeArchive, type ArchiveByteSource } from './archive'

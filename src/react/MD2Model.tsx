@@ -35,6 +35,7 @@ import { Quake2Lighting } from '../three/Quake2Lighting'
 import { inView } from '../three/frustum'
 import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/quake2-light'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
+import { useArchiveUrl } from './MD2Archive'
 import { models } from './useMD2'
 import { useAssetHold } from './assetCache'
 import { tagFiles } from './useMD2Tags'
@@ -169,7 +170,12 @@ export interface MD2ModelProps extends GroupProps {
  * instance owns its position/normal buffers and writes the CPU-blended pose into them in
  * `useFrame`, allocating nothing per frame; instances of one model share everything else.
  */
-export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url, model, ...props }, ref) {
+export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url: givenUrl, model, ...given }, ref) {
+  // Inside an <MD2Archive>, relative URLs (the model, a tag file, a skin path) are the archive's files.
+  const url = useArchiveUrl(givenUrl)
+  const tags = useArchiveUrl(typeof given.tags === 'string' ? given.tags : undefined) ?? given.tags
+  const skinPath = useArchiveUrl(typeof given.skin === 'string' && /[\\/]/.test(given.skin) ? given.skin : undefined)
+  const props = { ...given, tags, skin: skinPath ?? given.skin }
   if (model) return <MD2ModelView ref={ref} model={model} {...props} />
   if (url !== undefined) return <MD2ModelFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Model> needs a `url` or a `model`')

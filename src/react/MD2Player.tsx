@@ -9,6 +9,7 @@ import { MD2Model, type MD2ModelProps } from './MD2Model'
 import { models } from './useMD2'
 import { loadWhileWanted, useAssetHold } from './assetCache'
 import { readSkinNextTo } from './useMD2Skin'
+import { useArchiveUrl } from './MD2Archive'
 
 /** What the body and its weapon share of `<MD2Model>`'s look (Quake II draws the weapon with the body's flags). */
 const LOOK_PROPS = [
@@ -61,7 +62,7 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   { path, skin, weapon, files, onWeaponError, children, ...props },
   ref,
 ) {
-  const folder = folderUrl(path)
+  const folder = useArchiveUrl(folderUrl(path))
   const bodyKey = foundKey(folder, ['tris.md2'], files)
   useAssetHold(found, bodyKey)
   const body = found.read(bodyKey)
@@ -136,7 +137,7 @@ function HeldModel({
  * checkerboard, with one warning, when the folder has none. Never dispose it.
  */
 export function usePlayerIcon(path: string, skin: string, files?: readonly string[]): Texture {
-  const folder = folderUrl(path)
+  const folder = useArchiveUrl(folderUrl(path))
   return readSkinNextTo(`${folder}tris.md2`, fileIn(files, `${skin}_i.pcx`))
 }
 

@@ -2,6 +2,7 @@ import type { LoadingManager } from 'three'
 import { MD2Loader } from '../three/MD2Loader'
 import type { MD2Model } from '../core/types'
 import { createAssetCache, useAssetHold } from './assetCache'
+import { useArchiveUrl } from './MD2Archive'
 
 /** How `useMD2` fetches: the three.js loader's own settings, as drei's `useGLTF` takes them. */
 export interface UseMD2Options {
@@ -61,7 +62,7 @@ export const models = createAssetCache<MD2Model>(
  * load still in flight is aborted, and a loaded model nobody holds or preloaded leaves the cache.
  */
 export function useMD2(url: string, options?: UseMD2Options): MD2Model {
-  const key = modelKey(url, options)
+  const key = modelKey(useArchiveUrl(url), options)
   useAssetHold(models, key)
   return models.read(key)
 }

@@ -7,6 +7,7 @@ import type { MD2Model } from '../core/types'
 import { md2SourceUrl } from '../three/MD2Loader'
 import { MD2SkinLoader, getMissingSkinTexture } from '../three/MD2SkinLoader'
 import { createAssetCache, loadWhileWanted, useAssetHold } from './assetCache'
+import { useArchiveUrl } from './MD2Archive'
 import { isAbort } from '../three/fetchBytes'
 
 /** How one of a model's own skin names was resolved. */
@@ -218,8 +219,10 @@ function readSkinKey(model: MD2Model, key: string | undefined): SkinUrlResult | 
 export function useMD2Skin(url: string): Texture
 export function useMD2Skin(url: string | undefined): Texture | undefined
 export function useMD2Skin(model: MD2Model, skin: number | string): Texture
-export function useMD2Skin(source: string | MD2Model | undefined, skin?: number | string): Texture | undefined {
-  useAssetHold(skins, typeof source === 'string' ? source : undefined)
+export function useMD2Skin(given: string | MD2Model | undefined, skin?: number | string): Texture | undefined {
+  const url = useArchiveUrl(typeof given === 'string' ? given : undefined)
+  const source = url ?? given
+  useAssetHold(skins, url)
   if (source === undefined) return undefined
   if (typeof source === 'string') return skins.read(source)
   return readModelSkin(source, skin ?? 0)

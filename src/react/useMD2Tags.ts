@@ -1,6 +1,7 @@
 import type { MD2Tags } from '../core/tags'
 import { MD2TagLoader } from '../three/MD2TagLoader'
 import { createAssetCache, createCacheHook } from './assetCache'
+import { useArchiveUrl } from './MD2Archive'
 
 const loader = new MD2TagLoader()
 /** Tag files by URL, shared by `useMD2Tags` and `<MD2Model tags="…">`. */
@@ -11,4 +12,5 @@ export const tagFiles = createAssetCache<MD2Tags>((url, signal) => loader.loadWi
  * damaged file throws an `MD2Error` naming the URL to the nearest error boundary. Held while mounted,
  * as `useMD2`; `.preload`, `.clear`, `.peek`.
  */
-export const useMD2Tags = createCacheHook(tagFiles)
+const cachedTags = createCacheHook(tagFiles)
+export const useMD2Tags = Object.assign((url: string): MD2Tags => cachedTags(useArchiveUrl(url)), cachedTags)

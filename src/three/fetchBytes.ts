@@ -1,5 +1,6 @@
 import { Loader, type LoadingManager } from 'three'
 import { MD2Error } from '../core/errors'
+import { readFromArchive } from './archiveMounts'
 
 /** How a loader fetches: its manager, path, headers and credentials, and who may cancel. */
 export interface FetchBytesOptions {
@@ -67,6 +68,14 @@ export async function fetchAndDecode<T>(
 
 async function request(url: string, options: FetchBytesOptions): Promise<Uint8Array<ArrayBuffer>> {
   const section = options.format.section
+  const inArchive = readFromArchive(url)
+  if (inArchive) {
+    const bytes = await inArchive.bytes
+    options.signal?.throwIfAborted()
+    if (!bytes) throw new MD2Error('LOAD_FAILED', `could not load: no such file in the archive ${inArchive.base}`, { file: url, section })
+    // A view on the archive's bytes, which nothing writes to.
+    return bytes as Uint8Array<ArrayBuffer>
+  }
   if (!isAbsolute(url) && typeof location === 'undefined') {
     throw new MD2Error(
       'BAD_ARGUMENT',

@@ -13,6 +13,10 @@ export interface FakeServer {
   aborted: string[]
   /** Requests neither answered nor aborted yet. */
   open(): number
+  /** Body bytes sent so far. */
+  bytesSent(): number
+  /** `Range` headers received, in order. */
+  ranges: string[]
 }
 
 /**
@@ -20,10 +24,16 @@ export interface FakeServer {
  * and of `files` (a path → bytes, or an HTTP status to answer with). Paths are case-sensitive, as on
  * a real web server. `gate` holds back one path until its promise settles.
  */
-export function serveAssets(files: Record<string, Uint8Array | number> = {}, gate?: { path: string; promise: Promise<void> }): FakeServer {
+export function serveAssets(
+  files: Record<string, Uint8Array | number> = {},
+  gate?: { path: string; promise: Promise<void> },
+  options: { ranges?: boolean } = {},
+): FakeServer {
   const requests: string[] = []
   const aborted: string[] = []
+  const ranges: string[] = []
   let open = 0
+  let sent = 0
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
     const path = decodeURIComponent(new URL(url).pathname)
@@ -37,6 +47,21 @@ export function serveAssets(files: Record<string, Uint8Array | number> = {}, gat
       const body = files[path] ?? assetAt(path)
       if (typeof body === 'number') return new Response('error', { status: body })
       if (!body) return new Response('not found', { status: 404, statusText: 'Not Found' })
+      const range = new Headers(init?.headers).get('range')
+      if (range) ranges.push(range)
+      // Single ranges, as static servers answer them, when the server is told to (`bytes=a-b`).
+      const asked = options.ranges && range ? /^bytes=(\d+)-(\d+)$/.exec(range) : null
+      if (asked) {
+        const start = Number(asked[1])
+        const end = Math.min(Number(asked[2]), body.length - 1)
+        if (start >= body.length) return new Response('', { status: 416 })
+        sent += end - start + 1
+        return new Response(body.slice(start, end + 1), {
+          status: 206,
+          headers: { 'Content-Length': String(end - start + 1), 'Content-Range': `bytes ${start}-${end}/${body.length}` },
+        })
+      }
+      sent += body.length
       return new Response(body.slice(), { headers: { 'Content-Length': String(body.length) } })
     } catch (error) {
       if ((error as { name?: string }).name === 'AbortError') aborted.push(path)
@@ -45,7 +70,7 @@ export function serveAssets(files: Record<string, Uint8Array | number> = {}, gat
       open--
     }
   })
-  return { requests, aborted, open: () => open }
+  return { requests, aborted, ranges, open: () => open, bytesSent: () => sent }
 }
 
 function untilGateOrAbort(gate: Promise<void>, signal: AbortSignal | undefined): Promise<void> {

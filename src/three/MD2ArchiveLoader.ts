@@ -1,0 +1,122 @@
+import { Loader } from 'three'
+import { openArchive, openArchiveByRanges, type MD2RangeArchive } from '../core/archive'
+import { MD2Error } from '../core/errors'
+import { archiveBase, mountArchive } from './archiveMounts'
+import { checkUrl, isAbort, looksLikeHtml, type LoadWithOptions } from './fetchBytes'
+
+/** An archive opened from a URL: its listing, reads that wait, and how it is read. */
+export interface LoadedMD2Archive extends MD2RangeArchive {
+  /** The archive's URL, resolved. */
+  readonly url: string
+  /** The URL its files are addressed under (`…/pak0.pak/`); `mount` makes loaders read them from the archive. */
+  readonly base: string
+  /** The archive's size in bytes. */
+  readonly size: number
+  /** True when the server answers range requests: each file is fetched alone; else the archive was fetched whole. */
+  readonly ranged: boolean
+  /** Requests made so far (the first, the directory, one per file read). */
+  readonly requests: number
+  /** Makes every loader read URLs under `base` from this archive; returns the unmount. */
+  mount(): () => void
+}
+
+/** The first request asks for this much: a small archive arrives whole, a large one's head (and a PACK header) with it. */
+const FIRST_RANGE = 64 * 1024
+const SECTION = 'archive'
+
+/**
+ * A three.js loader for Quake II `.pak` and `.pk3`/`.zip` archives. Where the server answers HTTP range
+ * requests, only the directory is fetched on load and each file when it is read, so a large archive is
+ * never downloaded whole; otherwise the archive is fetched once and read from memory. Failures are
+ * `MD2Error`s naming the URL: `LOAD_FAILED` for the fetch, the archive reader's codes for damage.
+ */
+export class MD2ArchiveLoader extends Loader<LoadedMD2Archive> {
+  override load(
+    url: string,
+    onLoad: (archive: LoadedMD2Archive) => void,
+    _onProgress?: (event: ProgressEvent) => void,
+    onError?: (error: unknown) => void,
+  ): void {
+    this.loadWith(url).then(onLoad, (error: unknown) => (onError ? onError(error) : console.error(error)))
+  }
+
+  async loadWith(url: string, options: LoadWithOptions = {}): Promise<LoadedMD2Archive> {
+    checkUrl(url, 'MD2ArchiveLoader')
+    const resolved = this.manager.resolveURL((this.path ?? '') + url)
+    this.manager.itemStart(resolved)
+    try {
+      const archive = await this.open(resolved, options.signal)
+      this.manager.itemEnd(resolved)
+      return archive
+    } catch (error) {
+      this.manager.itemError(resolved)
+      this.manager.itemEnd(resolved)
+      if (isAbort(error) || error instanceof MD2Error) throw error
+      throw new MD2Error('LOAD_FAILED', `could not load: ${error instanceof Error ? error.message : String(error)}`, {
+        file: resolved,
+        section: SECTION,
+        cause: error,
+      })
+    }
+  }
+
+  private async open(url: string, signal: AbortSignal | undefined): Promise<LoadedMD2Archive> {
+    let requests = 0
+    const get = async (range: string | undefined): Promise<{ response: Response; bytes: Uint8Array }> => {
+      requests++
+      const response = await fetch(url, {
+        headers: range ? { ...this.requestHeader, Range: range } : this.requestHeader,
+        credentials: this.withCredentials ? 'include' : 'same-origin',
+        signal,
+      })
+      if (response.status !== 0 && response.status !== 206 && (response.status < 200 || response.status > 299))
+        throw new MD2Error('LOAD_FAILED', `could not load: HTTP ${response.status}`, { file: url, section: SECTION })
+      const bytes = new Uint8Array(await response.arrayBuffer())
+      if (/\btext\/html\b/i.test(response.headers.get('content-type') ?? '') || looksLikeHtml(bytes))
+        throw new MD2Error('LOAD_FAILED', `got an HTML page, not an archive (HTTP ${response.status}): check the URL and its case`, {
+          file: url,
+          section: SECTION,
+        })
+      return { response, bytes }
+    }
+    const first = await get(`bytes=0-${FIRST_RANGE - 1}`)
+    const total = first.response.status === 206 ? Number(/\/(\d+)\s*$/.exec(first.response.headers.get('content-range') ?? '')?.[1]) : NaN
+    const loaded = (archive: MD2RangeArchive, size: number, ranged: boolean): LoadedMD2Archive => {
+      const base = archiveBase(url)
+      const result: LoadedMD2Archive = {
+        ...archive,
+        url,
+        base,
+        size,
+        ranged,
+        get requests() {
+          return requests
+        },
+        mount: () => mountArchive(base, result),
+      }
+      return result
+    }
+    if (!Number.isFinite(total) || total <= first.bytes.length) {
+      // The server sent the whole file (no range support, or the archive is small).
+      const files = openArchive(first.bytes, { name: url })
+      return loaded({ ...files, read: async (name) => files.read(name) }, first.bytes.length, false)
+    }
+    const head = first.bytes
+    const archive = await openArchiveByRanges({
+      size: total,
+      name: url,
+      read: async (offset, length) => {
+        if (offset + length <= head.length) return head.subarray(offset, offset + length)
+        const { response, bytes } = await get(`bytes=${offset}-${offset + length - 1}`)
+        if (response.status !== 206 || bytes.length !== length)
+          throw new MD2Error('LOAD_FAILED', `asked for ${length} bytes at ${offset}, got ${bytes.length} (HTTP ${response.status})`, {
+            file: url,
+            section: SECTION,
+            offset,
+          })
+        return bytes
+      },
+    })
+    return loaded(archive, total, true)
+  }
+}

@@ -1,0 +1,78 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { expect, waitFor } from 'storybook/test'
+import { coverage, difference, findStage, type Picture } from './support/pixels'
+import { Viewer } from './support/Viewer'
+
+/**
+ * A drop-in viewer built on the library: drop `.md2` files with their skins, a folder, or a whole
+ * `.pak`/`.pk3`/`.zip` on it (or pick them), choose a model, play, scrub and loop its animations, switch
+ * skins, show wireframe, vertex normals, the all-frames bounds and UFO:AI tags, read the file's header and
+ * warnings, and export the model as glTF (`.glb`, one morph target per keyframe, a clip per animation,
+ * the skin embedded) or save it again as `.md2`. Files are read in the page (`openArchive`,
+ * `<MD2Archive archive>`): nothing is uploaded. `npm run build-storybook` builds it as a static page.
+ *
+ * Its check drops the bundled Ogro folder (by Magarnigal, skins by Ogro_Fix and Deranged; see
+ * `assets/CREDITS.md`) as a browser would deliver it.
+ */
+const meta = {
+  title: 'Tools/Viewer',
+  component: Viewer,
+  // The viewer brings its own <Canvas> beside its panel.
+  parameters: { layout: 'fullscreen', stage: false },
+} satisfies Meta<typeof Viewer>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+/** The bundled ogro folder's files, as served. */
+const OGRO_FOLDER = import.meta.glob('../assets/quake2/ogro/*.{md2,MD2,pcx,txt}', {
+  query: '?url',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>
+
+/** Share of drawn pixels that are the missing-skin checkerboard's magenta. */
+function magentaShare(picture: Picture): number {
+  let drawn = 0
+  let magenta = 0
+  for (let i = 0; i < picture.data.length; i += 4) {
+    const [r, g, b] = [picture.data[i]!, picture.data[i + 1]!, picture.data[i + 2]!]
+    if (Math.abs(r - 0x1d) + Math.abs(g - 0x27) + Math.abs(b - 0x33) < 18) continue
+    drawn++
+    if (r > 200 && g < 60 && b > 200) magenta++
+  }
+  return drawn === 0 ? 1 : magenta / drawn
+}
+
+export const DropAFolder: Story = {
+  play: async ({ canvasElement }) => {
+    const zone = canvasElement.querySelector<HTMLElement>('[data-testid="viewer-drop"]')!
+    const transfer = new DataTransfer()
+    for (const [path, url] of Object.entries(OGRO_FOLDER)) {
+      const bytes = await (await fetch(url)).arrayBuffer()
+      transfer.items.add(new File([bytes], path.slice(path.lastIndexOf('/') + 1)))
+    }
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
+
+    await waitFor(() => expect(canvasElement.querySelector<HTMLSelectElement>('[data-testid="viewer-model"]')?.value).toBe('tris.MD2'), {
+      timeout: 30_000,
+    })
+    const header = canvasElement.querySelector('[data-testid="viewer-header"]')!
+    expect(header.textContent).toContain('numFrames199')
+    expect(canvasElement.querySelector('[data-testid="viewer-warnings"]')!.textContent).toBe('No warnings.')
+
+    // Skinned: the model covers the view in the skin's colours, not the missing-skin checkerboard.
+    const stage = await findStage(canvasElement)
+    const first = await stage.until((p) => coverage(p) > 0.03 && magentaShare(p) < 0.01, 'the ogro drawn with its skin')
+    // Animated: the picture keeps changing on its own (the camera does not move).
+    const later = await stage.until((p) => difference(first, p) > 500, 'the ogro moving')
+    expect(magentaShare(later)).toBeLessThan(0.01)
+
+    // Scrubbing shows one frame and holds it.
+    const scrub = canvasElement.querySelector<HTMLInputElement>('[data-testid="viewer-scrub"]')!
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!
+    setter.call(scrub, '40')
+    scrub.dispatchEvent(new Event('input', { bubbles: true }))
+    await stage.settle((p) => coverage(p) > 0.03, 'frame 40 held still')
+  },
+}
