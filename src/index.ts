@@ -13,6 +13,7 @@ export { createMD2Geometry, writeMD2Pose, getMD2RenderData, type MD2RenderData, 
 export { setTagMatrix } from './three/tagMatrix'
 export { md2FromGeometry, type MD2FromGeometryOptions } from './three/md2FromGeometry'
 export { exportGLTF, type ExportGLTFOptions } from './three/exportGLTF'
+export { MD2Crowd, type MD2CrowdOptions } from './three/MD2Crowd'
 
 // React
 export { MD2Model, type MD2ModelProps, type MD2PoseSource } from './react/MD2Model'
@@ -23,6 +24,14 @@ export { useMD2, type UseMD2Options } from './react/useMD2'
 export { useMD2Skin, type ResolvedMD2Skin, type MD2SkinProp } from './react/useMD2Skin'
 export { useMD2Tags } from './react/useMD2Tags'
 export { MD2Archive, useMD2Archive, type MD2ArchiveProps } from './react/MD2Archive'
+export {
+  MD2Instances,
+  MD2Instance,
+  useMD2Crowd,
+  type MD2InstancesProps,
+  type MD2InstanceProps,
+  type UseMD2CrowdOptions,
+} from './react/MD2Instances'
 export { useMD2Animation, type UseMD2AnimationOptions } from './react/useMD2Animation'
 export { usePlayerAnimation, type PlayerAnimationController, type UsePlayerAnimationOptions } from './react/usePlayerAnimation'
 export { useMD2ModelContext, type MD2ModelContextValue } from './react/MD2ModelContext'

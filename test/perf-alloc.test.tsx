@@ -3,7 +3,6 @@
  * (paused, a still frame, between keyframes without interpolation) or that is out of view writes
  * nothing and uploads nothing. Instances of one model share every attribute that does not change.
  */
-import { getHeapSpaceStatistics } from 'node:v8'
 import { useThree, type RootState } from '@react-three/fiber'
 import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { createRef, type ReactNode } from 'react'
@@ -16,6 +15,7 @@ import type { MD2AnimationController } from '../src/core/animator'
 import { MD2Model } from '../src/react/MD2Model'
 import { useMD2Animation } from '../src/react/useMD2Animation'
 import { readAsset } from './assets'
+import { bytesPerCall, settled } from './support/alloc'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
 
@@ -59,54 +59,6 @@ function updateMatrices(get: () => RootState): void {
   const { scene, camera } = get()
   scene.updateMatrixWorld()
   camera.updateMatrixWorld()
-}
-
-function newSpaceUsed(): number {
-  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.space_used_size
-  throw new Error('no new_space in v8.getHeapSpaceStatistics()')
-}
-
-/**
- * Bytes allocated per call of `fn`, from the growth of V8's young generation (allocation there is a
- * pointer bump, so growth between two reads is what was allocated, unless a scavenge ran: such
- * samples shrink and are dropped). The cost of reading the statistics is measured and subtracted.
- */
-function bytesPerCall(fn: () => void, calls: number, samples = 60): number {
-  const grow = (body: () => void) => {
-    const deltas: number[] = []
-    for (let s = 0; s < samples; s++) {
-      const before = newSpaceUsed()
-      body()
-      const after = newSpaceUsed()
-      if (after >= before) deltas.push(after - before)
-    }
-    expect(deltas.length).toBeGreaterThan(samples / 2)
-    deltas.sort((a, b) => a - b)
-    return deltas[deltas.length >> 1]!
-  }
-  const empty = grow(() => {})
-  const used = grow(() => {
-    for (let c = 0; c < calls; c++) fn()
-  })
-  return (used - empty) / calls
-}
-
-/**
- * The lowest of several measurements, running `warm` and yielding between them: the optimizing
- * compiler works on a background thread (slow to get a core on a busy machine) and until its code
- * is installed a path runs in baseline code, which boxes numbers. A real allocation shows in every
- * measurement, so the lowest is the path's own figure.
- */
-async function settled(measure: () => number, warm: () => void): Promise<number> {
-  let lowest = Number.POSITIVE_INFINITY
-  const deadline = performance.now() + 20_000
-  while (lowest >= 1 && performance.now() < deadline) {
-    lowest = Math.min(lowest, measure())
-    const until = performance.now() + 30
-    while (performance.now() < until) warm()
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return lowest
 }
 
 function geometryOf(group: Group): BufferGeometry {

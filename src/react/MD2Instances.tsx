@@ -1,0 +1,227 @@
+import { useFrame, useThree, type ThreeElements } from '@react-three/fiber'
+import {
+  createContext,
+  forwardRef,
+  useContext,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type Ref,
+} from 'react'
+import type { Group, MeshBasicMaterial, MeshLambertMaterial } from 'three'
+import { MD2Animator, type MD2AnimationController } from '../core/animator'
+import { MD2Error } from '../core/errors'
+import type { MD2Model as MD2ModelData } from '../core/types'
+import { MD2Crowd, type MD2CrowdOptions } from '../three/MD2Crowd'
+import { useArchiveUrl } from './MD2Archive'
+import type { MD2PoseSource } from './MD2Model'
+import { useAssetHold } from './assetCache'
+import { ANIMATION_FRAME_PRIORITY, useAnimationList, useMD2AnimationOptions, type UseMD2AnimationOptions } from './useMD2Animation'
+import { models } from './useMD2'
+import { useSkinProp, type MD2SkinProp } from './useMD2Skin'
+
+/** Options of `useMD2Crowd`: the crowd's, with the device's texture limit filled in. */
+export type UseMD2CrowdOptions = Omit<MD2CrowdOptions, 'maxTextureSize'>
+
+/**
+ * The imperative path for the largest crowds: an `MD2Crowd` of `model` (one draw, animated on the GPU)
+ * that moves on and culls itself every frame; place it with `<primitive object={crowd} />` and drive it
+ * with `crowd.setTransform(i, …)`, `crowd.play(i, …)`, `crowd.showFrame(i, …)`: typed arrays, no React
+ * component or object per instance, nothing allocated per frame. Re-created when the model, limit or
+ * lighting change; disposed on unmount.
+ */
+export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): MD2Crowd {
+  const maxTextureSize = useThree((state) => state.gl.capabilities?.maxTextureSize ?? 4096)
+  const { limit, lighting, opacity } = options
+  const translucent = opacity !== undefined && opacity < 1
+  const crowd = useMemo(
+    () => new MD2Crowd(model, { ...options, maxTextureSize }),
+    // The look below is applied in place; these need new buffers or shaders.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [model, limit, lighting, translucent, maxTextureSize],
+  )
+  useEffect(() => () => crowd.dispose(), [crowd])
+  useLayoutEffect(() => {
+    const material = crowd.material as MeshLambertMaterial | MeshBasicMaterial
+    material.map = options.map ?? null
+    material.opacity = options.opacity ?? 1
+    material.needsUpdate = true
+  }, [crowd, options.map, options.opacity])
+  useFrame((state, delta) => crowd.update(delta, state.camera))
+  return crowd
+}
+
+const CrowdContext = createContext<{ crowd: MD2Crowd; claim(): number; free(i: number): void } | null>(null)
+
+export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 'children'> {
+  /** An MD2 file to load (Suspense; cached by URL), or `model`. */
+  url?: string
+  model?: MD2ModelData
+  /** Most instances at once (default 1,000): buffers are sized once. */
+  limit?: number
+  /** As `<MD2Model skin>`: an index or name among the model's skins, a URL, a texture, or null. */
+  skin?: MD2SkinProp
+  lighting?: 'lambert' | 'quake2'
+  shadelight?: number | readonly [number, number, number]
+  minlight?: boolean
+  fullbright?: boolean
+  glow?: boolean
+  opacity?: number
+  castShadow?: boolean
+  receiveShadow?: boolean
+  /** `<MD2Instance>` elements (and anything else). */
+  children?: ReactNode
+}
+
+/**
+ * Instanced rendering of one model, as drei's `<Instances>`: every `<MD2Instance>` inside is one
+ * instance of a single draw call, animated on the GPU from the file's own frame bytes. Each instance
+ * takes `<MD2Model>`'s animation props and its own transform. The ref is the `MD2Crowd` (an `InstancedMesh`).
+ */
+export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2Instances({ url: givenUrl, model, ...props }, ref) {
+  const url = useArchiveUrl(givenUrl)
+  if (model) return <InstancesView ref={ref} model={model} {...props} />
+  if (url !== undefined) return <InstancesFromUrl ref={ref} url={url} {...props} />
+  throw new MD2Error('BAD_ARGUMENT', '<MD2Instances> needs a `url` or a `model`')
+})
+
+const InstancesFromUrl = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'model'> & { url: string }>(function InstancesFromUrl(
+  { url, ...props },
+  ref,
+) {
+  useAssetHold(models, url)
+  return <InstancesView ref={ref} model={models.read(url)} modelUrl={url} {...props} />
+})
+
+const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { model: MD2ModelData; modelUrl?: string }>(
+  function InstancesView(
+    {
+      model,
+      modelUrl,
+      limit = 1000,
+      skin,
+      lighting,
+      shadelight,
+      minlight,
+      fullbright,
+      glow,
+      opacity,
+      castShadow,
+      receiveShadow,
+      children,
+      ...groupProps
+    },
+    ref,
+  ) {
+    const map = useSkinProp(model, skin, modelUrl)
+    const crowd = useMD2Crowd(model, { limit, lighting, shadelight, minlight, fullbright, glow, opacity, map })
+    useImperativeHandle(ref, () => crowd, [crowd])
+    crowd.castShadow = castShadow ?? false
+    crowd.receiveShadow = receiveShadow ?? false
+    const slots = useMemo(() => {
+      const free: number[] = []
+      let next = 0
+      return {
+        crowd,
+        claim: () => {
+          const i = free.pop() ?? next++
+          if (i >= crowd.capacity) {
+            throw new MD2Error(
+              'BAD_ARGUMENT',
+              `<MD2Instances limit={${crowd.capacity}}> holds ${crowd.capacity} instances; raise \`limit\``,
+            )
+          }
+          return i
+        },
+        free: (i: number) => {
+          crowd.hide(i)
+          free.push(i)
+        },
+      }
+    }, [crowd])
+    return (
+      <group {...groupProps}>
+        <primitive object={crowd}>
+          <CrowdContext.Provider value={slots}>{children}</CrowdContext.Provider>
+        </primitive>
+      </group>
+    )
+  },
+)
+
+export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, UseMD2AnimationOptions {
+  /** As `<MD2Model onAnimationEnd>`: a play-once animation reached its last frame (same as `onEnd`). */
+  onAnimationEnd?: UseMD2AnimationOptions['onEnd']
+  /** Show what this controller shows instead of animating by props. */
+  controller?: MD2PoseSource
+  /** Receives this instance's animation controller (`play`, `pause`, `frame`, `progress`…). */
+  controllerRef?: Ref<MD2AnimationController>
+}
+
+/**
+ * One instance of the enclosing `<MD2Instances>`: a group (its position, rotation and scale place the
+ * instance; children follow it) with `<MD2Model>`'s animation props, controller and events.
+ */
+export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(
+  {
+    animationTable,
+    animation,
+    fps,
+    speed,
+    playing,
+    loop,
+    reverse,
+    interpolate,
+    frame,
+    crossfade,
+    controller,
+    controllerRef,
+    onFrame,
+    onLoop,
+    onEnd,
+    onAnimationEnd,
+    children,
+    ...groupProps
+  },
+  ref,
+) {
+  const slots = useContext(CrowdContext)
+  if (!slots) throw new MD2Error('BAD_ARGUMENT', '<MD2Instance> must be inside <MD2Instances>')
+  const { crowd } = slots
+  const [index] = useState(() => ({ value: -1 }))
+  useLayoutEffect(() => {
+    index.value = slots.claim()
+    return () => {
+      slots.free(index.value)
+      index.value = -1
+    }
+  }, [slots, index])
+  const animations = useAnimationList(crowd.model, animationTable)
+  const animator = useMemo(() => new MD2Animator(crowd.model, animations), [crowd, animations])
+  animator.callbacks.onFrame = onFrame
+  animator.callbacks.onLoop = onLoop
+  animator.callbacks.onEnd = onEnd ?? onAnimationEnd
+  useMD2AnimationOptions(animator, { animation, fps, speed, loop, reverse, playing, interpolate, frame, crossfade })
+  useImperativeHandle(controllerRef, () => animator, [animator])
+  const group = useRef<Group>(null)
+  useImperativeHandle(ref, () => group.current!, [])
+  const source = controller ?? animator
+  // Before the crowd draws: the animation moves on, then the pose and the place go to the instance's slot.
+  useFrame((_, delta) => {
+    if (!controller) animator.update(delta)
+    const node = group.current
+    if (!node || index.value < 0) return
+    node.updateMatrix()
+    crowd.setMatrix(index.value, node.matrix)
+    crowd.setPose(index.value, source.pose)
+  }, ANIMATION_FRAME_PRIORITY)
+  return (
+    <group ref={group} {...groupProps}>
+      {children}
+    </group>
+  )
+})

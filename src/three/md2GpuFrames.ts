@@ -1,0 +1,224 @@
+import {
+  BufferAttribute,
+  BufferGeometry,
+  DataTexture,
+  FloatType,
+  NearestFilter,
+  RedFormat,
+  RGBAFormat,
+  RGBAIntegerFormat,
+  UnsignedByteType,
+  type Material,
+  type WebGLProgramParametersWithUniforms,
+} from 'three'
+import { ANORMS_256_YUP } from '../core/blend'
+import { MD2Error } from '../core/errors'
+import { ANORMTAB, SHADEDOT_QUANT } from '../core/normals'
+import { FRAME_HEADER_SIZE, VERTEX_SIZE } from '../core/spec'
+import type { MD2Model } from '../core/types'
+import { getMD2RenderData } from './MD2Geometry'
+
+/**
+ * What the GPU path keeps per model, shared by every instance set of it: the file's frame vertices as
+ * an integer RGBA8 texture (one texel per vertex per frame: x, y, z, normal index, exactly the file's
+ * bytes), each frame's scale and translate in a float table, and a geometry whose only per-vertex data
+ * is which MD2 vertex it reads (plus the shared index and uvs).
+ */
+export interface MD2GpuFrames {
+  /** RGBA8UI, `numVertices` texels per frame, rows of `width` texels. */
+  frames: DataTexture
+  /** RGBA32F, two texels per frame: scale (xyz), translate (xyz). */
+  table: DataTexture
+  /** Texels per row of both textures. */
+  width: number
+  /** MD2 vertices per frame. */
+  vertices: number
+  geometry: BufferGeometry
+  /** Bytes on the GPU for the frames texture (≈ the file's frame bytes) and for everything shared. */
+  frameBytes: number
+  sharedBytes: number
+}
+
+const perModel = new WeakMap<MD2Model, { data: MD2GpuFrames; users: number; width: number }>()
+
+/** The largest texture width the path uses; rows wrap at it (or at the device's limit, when lower). */
+const PREFERRED_WIDTH = 4096
+
+/**
+ * The model's GPU frame data for a device whose `MAX_TEXTURE_SIZE` is `maxTextureSize`, built on first
+ * use and shared (counted: call `releaseMD2GpuFrames` once per call). A model whose frames need more rows
+ * than the device has is refused with an `MD2Error` naming the limit (the CPU path draws it).
+ */
+export function acquireMD2GpuFrames(model: MD2Model, maxTextureSize: number): MD2GpuFrames {
+  const width = Math.min(PREFERRED_WIDTH, maxTextureSize)
+  const cached = perModel.get(model)
+  if (cached && cached.width === width) {
+    cached.users++
+    return cached.data
+  }
+  const data = buildGpuFrames(model, width, maxTextureSize)
+  perModel.set(model, { data, users: 1, width })
+  return data
+}
+
+export function releaseMD2GpuFrames(model: MD2Model): void {
+  const cached = perModel.get(model)
+  if (!cached || --cached.users > 0) return
+  perModel.delete(model)
+  cached.data.frames.dispose()
+  cached.data.table.dispose()
+  cached.data.geometry.dispose()
+}
+
+function buildGpuFrames(model: MD2Model, width: number, maxTextureSize: number): MD2GpuFrames {
+  const { numVertices, numFrames } = model.header
+  const texels = numVertices * numFrames
+  const rows = Math.ceil(texels / width)
+  if (rows > maxTextureSize)
+    throw new MD2Error(
+      'OUT_OF_RANGE',
+      `${numFrames} frames × ${numVertices} vertices need ${rows} rows of ${width} texels; this device's MAX_TEXTURE_SIZE is ${maxTextureSize}. Draw it with <MD2Model> (the CPU path)`,
+      { section: 'frames', file: model.name },
+    )
+  const bytes = new Uint8Array(rows * width * 4)
+  const vertexBytes = numVertices * VERTEX_SIZE
+  for (let f = 0; f < numFrames; f++) {
+    const start = f * model.frameStride + FRAME_HEADER_SIZE
+    bytes.set(model.frameData.subarray(start, start + vertexBytes), f * vertexBytes)
+  }
+  const frames = new DataTexture(bytes, width, rows, RGBAIntegerFormat, UnsignedByteType)
+  frames.internalFormat = 'RGBA8UI'
+  frames.magFilter = frames.minFilter = NearestFilter
+  frames.generateMipmaps = false
+  frames.needsUpdate = true
+
+  const tableRows = Math.ceil((numFrames * 2) / width)
+  const floats = new Float32Array(tableRows * width * 4)
+  const m = model.frameTransforms
+  for (let f = 0; f < numFrames; f++) {
+    floats.set([m[f * 6]!, m[f * 6 + 1]!, m[f * 6 + 2]!, 0, m[f * 6 + 3]!, m[f * 6 + 4]!, m[f * 6 + 5]!, 0], f * 8)
+  }
+  const table = floatTexture(floats, width, tableRows, RGBAFormat)
+
+  const render = getMD2RenderData(model)
+  const geometry = new BufferGeometry()
+  geometry.setIndex(render.index)
+  geometry.setAttribute('uv', render.uv)
+  geometry.setAttribute('md2Vertex', new BufferAttribute(Float32Array.from(render.layout.xyzIndex), 1))
+  // Never read (the shader decodes normals), but without a normal attribute three draws Lambert flat-shaded.
+  geometry.setAttribute('normal', new BufferAttribute(new Int8Array(render.layout.vertexCount), 1))
+  geometry.boundingBox = render.boundingBox.clone()
+  geometry.boundingSphere = render.boundingSphere.clone()
+  geometry.name = `${model.name ?? 'md2'} (GPU frames)`
+  return {
+    frames,
+    table,
+    width,
+    vertices: numVertices,
+    geometry,
+    frameBytes: bytes.byteLength,
+    sharedBytes: floats.byteLength + render.layout.vertexCount * (4 + 8 + 1) + render.layout.indices.byteLength + SHARED_TABLE_BYTES,
+  }
+}
+
+function floatTexture(data: Float32Array, width: number, height: number, format: typeof RGBAFormat | typeof RedFormat): DataTexture {
+  const texture = new DataTexture(data, width, height, format, FloatType)
+  texture.magFilter = texture.minFilter = NearestFilter
+  texture.generateMipmaps = false
+  texture.needsUpdate = true
+  return texture
+}
+
+/** Quake II's 162 normals (padded to 256, Y-up) and its 16 × 256 light table, shared by every model. */
+let normalTexture: DataTexture | undefined
+let lightTexture: DataTexture | undefined
+const SHARED_TABLE_BYTES = 256 * 16 + SHADEDOT_QUANT * 256 * 4
+
+function sharedTables(): { normals: DataTexture; light: DataTexture } {
+  if (!normalTexture) {
+    const normals = new Float32Array(256 * 4)
+    for (let n = 0; n < 256; n++) normals.set([ANORMS_256_YUP[n * 3]!, ANORMS_256_YUP[n * 3 + 1]!, ANORMS_256_YUP[n * 3 + 2]!, 0], n * 4)
+    normalTexture = floatTexture(normals, 256, 1, RGBAFormat)
+    lightTexture = floatTexture(Float32Array.from(ANORMTAB), 256, SHADEDOT_QUANT, RedFormat)
+  }
+  return { normals: normalTexture, light: lightTexture! }
+}
+
+/**
+ * Makes `material` draw an `MD2Crowd`: its vertex shader reads each vertex's two keyframes (and the two
+ * of a crossfade's outgoing pose) from the frames texture, dequantizes, blends and turns them to Y-up
+ * exactly as the CPU kernel does, and, with `quake2Light`, writes Quake II's `shadedots × shadelight`
+ * colour. Works for the crowd's material and its depth and distance materials (so shadows animate).
+ */
+export function drawWithGpuFrames(material: Material, frames: MD2GpuFrames, options: { quake2Light?: boolean } = {}): Material {
+  const tables = sharedTables()
+  const previous = material.onBeforeCompile.bind(material)
+  material.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer) => {
+    previous(shader, renderer)
+    shader.uniforms.md2Frames = { value: frames.frames }
+    shader.uniforms.md2Table = { value: frames.table }
+    shader.uniforms.md2Normals = { value: tables.normals }
+    shader.uniforms.md2LightTable = { value: tables.light }
+    shader.uniforms.md2Width = { value: frames.width }
+    shader.uniforms.md2Vertices = { value: frames.vertices }
+    shader.vertexShader = patchVertexShader(shader.vertexShader, options.quake2Light === true)
+  }
+  const key = material.customProgramCacheKey.bind(material)
+  material.customProgramCacheKey = () => `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}`
+  return material
+}
+
+const DECLARATIONS = /* glsl */ `
+uniform highp usampler2D md2Frames;
+uniform highp sampler2D md2Table;
+uniform highp sampler2D md2Normals;
+uniform highp sampler2D md2LightTable;
+uniform int md2Width;
+uniform int md2Vertices;
+attribute float md2Vertex;
+attribute vec4 md2Pose;
+attribute vec4 md2Fade;
+attribute vec4 md2Light;
+vec3 md2Position;
+vec3 md2ObjectNormal;
+vec3 md2Color;
+ivec2 md2Texel(int index) { return ivec2(index % md2Width, index / md2Width); }
+// One keyframe's vertex, Y-up (Quake's x, y, z drawn as z, x, y), and its normal index.
+vec3 md2Read(int frame, int vertex, out vec3 normal, out int normalIndex) {
+  uvec4 b = texelFetch(md2Frames, md2Texel(frame * md2Vertices + vertex), 0);
+  vec3 scale = texelFetch(md2Table, md2Texel(frame * 2), 0).xyz;
+  vec3 shift = texelFetch(md2Table, md2Texel(frame * 2 + 1), 0).xyz;
+  vec3 q = vec3(b.xyz) * scale + shift;
+  normalIndex = int(b.w);
+  normal = texelFetch(md2Normals, ivec2(normalIndex, 0), 0).xyz;
+  return vec3(q.y, q.z, q.x);
+}
+float md2Linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
+void md2Decode() {
+  int v = int(md2Vertex);
+  vec3 na; vec3 nb; int ia; int ib;
+  vec3 pa = md2Read(int(md2Pose.x), v, na, ia);
+  vec3 pb = md2Read(int(md2Pose.y), v, nb, ib);
+  md2Position = mix(pa, pb, md2Pose.z);
+  md2ObjectNormal = mix(na, nb, md2Pose.z);
+  if (md2Pose.w > 0.0) {
+    vec3 fa = md2Read(int(md2Fade.x), v, na, ia);
+    vec3 fb = md2Read(int(md2Fade.y), v, nb, ia);
+    md2Position = mix(md2Position, mix(fa, fb, md2Fade.z), md2Pose.w);
+    md2ObjectNormal = mix(md2ObjectNormal, mix(na, nb, md2Fade.z), md2Pose.w);
+  }
+  // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
+  float dots = texelFetch(md2LightTable, ivec2(ib, int(md2Light.w)), 0).r;
+  vec3 c = clamp(dots * md2Light.rgb, 0.0, 1.0);
+  md2Color = vec3(md2Linear(c.r), md2Linear(c.g), md2Linear(c.b));
+}
+`
+
+function patchVertexShader(source: string, quake2Light: boolean): string {
+  let out = DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
+  out = out.replace('#include <begin_vertex>', 'vec3 transformed = md2Position;')
+  out = out.replace('#include <beginnormal_vertex>', 'vec3 objectNormal = md2ObjectNormal;')
+  if (quake2Light)
+    out = out.replace('#include <color_vertex>', '#include <color_vertex>\n  #ifdef USE_COLOR\n  vColor = vec4(md2Color, 1.0);\n  #endif')
+  return out
+}

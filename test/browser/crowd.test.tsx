@@ -1,0 +1,96 @@
+/**
+ * The GPU path against the CPU path in Chromium: one scene of several models, frames, interpolations
+ * and a crossfade, drawn by <MD2Model> and by <MD2Instances>, in both lighting modes, must give the
+ * same picture but for a handful of edge pixels.
+ */
+import { describe, expect, test } from 'vitest'
+import type { MD2Model as MD2ModelData, MD2Pose } from '../../src/core/internal'
+import { MD2Instance, MD2Instances, MD2Model, parseMD2 } from '../../src/index'
+import { coverage, difference } from '../../stories/support/pixels'
+import { BLACK, mount } from './canvas'
+
+const OGRO = '/assets/quake2/ogro/tris.MD2'
+const OGRO_SKIN = '/assets/quake2/ogro/igdosh.pcx'
+const RATAMAHATTA = '/assets/quake2/ratamahatta/tris.md2'
+const RATAMAHATTA_SKIN = '/assets/quake2/ratamahatta/Ratamahatta.pcx'
+
+const pose = (from: number, to: number, t: number, fade?: [number, number, number, number]): { pose: MD2Pose } => ({
+  pose: { from, to, t, fadeFrom: fade?.[0] ?? 0, fadeTo: fade?.[1] ?? 0, fadeT: fade?.[2] ?? 0, fadeWeight: fade?.[3] ?? 0 },
+})
+
+interface Placed {
+  which: 'ogro' | 'ratamahatta'
+  controller: { pose: MD2Pose }
+  x: number
+  yaw: number
+}
+
+/** Two ogros and two Ratamahattas: keyframes, blends, a crossfade mid-way, four yaws (four light rows). */
+const SCENE: Placed[] = [
+  { which: 'ogro', controller: pose(0, 0, 0), x: -48, yaw: 0.2 },
+  { which: 'ogro', controller: pose(100, 101, 0.25, [5, 6, 0.3, 0.6]), x: -16, yaw: 2.2 },
+  { which: 'ratamahatta', controller: pose(40, 41, 0.5), x: 16, yaw: -0.9 },
+  { which: 'ratamahatta', controller: pose(10, 11, 0.75), x: 48, yaw: -2.6 },
+]
+
+async function load(url: string, name: string): Promise<MD2ModelData> {
+  return parseMD2(await (await fetch(url)).arrayBuffer(), { name }) as MD2ModelData
+}
+
+describe('<MD2Instances> draws what <MD2Model> draws', () => {
+  for (const lighting of ['lambert', 'quake2'] as const) {
+    test(`lighting="${lighting}"`, async () => {
+      const models = { ogro: await load(OGRO, OGRO), ratamahatta: await load(RATAMAHATTA, RATAMAHATTA) }
+      const skins = { ogro: OGRO_SKIN, ratamahatta: RATAMAHATTA_SKIN }
+      const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
+      const cpu = (
+        <>
+          {light}
+          {SCENE.map((placed, i) => (
+            <MD2Model
+              key={i}
+              model={models[placed.which]}
+              skin={skins[placed.which]}
+              controller={placed.controller}
+              lighting={lighting}
+              shadelight={0.8}
+              position={[placed.x, -8, 0]}
+              rotation={[0, placed.yaw, 0]}
+              scale={0.55}
+            />
+          ))}
+        </>
+      )
+      const gpu = (
+        <>
+          {light}
+          {(['ogro', 'ratamahatta'] as const).map((which) => (
+            <MD2Instances key={which} model={models[which]} skin={skins[which]} lighting={lighting} shadelight={0.8} limit={4}>
+              {SCENE.filter((p) => p.which === which).map((placed, i) => (
+                <MD2Instance
+                  key={i}
+                  controller={placed.controller}
+                  position={[placed.x, -8, 0]}
+                  rotation={[0, placed.yaw, 0]}
+                  scale={0.55}
+                />
+              ))}
+            </MD2Instances>
+          ))}
+        </>
+      )
+      const { stage, render } = await mount(cpu)
+      // Skinned and lit: settled once the four are drawn and the skins have arrived.
+      const cpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the CPU scene')
+      render(<></>)
+      await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
+      render(gpu)
+      const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the GPU scene')
+      const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
+      const differing = difference(cpuPicture, gpuPicture)
+      expect(drawn).toBeGreaterThan(5000)
+      // A handful of pixels where float rounding moves an edge by a hair.
+      expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
+    })
+  }
+})
