@@ -24,6 +24,8 @@ export interface BrowserOptions {
   frames: number
   maxMsPerPage: number
   loadRuns: number
+  /** Instance counts for the GPU crowd table (none: no table). */
+  crowdCounts?: number[]
 }
 
 interface Served {
@@ -139,7 +141,7 @@ function countAt(ms: number, a: [number, number], b: [number, number]): number {
 
 const MB = 1024 * 1024
 
-export async function runBrowserBench(options: BrowserOptions): Promise<{ animate: Table; memory: Table; load: Table }> {
+export async function runBrowserBench(options: BrowserOptions): Promise<{ animate: Table; memory: Table; load: Table; crowd?: Table }> {
   const served = await serve()
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
   try {
@@ -244,12 +246,58 @@ export async function runBrowserBench(options: BrowserOptions): Promise<{ animat
       ],
     }
 
+    const crowd = options.crowdCounts?.length ? await runCrowd(browser, served.url, options, pick) : undefined
     const load = await runLoad(browser, served.url, options.loadRuns)
     process.stdout.write('\n')
-    return { animate, memory, load }
+    return { animate, memory, load, crowd }
   } finally {
     await browser.close()
     await served.close()
+  }
+}
+
+type Pick = (lib: string, n: number) => { frameMs: number; cpuMs: number; frames: number }
+
+/** The GPU crowd at N instances beside its drawing floor, the CPU path and three.js (from the table above). */
+async function runCrowd(browser: Browser, base: string, options: BrowserOptions, pick: Pick): Promise<Table> {
+  const counts = options.crowdCounts!
+  const cell = new Map<string, AnimateSample>()
+  for (const n of counts) {
+    for (const lib of ['md2-gpu', 'floor']) {
+      cell.set(`${lib}:${n}`, await animatePage(browser, base, lib, n, options))
+      process.stdout.write('.')
+    }
+  }
+  const cpuN = options.counts[options.counts.length - 1]!
+  const cpu = pick('md2', cpuN)
+  const three = pick('three', cpuN)
+  const rows = counts.map((n) => {
+    const gpu = cell.get(`md2-gpu:${n}`)!
+    const floor = cell.get(`floor:${n}`)!
+    return [
+      `${n}`,
+      fmt(gpu.frameMs, 1),
+      fmt(gpu.cpuMs, 2),
+      fmt(floor.frameMs, 1),
+      ratio(gpu.frameMs / floor.frameMs, 2),
+      `${gpu.frames}/${floor.frames}`,
+    ]
+  })
+  const [lo, hi] = [counts[0]!, counts[counts.length - 1]!]
+  const line = countAt(cpu.frameMs, [lo, cell.get(`md2-gpu:${lo}`)!.frameMs], [hi, cell.get(`md2-gpu:${hi}`)!.frameMs])
+  const measured = counts.filter((n) => cell.get(`md2-gpu:${n}`)!.frameMs <= cpu.frameMs)
+  return {
+    title: 'Crowds, browser: N instanced Ogros on the GPU (one draw call) vs the drawing floor, the CPU path and three.js',
+    note:
+      `Same page and canvas as above, one page load per cell. gpu = MD2Crowd (useMD2Crowd), every Ogro running; floor = the same ` +
+      'triangles and skin as one plain InstancedMesh of a static frame (nothing animated): what drawing alone costs. JS ms = the ' +
+      'JavaScript part of a frame (the crowd update, culling, the render call).',
+    head: ['N', 'gpu frame ms', 'gpu JS ms', 'floor frame ms', 'gpu / floor', 'frames timed gpu/floor'],
+    rows,
+    footer: [
+      `CPU path at ${cpuN}: ${fmt(cpu.frameMs, 1)} ms (${cpuN} <MD2Model>); three.js MD2Loader + AnimationMixer at ${cpuN}: ${fmt(three.frameMs, 1)} ms.`,
+      `In the CPU path's ${cpuN}-Ogro frame time the GPU path draws ${measured.length ? `${Math.max(...measured)} (measured), ` : ''}about ${fmt(line, 0)} by the line through its ${lo}- and ${hi}-instance times.`,
+    ],
   }
 }
 

@@ -108,7 +108,15 @@ async function main(): Promise<void> {
     console.log('\n[3/4, 4/4] browser: building the page, then N = 50, 200, 500 for each library, then load')
     const result = await runBrowserBench(
       quick
-        ? { counts: [50, 200, 500], libs: ['md2', 'three'], rounds: 1, frames: 15, maxMsPerPage: 5000, loadRuns: 1 }
+        ? {
+            counts: [50, 200, 500],
+            libs: ['md2', 'three'],
+            rounds: 1,
+            frames: 15,
+            maxMsPerPage: 5000,
+            loadRuns: 1,
+            crowdCounts: [1000, 5000, 10000],
+          }
         : {
             counts: [50, 200, 500],
             libs: ['md2', 'three', 'md2-paused', 'md2-shared'],
@@ -116,9 +124,10 @@ async function main(): Promise<void> {
             frames: 30,
             maxMsPerPage: 8000,
             loadRuns: 3,
+            crowdCounts: [1000, 5000, 10000],
           },
     )
-    for (const table of [result.animate, result.memory, result.load]) {
+    for (const table of [result.animate, result.memory, ...(result.crowd ? [result.crowd] : []), result.load]) {
       printTable(table)
       tables.push(table)
     }

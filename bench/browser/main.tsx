@@ -1,7 +1,8 @@
 /**
  * The browser benchmark page (built by bench/browser.ts with vite, driven by playwright).
  *
- *   ?mode=animate&lib=md2|md2-paused|md2-shared|three&n=200   N animated Ogros, frames stepped by window.bench.run
+ *   ?mode=animate&lib=md2|md2-paused|md2-shared|md2-gpu|floor|three&n=200   N animated Ogros, frames stepped by window.bench.run
+ *     (md2-gpu: one MD2Crowd; floor: the same triangles as one InstancedMesh of a static frame)
  *   ?mode=load&lib=md2|three[&skin=1]   the soldier: suspend → first drawn frame
  *   ?mode=parts                         where the soldier's load time goes
  *
@@ -30,6 +31,8 @@ import { parseMD2 } from '../../src/core/parse'
 import type { MD2Model as MD2ModelData } from '../../src/core/types'
 import { MD2Model } from '../../src/react/MD2Model'
 import { useMD2 } from '../../src/react/useMD2'
+import { useMD2Crowd } from '../../src/react/MD2Instances'
+import { createMD2Geometry } from '../../src/three/MD2Geometry'
 
 const OGRO_URL = '/quake2/ogro/tris.MD2'
 const OGRO_SKIN_URL = '/quake2/ogro/png/igdosh.png'
@@ -248,6 +251,31 @@ function ThreeOgros({
   )
 }
 
+/** N running Ogros as one GPU crowd (one draw call). */
+function GpuOgros({ model, skin, n }: { model: MD2ModelData; skin: Texture; n: number }) {
+  const crowd = useMD2Crowd(model, { limit: Math.max(n, 1), map: skin })
+  useEffect(() => {
+    const position = new THREE.Vector3()
+    grid(n, 60).forEach(([x, y, z], i) => {
+      crowd.setTransform(i, position.set(x, y, z))
+      crowd.play(i, 'run')
+    })
+  }, [crowd, n])
+  return <primitive object={crowd} />
+}
+
+/** The drawing floor: the same triangles, one InstancedMesh of frame 0, nothing animated. */
+function FloorOgros({ model, skin, n }: { model: MD2ModelData; skin: Texture; n: number }) {
+  const mesh = useMemo(() => {
+    const instanced = new THREE.InstancedMesh(createMD2Geometry(model), new MeshLambertMaterial({ map: skin }), Math.max(n, 1))
+    const matrix = new THREE.Matrix4()
+    grid(n, 60).forEach(([x, y, z], i) => instanced.setMatrixAt(i, matrix.makeTranslation(x, y, z)))
+    instanced.count = n
+    return instanced
+  }, [model, skin, n])
+  return <primitive object={mesh} />
+}
+
 async function animate(): Promise<void> {
   const [buffer, skin] = await Promise.all([fetchBytes(OGRO_URL), loadTexture(OGRO_SKIN_URL)])
   const side = Math.ceil(Math.sqrt(Math.max(count, 1)))
@@ -259,6 +287,9 @@ async function animate(): Promise<void> {
     const clip = (geometry as BufferGeometry & { animations: AnimationClip[] }).animations.find((candidate) => candidate.name === 'run')!
     const material = new MeshLambertMaterial({ map: skin })
     scene = <ThreeOgros geometry={geometry} clip={clip} material={material} n={count} />
+  } else if (lib === 'md2-gpu' || lib === 'floor') {
+    const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
+    scene = lib === 'floor' ? <FloorOgros model={model} skin={skin} n={count} /> : <GpuOgros model={model} skin={skin} n={count} />
   } else {
     // Variants for diagnosis: md2-shared (one material for all), md2-paused (paused: no uploads),
     // md2-basic (MeshBasicMaterial: no normals).

@@ -59,3 +59,4 @@ export {
 } from './quake2-light'
 export type { TagPose } from './tags'
 export { openPak, openArchiveByRanges, archiveOfFiles, type MD2ArchiveEntry, type MD2RangeArchive, type ArchiveByteSource } from './archive'
+export { CrowdAnimation, CROWD_POSE_STRIDE } from './crowd-animation'

@@ -1,0 +1,189 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { useFrame } from '@react-three/fiber'
+import { useEffect, useMemo, useRef } from 'react'
+import { Vector3 } from 'three'
+import { expect } from 'storybook/test'
+import { MD2Model, useMD2, useMD2Crowd, useMD2Skin, type MD2Crowd, type MD2ModelData } from '../src/index'
+import { OGRO, OGRO_SKINS, RATAMAHATTA, RATAMAHATTA_SKINS } from './support/assets'
+import { useLiveArgs } from './support/live-args'
+import { difference, findStage } from './support/pixels'
+import { Overlay } from './support/Stage'
+
+/**
+ * Crowds on the GPU: an army of Ogros and Ratamahattas, each crowd one draw call animated in the vertex
+ * shader from the file's own frame bytes (`useMD2Crowd`; `<MD2Instances>` is the declarative form).
+ * Half of them march in circles; every second a few switch between running, standing and attacking with
+ * a 0.3 s crossfade. The FPS counter reads the frame rate; `gpu` off draws the same army with one
+ * `<MD2Model>` each (the CPU path) for comparison.
+ *
+ * Ogro by Magarnigal (skins by Ogro_Fix and Deranged); Ratamahatta by Brian "EvilBastard" Collins. See
+ * `assets/CREDITS.md`.
+ */
+export interface ArmyArgs {
+  /** Characters in all (half of each model). */
+  count: number
+  /** The GPU path (one draw per model) or one `<MD2Model>` per character. */
+  gpu: boolean
+  lighting: 'lambert' | 'quake2'
+}
+
+const ANIMATIONS = ['run', 'stand', 'attack'] as const
+const SPACING = 40
+
+/** Where character `i` of `n` stands (a square around the origin) and whether it marches. */
+function placeOf(i: number, n: number): { x: number; z: number; marches: boolean } {
+  const side = Math.ceil(Math.sqrt(n))
+  return { x: ((i % side) - (side - 1) / 2) * SPACING, z: (Math.floor(i / side) - (side - 1) / 2) * SPACING, marches: i % 2 === 0 }
+}
+
+function GpuArmy({
+  model,
+  skin,
+  count,
+  offset,
+  total,
+  lighting,
+}: {
+  model: MD2ModelData
+  skin: string
+  count: number
+  offset: number
+  total: number
+  lighting: ArmyArgs['lighting']
+}) {
+  const map = useMD2Skin(skin)
+  const crowd: MD2Crowd = useMD2Crowd(model, { limit: Math.max(count, 1), lighting, map })
+  const position = useMemo(() => new Vector3(), [])
+  const clock = useRef({ t: 0, next: 0 })
+  useEffect(() => {
+    for (let i = 0; i < count; i++) crowd.play(i, ANIMATIONS[(i + offset) % 3]!, { speed: 0.8 + ((i * 37) % 40) / 100 })
+  }, [crowd, count, offset])
+  useFrame((_, delta) => {
+    const c = clock.current
+    c.t += delta
+    for (let i = 0; i < count; i++) {
+      const { x, z, marches } = placeOf(i * 2 + offset, total)
+      // Marchers walk a small circle, facing along it; the others turn slowly where they stand.
+      const angle = c.t * 0.6 + i
+      if (marches) position.set(x + Math.cos(angle) * 10, 0, z + Math.sin(angle) * 10)
+      else position.set(x, 0, z)
+      crowd.setTransform(i, position, marches ? -angle : angle * 0.2, 0.7)
+    }
+    if (c.t > c.next) {
+      // A few switch animation each second, fading over 0.3 s.
+      c.next = c.t + 1
+      for (let k = 0; k < Math.ceil(count / 20); k++) {
+        const i = Math.floor(Math.random() * count)
+        crowd.play(i, ANIMATIONS[Math.floor(Math.random() * 3)]!, { crossfade: 0.3 })
+      }
+    }
+  })
+  return <primitive object={crowd} />
+}
+
+function CpuArmy({
+  model,
+  skin,
+  count,
+  offset,
+  total,
+  lighting,
+}: {
+  model: MD2ModelData
+  skin: string
+  count: number
+  offset: number
+  total: number
+  lighting: ArmyArgs['lighting']
+}) {
+  return (
+    <>
+      {Array.from({ length: count }, (_, i) => {
+        const { x, z } = placeOf(i * 2 + offset, total)
+        return (
+          <MD2Model
+            key={i}
+            model={model}
+            skin={skin}
+            lighting={lighting}
+            animation={ANIMATIONS[(i + offset) % 3]}
+            position={[x, 0, z]}
+            scale={0.7}
+            crossfade={0.3}
+          />
+        )
+      })}
+    </>
+  )
+}
+
+function Fps() {
+  const samples = useRef<number[]>([])
+  const label = useRef<HTMLSpanElement>(null)
+  useFrame((_, delta) => {
+    const list = samples.current
+    list.push(delta)
+    if (list.length > 30) list.shift()
+    const mean = list.reduce((a, b) => a + b, 0) / list.length
+    if (label.current) label.current.textContent = `${(1 / mean).toFixed(1)} fps · ${(mean * 1000).toFixed(1)} ms`
+  })
+  return (
+    <Overlay>
+      <span ref={label}>…</span>
+    </Overlay>
+  )
+}
+
+function Army(props: ArmyArgs) {
+  const { count, gpu, lighting } = useLiveArgs(props)
+  const ogro = useMD2(OGRO)
+  const ratamahatta = useMD2(RATAMAHATTA)
+  const half = Math.ceil(count / 2)
+  const Path = gpu ? GpuArmy : CpuArmy
+  return (
+    <>
+      <Path model={ogro} skin={OGRO_SKINS.igdosh!} count={half} offset={0} total={count} lighting={lighting} />
+      <Path model={ratamahatta} skin={RATAMAHATTA_SKINS.Ratamahatta!} count={count - half} offset={1} total={count} lighting={lighting} />
+      <Fps />
+      <Overlay
+        at={{ x: 0.5, y: 0.95 }}
+      >{`${count} characters · ${gpu ? 'GPU path: 2 draw calls' : `CPU path: ${count} <MD2Model>`}`}</Overlay>
+    </>
+  )
+}
+
+const meta = {
+  title: 'Crowds/Army',
+  component: Army,
+  args: { count: 1000, gpu: true, lighting: 'lambert' },
+  argTypes: {
+    count: { control: { type: 'range', min: 10, max: 10000, step: 10 } },
+    gpu: { control: 'boolean' },
+    lighting: { control: 'inline-radio', options: ['lambert', 'quake2'] },
+  },
+  parameters: { stage: { camera: [0, 900, 1100], target: [0, 0, 0], floor: null } },
+} satisfies Meta<typeof Army>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+/** 1,000 characters in two draw calls, mixed animations, crossfading as they march. */
+export const Army1000: Story = {
+  name: 'Army (GPU)',
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    const first = await stage.expectModel(undefined, 0.02)
+    const later = await stage.until((p) => difference(first, p) > 2000, 'the army moving')
+    expect(difference(first, later)).toBeGreaterThan(2000)
+  },
+}
+
+/** The same army drawn by the CPU path, for comparison (fewer, so the page stays responsive). */
+export const ArmyCpu: Story = {
+  name: 'Army (CPU path)',
+  args: { count: 200, gpu: false },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel(undefined, 0.02)
+  },
+}
