@@ -207,15 +207,17 @@ void md2Decode() {
     md2Position = mix(md2Position, mix(fa, fb, md2Fade.z), md2Pose.w);
     md2ObjectNormal = mix(md2ObjectNormal, mix(na, nb, md2Fade.z), md2Pose.w);
   }
+  #ifdef MD2_QUAKE2_LIGHT
   // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
   float dots = texelFetch(md2LightTable, ivec2(ib, int(md2Light.w)), 0).r;
   vec3 c = clamp(dots * md2Light.rgb, 0.0, 1.0);
   md2Color = vec3(md2Linear(c.r), md2Linear(c.g), md2Linear(c.b));
+  #endif
 }
 `
 
 function patchVertexShader(source: string, quake2Light: boolean): string {
-  let out = DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
+  let out = (quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
   out = out.replace('#include <begin_vertex>', 'vec3 transformed = md2Position;')
   out = out.replace('#include <beginnormal_vertex>', 'vec3 objectNormal = md2ObjectNormal;')
   if (quake2Light)
