@@ -217,7 +217,8 @@ void md2Decode() {
 `
 
 function patchVertexShader(source: string, quake2Light: boolean): string {
-  let out = (quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
+  let out =
+    (quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
   out = out.replace('#include <begin_vertex>', 'vec3 transformed = md2Position;')
   out = out.replace('#include <beginnormal_vertex>', 'vec3 objectNormal = md2ObjectNormal;')
   if (quake2Light)
