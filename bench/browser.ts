@@ -295,6 +295,11 @@ async function runCrowd(browser: Browser, base: string, options: BrowserOptions,
     head: ['N', 'gpu frame ms', 'gpu JS ms', 'floor frame ms', 'gpu / floor', 'frames timed gpu/floor'],
     rows,
     footer: [
+      ...(cell.has(`md2-gpu:${cpuN}`)
+        ? [
+            `At ${cpuN}: GPU path ${fmt(cell.get(`md2-gpu:${cpuN}`)!.frameMs, 1)} ms against the CPU path's ${fmt(cpu.frameMs, 1)} ms (${ratio(cpu.frameMs / cell.get(`md2-gpu:${cpuN}`)!.frameMs, 2)} faster).`,
+          ]
+        : []),
       `CPU path at ${cpuN}: ${fmt(cpu.frameMs, 1)} ms (${cpuN} <MD2Model>); three.js MD2Loader + AnimationMixer at ${cpuN}: ${fmt(three.frameMs, 1)} ms.`,
       `In the CPU path's ${cpuN}-Ogro frame time the GPU path draws ${measured.length ? `${Math.max(...measured)} (measured), ` : ''}about ${fmt(line, 0)} by the line through its ${lo}- and ${hi}-instance times.`,
     ],

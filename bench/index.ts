@@ -115,7 +115,7 @@ async function main(): Promise<void> {
             frames: 15,
             maxMsPerPage: 5000,
             loadRuns: 1,
-            crowdCounts: [1000, 5000, 10000],
+            crowdCounts: [500, 1000, 5000, 10000],
           }
         : {
             counts: [50, 200, 500],
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
             frames: 30,
             maxMsPerPage: 8000,
             loadRuns: 3,
-            crowdCounts: [1000, 5000, 10000],
+            crowdCounts: [500, 1000, 5000, 10000],
           },
     )
     for (const table of [result.animate, result.memory, ...(result.crowd ? [result.crowd] : []), result.load]) {

@@ -14,6 +14,7 @@ import { MD2Crowd } from '../src/three/MD2Crowd'
 import { readAsset } from './assets'
 import { bytesPerCall, settled } from './support/alloc'
 import { expectMD2Error } from './support/errors'
+import { manyFrameModel } from './support/many-frames'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2').slice(), { name: 'soldier/body.md2' })
@@ -78,15 +79,22 @@ describe('MD2Crowd', () => {
   camera.position.set(0, 0, 200)
   camera.updateMatrixWorld()
 
-  it('uploads the file vertex bytes as they are: one RGBA8 texel per vertex per frame', () => {
+  it('uploads the file vertex bytes as they are: one RGBA8 texel per vertex per frame, a frame per row', () => {
     const crowd = new MD2Crowd(ogro, { limit: 4 })
     const { numVertices, numFrames } = ogro.header
-    const texture = (crowd.material as unknown as { onBeforeCompile: unknown }) && crowd.gpuBytes
-    expect(texture.frames).toBeGreaterThanOrEqual(numVertices * numFrames * 4)
-    expect(texture.frames).toBeLessThan(numVertices * numFrames * 4 + 4096 * 4)
-    // The file's frames section holds the same vertex bytes plus a 40-byte header per frame.
-    expect(texture.frames / (ogro.frameStride * numFrames)).toBeGreaterThan(0.9)
+    // Exactly the file's vertex bytes (its frames section less the 40-byte frame headers).
+    expect(crowd.gpuBytes.frames).toBe(numVertices * numFrames * 4)
+    expect(crowd.gpuBytes.frames).toBe(ogro.frameStride * numFrames - 40 * numFrames)
     crowd.dispose()
+    // Past the device's row limit, frames go on in blocks beside: 600 frames in 256 rows, 3 blocks.
+    const small = new MD2Crowd(manyFrameModel(600), { limit: 1, maxTextureSize: 256 })
+    expect(small.gpuBytes.frames).toBe(256 * 3 * 4 * 4)
+    small.showFrame(0, 555.25)
+    small.setTransform(0, new Vector3())
+    small.update(0.016)
+    const frames = small.geometry.getAttribute('md2Frames').array
+    expect([frames[0], frames[1], frames[2], frames[3]]).toEqual([2, 43, 2, 44])
+    small.dispose()
   })
 
   it('draws only the instances in view, in order, each with its own pose', () => {
@@ -99,8 +107,10 @@ describe('MD2Crowd', () => {
     crowd.update(0.05, camera)
     expect(crowd.count).toBe(3)
     expect([0, 1, 2].map((k) => crowd.instanceAt(k))).toEqual([0, 1, 2])
-    const pose = crowd.geometry.getAttribute('md2Pose').array
-    expect([pose[4], pose[5], pose[6]]).toEqual([40, 41, 0.5])
+    // Keyframes as (block, row) of the frames texture, one frame per row: no division in the shader.
+    const frames = crowd.geometry.getAttribute('md2Frames').array
+    const blend = crowd.geometry.getAttribute('md2Blend').array
+    expect([frames[4], frames[5], frames[6], frames[7], blend[4]]).toEqual([0, 40, 0, 41, 0.5])
     // Out of view instances cost nothing: the upload covers the drawn ones only.
     expect(crowd.instanceMatrix.updateRanges).toEqual([{ start: 0, count: 3 * 16 }])
     crowd.hide(1)

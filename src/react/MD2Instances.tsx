@@ -38,11 +38,12 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
   const maxTextureSize = useThree((state) => state.gl.capabilities?.maxTextureSize ?? 4096)
   const { limit, lighting, opacity } = options
   const translucent = opacity !== undefined && opacity < 1
+  const shell = options.shell === undefined ? undefined : JSON.stringify(options.shell)
   const crowd = useMemo(
     () => new MD2Crowd(model, { ...options, maxTextureSize }),
     // The look below is applied in place; these need new buffers or shaders.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model, limit, lighting, translucent, maxTextureSize],
+    [model, limit, lighting, translucent, shell, maxTextureSize],
   )
   useEffect(() => () => crowd.dispose(), [crowd])
   useLayoutEffect(() => {
@@ -71,6 +72,8 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   fullbright?: boolean
   glow?: boolean
   opacity?: number
+  /** Quake II power-up shells around every instance, as `<MD2Model shell>`. */
+  shell?: UseMD2CrowdOptions['shell']
   castShadow?: boolean
   receiveShadow?: boolean
   /** `<MD2Instance>` elements (and anything else). */
@@ -110,6 +113,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       fullbright,
       glow,
       opacity,
+      shell,
       castShadow,
       receiveShadow,
       children,
@@ -118,7 +122,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     ref,
   ) {
     const map = useSkinProp(model, skin, modelUrl)
-    const crowd = useMD2Crowd(model, { limit, lighting, shadelight, minlight, fullbright, glow, opacity, map })
+    const crowd = useMD2Crowd(model, { limit, lighting, shadelight, minlight, fullbright, glow, opacity, shell, map })
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false
     crowd.receiveShadow = receiveShadow ?? false

@@ -25,7 +25,7 @@ import type { PlayOptions } from '../core/animation-player'
 import { CROWD_POSE_STRIDE, CrowdAnimation } from '../core/crowd-animation'
 import { MD2Error } from '../core/errors'
 import { createPose, type MD2Pose } from '../core/pose'
-import { effectiveShadelight, shadeDotsRow, type Quake2LightFlags } from '../core/quake2-light'
+import { SHELL_ALPHA, effectiveShadelight, shadeDotsRow, shellColor, type Quake2LightFlags, type ShellSpec } from '../core/quake2-light'
 import type { MD2Model } from '../core/types'
 import { warnOnce } from '../core/warn-once'
 import { createMD2Geometry, writeMD2Pose } from './MD2Geometry'
@@ -42,6 +42,8 @@ export interface MD2CrowdOptions extends Quake2LightFlags {
   shadelight?: number | readonly [number, number, number]
   /** Draw translucent (0–1, default 1). */
   opacity?: number
+  /** Quake II power-up shells around every instance (`'red'`, `['red', 'blue']`, an RGB colour), as `<MD2Model shell>`. */
+  shell?: ShellSpec | readonly ShellSpec[]
   /** The device's `MAX_TEXTURE_SIZE` (`renderer.capabilities.maxTextureSize`); rows of frames wrap below it. */
   maxTextureSize?: number
 }
@@ -74,12 +76,15 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly shade: Float32Array
   private readonly ids: Int32Array
   private readonly hidden: Uint8Array
-  private readonly poseAttribute: InstancedBufferAttribute
+  private readonly framesAttribute: InstancedBufferAttribute
   private readonly fadeAttribute: InstancedBufferAttribute
+  private readonly blendAttribute: InstancedBufferAttribute
   private readonly lightAttribute: InstancedBufferAttribute
   private readonly quake2: boolean
   private readonly flags: Quake2LightFlags
   private readonly sphere: Sphere
+  /** The power-up shell drawn over the instances, when asked for. */
+  readonly shell: InstancedMesh | undefined
   private clockSeconds = 0
   private readonly clock = { seconds: 0 }
   private readonly lightOut = new Float64Array(3)
@@ -121,21 +126,37 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.sphere = frames.geometry.boundingSphere!.clone()
     const attribute = () =>
       new InstancedBufferAttribute(new Float32Array(limit * ATTRIBUTE_SIZE), ATTRIBUTE_SIZE).setUsage(DynamicDrawUsage)
-    this.poseAttribute = attribute()
+    this.framesAttribute = attribute()
     this.fadeAttribute = attribute()
+    this.blendAttribute = attribute()
     this.lightAttribute = attribute()
     this.instanceMatrix.setUsage(DynamicDrawUsage)
     // The geometry is shared by every crowd of the model: the per-crowd attributes go on a light copy.
     this.geometry = frames.geometry.clone()
-    this.geometry.setAttribute('md2Pose', this.poseAttribute)
-    this.geometry.setAttribute('md2Fade', this.fadeAttribute)
+    this.geometry.setAttribute('md2Frames', this.framesAttribute)
+    this.geometry.setAttribute('md2FadeFrames', this.fadeAttribute)
+    this.geometry.setAttribute('md2Blend', this.blendAttribute)
     this.geometry.setAttribute('md2Light', this.lightAttribute)
     this.customDepthMaterial = drawWithGpuFrames(new MeshDepthMaterial({ depthPacking: RGBADepthPacking }), frames)
     this.customDistanceMaterial = drawWithGpuFrames(new MeshDistanceMaterial(), frames)
+    if (options.shell !== undefined) {
+      // The shell: the same instances again, pushed out along their normals, in the shell's colour.
+      const [r, g, b] = shellColor(options.shell)
+      const shellMaterial = new MeshBasicMaterial({ transparent: true, opacity: SHELL_ALPHA, depthWrite: false })
+      shellMaterial.color.setRGB(r, g, b)
+      const shell = new InstancedMesh(this.geometry, drawWithGpuFrames(shellMaterial, frames, { shell: true }), limit)
+      shell.instanceMatrix = this.instanceMatrix
+      shell.frustumCulled = false
+      shell.raycast = () => {}
+      shell.count = 0
+      shell.name = 'shell'
+      this.shell = shell
+      this.add(shell)
+    }
     // Culled here, instance by instance, in `update`.
     this.frustumCulled = false
     this.count = 0
-    this.gpuBytes = { frames: frames.frameBytes, shared: frames.sharedBytes, perInstance: (16 + 3 * ATTRIBUTE_SIZE) * 4 }
+    this.gpuBytes = { frames: frames.frameBytes, shared: frames.sharedBytes, perInstance: (16 + 4 * ATTRIBUTE_SIZE) * 4 }
   }
 
   /** Places instance `i` (relative to the crowd): a position, a rotation (a yaw in radians about +Y, or a quaternion) and a scale. */
@@ -223,9 +244,11 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     const t = this.transforms
     const c = this.sphere.center
     const matrices = this.instanceMatrix.array as Float32Array
-    const pose = this.poseAttribute.array as Float32Array
+    const frames = this.framesAttribute.array as Float32Array
     const fade = this.fadeAttribute.array as Float32Array
+    const blend = this.blendAttribute.array as Float32Array
     const light = this.lightAttribute.array as Float32Array
+    const rows = this.frames.rows
     const poses = this.animation.poses
     const w = this.matrixWorld.elements
     let drawn = 0
@@ -251,13 +274,16 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       for (let e = 0; e < 16; e++) matrices[k * 16 + e] = t[o + e]!
       const s = i * CROWD_POSE_STRIDE
       const a = k * ATTRIBUTE_SIZE
-      pose[a] = poses[s]!
-      pose[a + 1] = poses[s + 1]!
-      pose[a + 2] = poses[s + 2]!
-      pose[a + 3] = poses[s + 3]!
-      fade[a] = poses[s + 4]!
-      fade[a + 1] = poses[s + 5]!
-      fade[a + 2] = poses[s + 6]!
+      // Each keyframe as (block, row) of the frames texture: the shader then needs no division.
+      placeFrame(frames, a, poses[s]!, rows)
+      placeFrame(frames, a + 2, poses[s + 1]!, rows)
+      blend[a] = poses[s + 2]!
+      blend[a + 2] = poses[s + 3]!
+      if (poses[s + 3]! > 0) {
+        placeFrame(fade, a, poses[s + 4]!, rows)
+        placeFrame(fade, a + 2, poses[s + 5]!, rows)
+        blend[a + 1] = poses[s + 6]!
+      }
       if (this.quake2) {
         // The instance's world yaw: its +Z axis seen from above.
         const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
@@ -270,18 +296,20 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
         light[a] = shade[0]!
         light[a + 1] = shade[1]!
         light[a + 2] = shade[2]!
-        light[a + 3] = shadeDotsRow((Math.atan2(zx, zz) * 180) / Math.PI)
+        blend[a + 3] = shadeDotsRow((Math.atan2(zx, zz) * 180) / Math.PI)
       }
     }
     this.count = drawn
+    if (this.shell) this.shell.count = drawn
     this.uploadFirst(this.instanceMatrix, this.ranges[0]!, drawn)
-    this.uploadFirst(this.poseAttribute, this.ranges[1]!, drawn)
+    this.uploadFirst(this.framesAttribute, this.ranges[1]!, drawn)
     this.uploadFirst(this.fadeAttribute, this.ranges[2]!, drawn)
-    if (this.quake2) this.uploadFirst(this.lightAttribute, this.ranges[3]!, drawn)
+    this.uploadFirst(this.blendAttribute, this.ranges[3]!, drawn)
+    if (this.quake2) this.uploadFirst(this.lightAttribute, this.ranges[4]!, drawn)
   }
 
   /** One update range object per attribute, reused every frame (`addUpdateRange` makes a new one). */
-  private readonly ranges = [0, 1, 2, 3].map(() => ({ start: 0, count: 0 }))
+  private readonly ranges = [0, 1, 2, 3, 4].map(() => ({ start: 0, count: 0 }))
 
   private uploadFirst(attribute: InstancedBufferAttribute, range: { start: number; count: number }, instances: number): void {
     if (instances === 0) return
@@ -343,6 +371,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.material.dispose()
     this.customDepthMaterial?.dispose()
     this.customDistanceMaterial?.dispose()
+    ;(this.shell?.material as Material | undefined)?.dispose()
     this.scratch?.mesh.geometry.dispose()
     super.dispose()
   }
@@ -357,6 +386,13 @@ export interface Vector3Like {
   x: number
   y: number
   z: number
+}
+
+/** Writes keyframe `frame`'s place in the frames texture (block, row) at `out[at]`, `out[at + 1]`. */
+function placeFrame(out: Float32Array, at: number, frame: number, rows: number): void {
+  const block = frame < rows ? 0 : Math.floor(frame / rows)
+  out[at] = block
+  out[at + 1] = frame - block * rows
 }
 
 const IDENTITY = new Matrix4().elements

@@ -14,6 +14,7 @@ import {
 import { ANORMS_256_YUP } from '../core/blend'
 import { MD2Error } from '../core/errors'
 import { ANORMTAB, SHADEDOT_QUANT } from '../core/normals'
+import { POWERSUIT_SCALE } from '../core/quake2-light'
 import { FRAME_HEADER_SIZE, VERTEX_SIZE } from '../core/spec'
 import type { MD2Model } from '../core/types'
 import { getMD2RenderData } from './MD2Geometry'
@@ -25,12 +26,15 @@ import { getMD2RenderData } from './MD2Geometry'
  * is which MD2 vertex it reads (plus the shared index and uvs).
  */
 export interface MD2GpuFrames {
-  /** RGBA8UI, `numVertices` texels per frame, rows of `width` texels. */
+  /**
+   * RGBA8UI: frame `f` is the `numVertices` texels of row `f mod rows`, starting at column
+   * `floor(f / rows) × numVertices` (frames past the device's row limit go on in a block beside).
+   */
   frames: DataTexture
-  /** RGBA32F, two texels per frame: scale (xyz), translate (xyz). */
+  /** RGBA32F, at the same row: scale (xyz) at column `2 × block`, translate (xyz) at `2 × block + 1`. */
   table: DataTexture
-  /** Texels per row of both textures. */
-  width: number
+  /** Frames per block of rows. */
+  rows: number
   /** MD2 vertices per frame. */
   vertices: number
   geometry: BufferGeometry
@@ -39,25 +43,21 @@ export interface MD2GpuFrames {
   sharedBytes: number
 }
 
-const perModel = new WeakMap<MD2Model, { data: MD2GpuFrames; users: number; width: number }>()
-
-/** The largest texture width the path uses; rows wrap at it (or at the device's limit, when lower). */
-const PREFERRED_WIDTH = 4096
+const perModel = new WeakMap<MD2Model, { data: MD2GpuFrames; users: number; maxTextureSize: number }>()
 
 /**
  * The model's GPU frame data for a device whose `MAX_TEXTURE_SIZE` is `maxTextureSize`, built on first
- * use and shared (counted: call `releaseMD2GpuFrames` once per call). A model whose frames need more rows
- * than the device has is refused with an `MD2Error` naming the limit (the CPU path draws it).
+ * use and shared (counted: call `releaseMD2GpuFrames` once per call). A model too large for the device
+ * is refused with an `MD2Error` naming the limit (the CPU path draws it).
  */
 export function acquireMD2GpuFrames(model: MD2Model, maxTextureSize: number): MD2GpuFrames {
-  const width = Math.min(PREFERRED_WIDTH, maxTextureSize)
   const cached = perModel.get(model)
-  if (cached && cached.width === width) {
+  if (cached && cached.maxTextureSize === maxTextureSize) {
     cached.users++
     return cached.data
   }
-  const data = buildGpuFrames(model, width, maxTextureSize)
-  perModel.set(model, { data, users: 1, width })
+  const data = buildGpuFrames(model, maxTextureSize)
+  perModel.set(model, { data, users: 1, maxTextureSize })
   return data
 }
 
@@ -70,35 +70,40 @@ export function releaseMD2GpuFrames(model: MD2Model): void {
   cached.data.geometry.dispose()
 }
 
-function buildGpuFrames(model: MD2Model, width: number, maxTextureSize: number): MD2GpuFrames {
+/**
+ * One frame per texture row, so the shader addresses a vertex as (column, row) with no division; past
+ * the device's row limit, frames continue in another block of columns beside the first.
+ */
+function buildGpuFrames(model: MD2Model, maxTextureSize: number): MD2GpuFrames {
   const { numVertices, numFrames } = model.header
-  const texels = numVertices * numFrames
-  const rows = Math.ceil(texels / width)
-  if (rows > maxTextureSize)
+  const rows = Math.min(numFrames, maxTextureSize)
+  const blocks = Math.ceil(numFrames / rows)
+  const width = blocks * numVertices
+  if (width > maxTextureSize)
     throw new MD2Error(
       'OUT_OF_RANGE',
-      `${numFrames} frames × ${numVertices} vertices need ${rows} rows of ${width} texels; this device's MAX_TEXTURE_SIZE is ${maxTextureSize}. Draw it with <MD2Model> (the CPU path)`,
+      `${numFrames} frames × ${numVertices} vertices need a ${width} × ${rows} texture; this device's MAX_TEXTURE_SIZE is ${maxTextureSize}. Draw it with <MD2Model> (the CPU path)`,
       { section: 'frames', file: model.name },
     )
   const bytes = new Uint8Array(rows * width * 4)
   const vertexBytes = numVertices * VERTEX_SIZE
+  const table = new Float32Array(rows * blocks * 2 * 4)
+  const m = model.frameTransforms
   for (let f = 0; f < numFrames; f++) {
+    const block = Math.floor(f / rows)
+    const row = f - block * rows
     const start = f * model.frameStride + FRAME_HEADER_SIZE
-    bytes.set(model.frameData.subarray(start, start + vertexBytes), f * vertexBytes)
+    bytes.set(model.frameData.subarray(start, start + vertexBytes), (row * width + block * numVertices) * 4)
+    table.set(
+      [m[f * 6]!, m[f * 6 + 1]!, m[f * 6 + 2]!, 0, m[f * 6 + 3]!, m[f * 6 + 4]!, m[f * 6 + 5]!, 0],
+      (row * blocks * 2 + block * 2) * 4,
+    )
   }
   const frames = new DataTexture(bytes, width, rows, RGBAIntegerFormat, UnsignedByteType)
   frames.internalFormat = 'RGBA8UI'
   frames.magFilter = frames.minFilter = NearestFilter
   frames.generateMipmaps = false
   frames.needsUpdate = true
-
-  const tableRows = Math.ceil((numFrames * 2) / width)
-  const floats = new Float32Array(tableRows * width * 4)
-  const m = model.frameTransforms
-  for (let f = 0; f < numFrames; f++) {
-    floats.set([m[f * 6]!, m[f * 6 + 1]!, m[f * 6 + 2]!, 0, m[f * 6 + 3]!, m[f * 6 + 4]!, m[f * 6 + 5]!, 0], f * 8)
-  }
-  const table = floatTexture(floats, width, tableRows, RGBAFormat)
 
   const render = getMD2RenderData(model)
   const geometry = new BufferGeometry()
@@ -112,12 +117,12 @@ function buildGpuFrames(model: MD2Model, width: number, maxTextureSize: number):
   geometry.name = `${model.name ?? 'md2'} (GPU frames)`
   return {
     frames,
-    table,
-    width,
+    table: floatTexture(table, blocks * 2, rows, RGBAFormat),
+    rows,
     vertices: numVertices,
     geometry,
     frameBytes: bytes.byteLength,
-    sharedBytes: floats.byteLength + render.layout.vertexCount * (4 + 8 + 1) + render.layout.indices.byteLength + SHARED_TABLE_BYTES,
+    sharedBytes: table.byteLength + render.layout.vertexCount * (4 + 8 + 1) + render.layout.indices.byteLength + SHARED_TABLE_BYTES,
   }
 }
 
@@ -150,44 +155,50 @@ function sharedTables(): { normals: DataTexture; light: DataTexture } {
  * exactly as the CPU kernel does, and, with `quake2Light`, writes Quake II's `shadedots × shadelight`
  * colour. Works for the crowd's material and its depth and distance materials (so shadows animate).
  */
-export function drawWithGpuFrames(material: Material, frames: MD2GpuFrames, options: { quake2Light?: boolean } = {}): Material {
+export function drawWithGpuFrames(
+  material: Material,
+  frames: MD2GpuFrames,
+  options: { quake2Light?: boolean; shell?: boolean } = {},
+): Material {
   const tables = sharedTables()
   const previous = material.onBeforeCompile.bind(material)
   material.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer) => {
     previous(shader, renderer)
-    shader.uniforms.md2Frames = { value: frames.frames }
+    shader.uniforms.md2FrameBytes = { value: frames.frames }
     shader.uniforms.md2Table = { value: frames.table }
     shader.uniforms.md2Normals = { value: tables.normals }
     shader.uniforms.md2LightTable = { value: tables.light }
-    shader.uniforms.md2Width = { value: frames.width }
     shader.uniforms.md2Vertices = { value: frames.vertices }
-    shader.vertexShader = patchVertexShader(shader.vertexShader, options.quake2Light === true)
+    shader.vertexShader = patchVertexShader(shader.vertexShader, options.quake2Light === true, options.shell === true)
   }
   const key = material.customProgramCacheKey.bind(material)
-  material.customProgramCacheKey = () => `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}`
+  material.customProgramCacheKey = () => `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}`
   return material
 }
 
 const DECLARATIONS = /* glsl */ `
-uniform highp usampler2D md2Frames;
+uniform highp usampler2D md2FrameBytes;
 uniform highp sampler2D md2Table;
 uniform highp sampler2D md2Normals;
 uniform highp sampler2D md2LightTable;
-uniform int md2Width;
 uniform int md2Vertices;
 attribute float md2Vertex;
-attribute vec4 md2Pose;
-attribute vec4 md2Fade;
+// Per instance: where its two keyframes are (block, row each), the same for a crossfade's outgoing
+// pair, the blends (t, the outgoing t, the outgoing weight, the light table row) and the shadelight.
+attribute vec4 md2Frames;
+attribute vec4 md2FadeFrames;
+attribute vec4 md2Blend;
 attribute vec4 md2Light;
 vec3 md2Position;
 vec3 md2ObjectNormal;
 vec3 md2Color;
-ivec2 md2Texel(int index) { return ivec2(index % md2Width, index / md2Width); }
-// One keyframe's vertex, Y-up (Quake's x, y, z drawn as z, x, y), and its normal index.
-vec3 md2Read(int frame, int vertex, out vec3 normal, out int normalIndex) {
-  uvec4 b = texelFetch(md2Frames, md2Texel(frame * md2Vertices + vertex), 0);
-  vec3 scale = texelFetch(md2Table, md2Texel(frame * 2), 0).xyz;
-  vec3 shift = texelFetch(md2Table, md2Texel(frame * 2 + 1), 0).xyz;
+// One keyframe's vertex, Y-up (Quake's x, y, z drawn as y, z, x), its normal and normal index.
+vec3 md2Read(vec2 frame, int vertex, out vec3 normal, out int normalIndex) {
+  int block = int(frame.x);
+  int row = int(frame.y);
+  uvec4 b = texelFetch(md2FrameBytes, ivec2(block * md2Vertices + vertex, row), 0);
+  vec3 scale = texelFetch(md2Table, ivec2(block * 2, row), 0).xyz;
+  vec3 shift = texelFetch(md2Table, ivec2(block * 2 + 1, row), 0).xyz;
   vec3 q = vec3(b.xyz) * scale + shift;
   normalIndex = int(b.w);
   normal = texelFetch(md2Normals, ivec2(normalIndex, 0), 0).xyz;
@@ -197,28 +208,35 @@ float md2Linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1
 void md2Decode() {
   int v = int(md2Vertex);
   vec3 na; vec3 nb; int ia; int ib;
-  vec3 pa = md2Read(int(md2Pose.x), v, na, ia);
-  vec3 pb = md2Read(int(md2Pose.y), v, nb, ib);
-  md2Position = mix(pa, pb, md2Pose.z);
-  md2ObjectNormal = mix(na, nb, md2Pose.z);
-  if (md2Pose.w > 0.0) {
-    vec3 fa = md2Read(int(md2Fade.x), v, na, ia);
-    vec3 fb = md2Read(int(md2Fade.y), v, nb, ia);
-    md2Position = mix(md2Position, mix(fa, fb, md2Fade.z), md2Pose.w);
-    md2ObjectNormal = mix(md2ObjectNormal, mix(na, nb, md2Fade.z), md2Pose.w);
+  vec3 pa = md2Read(md2Frames.xy, v, na, ia);
+  vec3 pb = md2Read(md2Frames.zw, v, nb, ib);
+  md2Position = mix(pa, pb, md2Blend.x);
+  md2ObjectNormal = mix(na, nb, md2Blend.x);
+  if (md2Blend.z > 0.0) {
+    int unused;
+    vec3 fa = md2Read(md2FadeFrames.xy, v, na, unused);
+    vec3 fb = md2Read(md2FadeFrames.zw, v, nb, unused);
+    md2Position = mix(md2Position, mix(fa, fb, md2Blend.y), md2Blend.z);
+    md2ObjectNormal = mix(md2ObjectNormal, mix(na, nb, md2Blend.y), md2Blend.z);
   }
+  #ifdef MD2_SHELL
+  // A power-up shell stands off the body along the normals of the frame blended towards.
+  md2Position += texelFetch(md2Normals, ivec2(ib, 0), 0).xyz * POWERSUIT_SCALE;
+  #endif
   #ifdef MD2_QUAKE2_LIGHT
   // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
-  float dots = texelFetch(md2LightTable, ivec2(ib, int(md2Light.w)), 0).r;
+  float dots = texelFetch(md2LightTable, ivec2(ib, int(md2Blend.w)), 0).r;
   vec3 c = clamp(dots * md2Light.rgb, 0.0, 1.0);
   md2Color = vec3(md2Linear(c.r), md2Linear(c.g), md2Linear(c.b));
   #endif
 }
 `
 
-function patchVertexShader(source: string, quake2Light: boolean): string {
-  let out =
-    (quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
+function patchVertexShader(source: string, quake2Light: boolean, shell: boolean): string {
+  const defines =
+    (quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') +
+    (shell ? `#define MD2_SHELL\n#define POWERSUIT_SCALE ${POWERSUIT_SCALE.toFixed(1)}\n` : '')
+  let out = defines + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
   out = out.replace('#include <begin_vertex>', 'vec3 transformed = md2Position;')
   out = out.replace('#include <beginnormal_vertex>', 'vec3 objectNormal = md2ObjectNormal;')
   if (quake2Light)

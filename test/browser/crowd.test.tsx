@@ -3,7 +3,12 @@
  * and a crossfade, drawn by <MD2Model> and by <MD2Instances>, in both lighting modes, must give the
  * same picture but for a handful of edge pixels.
  */
+import { useFrame } from '@react-three/fiber'
+import { useEffect, useMemo } from 'react'
+import { Vector3 } from 'three'
 import { describe, expect, test } from 'vitest'
+import { MD2Crowd } from '../../src/three/MD2Crowd'
+import { manyFrameModel } from '../support/many-frames'
 import type { MD2Model as MD2ModelData, MD2Pose } from '../../src/core/internal'
 import { MD2Instance, MD2Instances, MD2Model, parseMD2 } from '../../src/index'
 import { coverage, difference } from '../../stories/support/pixels'
@@ -38,8 +43,9 @@ async function load(url: string, name: string): Promise<MD2ModelData> {
 }
 
 describe('<MD2Instances> draws what <MD2Model> draws', () => {
-  for (const lighting of ['lambert', 'quake2'] as const) {
-    test(`lighting="${lighting}"`, async () => {
+  const cases = [{ lighting: 'lambert' }, { lighting: 'quake2' }, { lighting: 'lambert', shell: 'blue' }] as const
+  for (const { lighting, shell } of cases.map((c) => ({ shell: undefined, ...c }))) {
+    test(`lighting="${lighting}"${shell ? ` shell="${shell}"` : ''}`, async () => {
       const models = { ogro: await load(OGRO, OGRO), ratamahatta: await load(RATAMAHATTA, RATAMAHATTA) }
       const skins = { ogro: OGRO_SKIN, ratamahatta: RATAMAHATTA_SKIN }
       const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
@@ -53,6 +59,7 @@ describe('<MD2Instances> draws what <MD2Model> draws', () => {
               skin={skins[placed.which]}
               controller={placed.controller}
               lighting={lighting}
+              shell={shell}
               shadelight={0.8}
               position={[placed.x, -8, 0]}
               rotation={[0, placed.yaw, 0]}
@@ -65,7 +72,15 @@ describe('<MD2Instances> draws what <MD2Model> draws', () => {
         <>
           {light}
           {(['ogro', 'ratamahatta'] as const).map((which) => (
-            <MD2Instances key={which} model={models[which]} skin={skins[which]} lighting={lighting} shadelight={0.8} limit={4}>
+            <MD2Instances
+              key={which}
+              model={models[which]}
+              skin={skins[which]}
+              lighting={lighting}
+              shell={shell}
+              shadelight={0.8}
+              limit={4}
+            >
               {SCENE.filter((p) => p.which === which).map((placed, i) => (
                 <MD2Instance
                   key={i}
@@ -93,4 +108,41 @@ describe('<MD2Instances> draws what <MD2Model> draws', () => {
       expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
     })
   }
+})
+
+/** A crowd built for a device with 256-texel textures: its frames wrap into blocks of rows. */
+function SmallDeviceCrowd({ model, pose }: { model: MD2ModelData; pose: { pose: MD2Pose } }) {
+  const crowd = useMemo(() => {
+    const made = new MD2Crowd(model, { limit: 1, maxTextureSize: 256 })
+    made.setTransform(0, new Vector3(0, -8, 0), 0.5, 1.4)
+    made.setPose(0, pose.pose)
+    return made
+  }, [model, pose])
+  useEffect(() => () => crowd.dispose(), [crowd])
+  useFrame((state, delta) => crowd.update(delta, state.camera))
+  return <primitive object={crowd} />
+}
+
+test("frames past the device's row limit, in a second and third block of rows, draw as the CPU path draws them", async () => {
+  const model = manyFrameModel(600)
+  const controller = pose(555, 556, 0.25, [300, 301, 0.5, 0.4])
+  const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
+  const { stage, render } = await mount(
+    <>
+      {light}
+      <MD2Model model={model} controller={controller} position={[0, -8, 0]} rotation={[0, 0.5, 0]} scale={1.4} />
+    </>,
+  )
+  const cpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'the CPU model')
+  render(<></>)
+  await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
+  render(
+    <>
+      {light}
+      <SmallDeviceCrowd model={model} pose={controller} />
+    </>,
+  )
+  const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'the GPU model')
+  const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
+  expect(difference(cpuPicture, gpuPicture)).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
 })
