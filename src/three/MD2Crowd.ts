@@ -80,6 +80,9 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly fadeAttribute: InstancedBufferAttribute
   private readonly blendAttribute: InstancedBufferAttribute
   private readonly lightAttribute: InstancedBufferAttribute
+  private readonly scaleAAttribute: InstancedBufferAttribute
+  private readonly scaleBAttribute: InstancedBufferAttribute
+  private readonly shiftAttribute: InstancedBufferAttribute
   private readonly quake2: boolean
   private readonly flags: Quake2LightFlags
   private readonly sphere: Sphere
@@ -103,7 +106,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
         ? new MeshBasicMaterial({ map: options.map ?? null, vertexColors: true, transparent: translucent, opacity })
         : new MeshLambertMaterial({ map: options.map ?? null, transparent: translucent, opacity }),
       frames,
-      { quake2Light: quake2 },
+      { quake2Light: quake2, normals: !quake2 },
     )
     super(frames.geometry, material, limit)
     this.model = model
@@ -124,12 +127,14 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.ids = new Int32Array(limit)
     this.hidden = new Uint8Array(limit)
     this.sphere = frames.geometry.boundingSphere!.clone()
-    const attribute = () =>
-      new InstancedBufferAttribute(new Float32Array(limit * ATTRIBUTE_SIZE), ATTRIBUTE_SIZE).setUsage(DynamicDrawUsage)
+    const attribute = (size = ATTRIBUTE_SIZE) => new InstancedBufferAttribute(new Float32Array(limit * size), size).setUsage(DynamicDrawUsage)
     this.framesAttribute = attribute()
     this.fadeAttribute = attribute()
     this.blendAttribute = attribute()
     this.lightAttribute = attribute()
+    this.scaleAAttribute = attribute(3)
+    this.scaleBAttribute = attribute(3)
+    this.shiftAttribute = attribute(3)
     this.instanceMatrix.setUsage(DynamicDrawUsage)
     // The geometry is shared by every crowd of the model: the per-crowd attributes go on a light copy.
     this.geometry = frames.geometry.clone()
@@ -137,6 +142,9 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.geometry.setAttribute('md2FadeFrames', this.fadeAttribute)
     this.geometry.setAttribute('md2Blend', this.blendAttribute)
     this.geometry.setAttribute('md2Light', this.lightAttribute)
+    this.geometry.setAttribute('md2ScaleA', this.scaleAAttribute)
+    this.geometry.setAttribute('md2ScaleB', this.scaleBAttribute)
+    this.geometry.setAttribute('md2Shift', this.shiftAttribute)
     this.customDepthMaterial = drawWithGpuFrames(new MeshDepthMaterial({ depthPacking: RGBADepthPacking }), frames)
     this.customDistanceMaterial = drawWithGpuFrames(new MeshDistanceMaterial(), frames)
     if (options.shell !== undefined) {
@@ -156,7 +164,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     // Culled here, instance by instance, in `update`.
     this.frustumCulled = false
     this.count = 0
-    this.gpuBytes = { frames: frames.frameBytes, shared: frames.sharedBytes, perInstance: (16 + 4 * ATTRIBUTE_SIZE) * 4 }
+    this.gpuBytes = { frames: frames.frameBytes, shared: frames.sharedBytes, perInstance: (16 + 4 * ATTRIBUTE_SIZE + 9) * 4 }
   }
 
   /** Places instance `i` (relative to the crowd): a position, a rotation (a yaw in radians about +Y, or a quaternion) and a scale. */
@@ -249,6 +257,10 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     const blend = this.blendAttribute.array as Float32Array
     const light = this.lightAttribute.array as Float32Array
     const rows = this.frames.rows
+    const scaleA = this.scaleAAttribute.array as Float32Array
+    const scaleB = this.scaleBAttribute.array as Float32Array
+    const shift = this.shiftAttribute.array as Float32Array
+    const m = this.model.frameTransforms
     const poses = this.animation.poses
     const w = this.matrixWorld.elements
     let drawn = 0
@@ -277,8 +289,18 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       // Each keyframe as (block, row) of the frames texture: the shader then needs no division.
       placeFrame(frames, a, poses[s]!, rows)
       placeFrame(frames, a + 2, poses[s + 1]!, rows)
-      blend[a] = poses[s + 2]!
+      const toward = poses[s + 2]!
+      blend[a] = toward
       blend[a + 2] = poses[s + 3]!
+      // The CPU kernel's coefficients: each keyframe's scale times its share, and the blended translate.
+      const fa = poses[s]! * 6
+      const fb = poses[s + 1]! * 6
+      const at = k * 3
+      for (let axis = 0; axis < 3; axis++) {
+        scaleA[at + axis] = m[fa + axis]! * (1 - toward)
+        scaleB[at + axis] = m[fb + axis]! * toward
+        shift[at + axis] = m[fa + 3 + axis]! * (1 - toward) + m[fb + 3 + axis]! * toward
+      }
       if (poses[s + 3]! > 0) {
         placeFrame(fade, a, poses[s + 4]!, rows)
         placeFrame(fade, a + 2, poses[s + 5]!, rows)
@@ -305,11 +327,14 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.uploadFirst(this.framesAttribute, this.ranges[1]!, drawn)
     this.uploadFirst(this.fadeAttribute, this.ranges[2]!, drawn)
     this.uploadFirst(this.blendAttribute, this.ranges[3]!, drawn)
-    if (this.quake2) this.uploadFirst(this.lightAttribute, this.ranges[4]!, drawn)
+    this.uploadFirst(this.scaleAAttribute, this.ranges[4]!, drawn)
+    this.uploadFirst(this.scaleBAttribute, this.ranges[5]!, drawn)
+    this.uploadFirst(this.shiftAttribute, this.ranges[6]!, drawn)
+    if (this.quake2) this.uploadFirst(this.lightAttribute, this.ranges[7]!, drawn)
   }
 
   /** One update range object per attribute, reused every frame (`addUpdateRange` makes a new one). */
-  private readonly ranges = [0, 1, 2, 3, 4].map(() => ({ start: 0, count: 0 }))
+  private readonly ranges = [0, 1, 2, 3, 4, 5, 6, 7].map(() => ({ start: 0, count: 0 }))
 
   private uploadFirst(attribute: InstancedBufferAttribute, range: { start: number; count: number }, instances: number): void {
     if (instances === 0) return

@@ -158,7 +158,7 @@ function sharedTables(): { normals: DataTexture; light: DataTexture } {
 export function drawWithGpuFrames(
   material: Material,
   frames: MD2GpuFrames,
-  options: { quake2Light?: boolean; shell?: boolean } = {},
+  options: { quake2Light?: boolean; shell?: boolean; normals?: boolean } = {},
 ): Material {
   const tables = sharedTables()
   const previous = material.onBeforeCompile.bind(material)
@@ -169,10 +169,10 @@ export function drawWithGpuFrames(
     shader.uniforms.md2Normals = { value: tables.normals }
     shader.uniforms.md2LightTable = { value: tables.light }
     shader.uniforms.md2Vertices = { value: frames.vertices }
-    shader.vertexShader = patchVertexShader(shader.vertexShader, options.quake2Light === true, options.shell === true)
+    shader.vertexShader = patchVertexShader(shader.vertexShader, options)
   }
   const key = material.customProgramCacheKey.bind(material)
-  material.customProgramCacheKey = () => `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}`
+  material.customProgramCacheKey = () => `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}`
   return material
 }
 
@@ -183,63 +183,70 @@ uniform highp sampler2D md2Normals;
 uniform highp sampler2D md2LightTable;
 uniform int md2Vertices;
 attribute float md2Vertex;
-// Per instance: where its two keyframes are (block, row each), the same for a crossfade's outgoing
-// pair, the blends (t, the outgoing t, the outgoing weight, the light table row) and the shadelight.
+// Per instance: where its two keyframes are (block, row each) and the same for a crossfade's outgoing
+// pair; the blends (t, the outgoing t, the outgoing weight, the light table row); the two keyframes'
+// scales with the blend folded in, and their blended translate (the CPU kernel's coefficients); the shadelight.
 attribute vec4 md2Frames;
 attribute vec4 md2FadeFrames;
 attribute vec4 md2Blend;
+attribute vec3 md2ScaleA;
+attribute vec3 md2ScaleB;
+attribute vec3 md2Shift;
 attribute vec4 md2Light;
 vec3 md2Position;
-vec3 md2ObjectNormal;
+vec3 md2ObjectNormal = vec3(0.0, 1.0, 0.0);
 vec3 md2Color;
-// One keyframe's vertex, Y-up (Quake's x, y, z drawn as y, z, x), its normal and normal index.
-vec3 md2Read(vec2 frame, int vertex, out vec3 normal, out int normalIndex) {
-  int block = int(frame.x);
-  int row = int(frame.y);
-  uvec4 b = texelFetch(md2FrameBytes, ivec2(block * md2Vertices + vertex, row), 0);
-  vec3 scale = texelFetch(md2Table, ivec2(block * 2, row), 0).xyz;
-  vec3 shift = texelFetch(md2Table, ivec2(block * 2 + 1, row), 0).xyz;
-  vec3 q = vec3(b.xyz) * scale + shift;
-  normalIndex = int(b.w);
-  normal = texelFetch(md2Normals, ivec2(normalIndex, 0), 0).xyz;
-  return vec3(q.y, q.z, q.x);
+uvec4 md2Texel(vec2 frame, int vertex) {
+  return texelFetch(md2FrameBytes, ivec2(int(frame.x) * md2Vertices + vertex, int(frame.y)), 0);
+}
+vec3 md2Normal(uint index) { return texelFetch(md2Normals, ivec2(int(index), 0), 0).xyz; }
+// Quake's x, y, z drawn as y, z, x (Y up).
+vec3 md2YUp(vec3 q) { return vec3(q.y, q.z, q.x); }
+// One keyframe of the outgoing pose, through the frame table (a crossfade only).
+vec3 md2ReadFaded(vec2 frame, int vertex, out uint normalIndex) {
+  uvec4 b = md2Texel(frame, vertex);
+  ivec2 at = ivec2(int(frame.x) * 2, int(frame.y));
+  normalIndex = b.w;
+  return md2YUp(vec3(b.xyz) * texelFetch(md2Table, at, 0).xyz + texelFetch(md2Table, at + ivec2(1, 0), 0).xyz);
 }
 float md2Linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
 void md2Decode() {
   int v = int(md2Vertex);
-  vec3 na; vec3 nb; int ia; int ib;
-  vec3 pa = md2Read(md2Frames.xy, v, na, ia);
-  vec3 pb = md2Read(md2Frames.zw, v, nb, ib);
-  md2Position = mix(pa, pb, md2Blend.x);
-  md2ObjectNormal = mix(na, nb, md2Blend.x);
+  uvec4 a = md2Texel(md2Frames.xy, v);
+  uvec4 b = md2Texel(md2Frames.zw, v);
+  md2Position = md2YUp(vec3(a.xyz) * md2ScaleA + vec3(b.xyz) * md2ScaleB + md2Shift);
+  #ifdef MD2_NORMALS
+  md2ObjectNormal = mix(md2Normal(a.w), md2Normal(b.w), md2Blend.x);
+  #endif
   if (md2Blend.z > 0.0) {
-    int unused;
-    vec3 fa = md2Read(md2FadeFrames.xy, v, na, unused);
-    vec3 fb = md2Read(md2FadeFrames.zw, v, nb, unused);
-    md2Position = mix(md2Position, mix(fa, fb, md2Blend.y), md2Blend.z);
-    md2ObjectNormal = mix(md2ObjectNormal, mix(na, nb, md2Blend.y), md2Blend.z);
+    uint fa; uint fb;
+    vec3 outgoing = mix(md2ReadFaded(md2FadeFrames.xy, v, fa), md2ReadFaded(md2FadeFrames.zw, v, fb), md2Blend.y);
+    md2Position = mix(md2Position, outgoing, md2Blend.z);
+    #ifdef MD2_NORMALS
+    md2ObjectNormal = mix(md2ObjectNormal, mix(md2Normal(fa), md2Normal(fb), md2Blend.y), md2Blend.z);
+    #endif
   }
   #ifdef MD2_SHELL
   // A power-up shell stands off the body along the normals of the frame blended towards.
-  md2Position += texelFetch(md2Normals, ivec2(ib, 0), 0).xyz * POWERSUIT_SCALE;
+  md2Position += md2Normal(b.w) * POWERSUIT_SCALE;
   #endif
   #ifdef MD2_QUAKE2_LIGHT
   // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
-  float dots = texelFetch(md2LightTable, ivec2(ib, int(md2Blend.w)), 0).r;
+  float dots = texelFetch(md2LightTable, ivec2(int(b.w), int(md2Blend.w)), 0).r;
   vec3 c = clamp(dots * md2Light.rgb, 0.0, 1.0);
   md2Color = vec3(md2Linear(c.r), md2Linear(c.g), md2Linear(c.b));
   #endif
 }
 `
 
-function patchVertexShader(source: string, quake2Light: boolean, shell: boolean): string {
+function patchVertexShader(source: string, options: { quake2Light?: boolean; shell?: boolean; normals?: boolean }): string {
   const defines =
-    (quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') +
-    (shell ? `#define MD2_SHELL\n#define POWERSUIT_SCALE ${POWERSUIT_SCALE.toFixed(1)}\n` : '')
+    (options.quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') +
+    (options.normals ? '#define MD2_NORMALS\n' : '') +
+    (options.shell ? `#define MD2_SHELL\n#define POWERSUIT_SCALE ${POWERSUIT_SCALE.toFixed(1)}\n` : '')
   let out = defines + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
   out = out.replace('#include <begin_vertex>', 'vec3 transformed = md2Position;')
   out = out.replace('#include <beginnormal_vertex>', 'vec3 objectNormal = md2ObjectNormal;')
-  if (quake2Light)
-    out = out.replace('#include <color_vertex>', '#include <color_vertex>\n  #ifdef USE_COLOR\n  vColor = vec4(md2Color, 1.0);\n  #endif')
+  if (options.quake2Light) out = out.replace('#include <color_vertex>', '#include <color_vertex>\n  #ifdef USE_COLOR\n  vColor = vec4(md2Color, 1.0);\n  #endif')
   return out
 }

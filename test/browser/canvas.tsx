@@ -34,14 +34,15 @@ export function openHost(width: number, height: number): { host: HTMLDivElement;
   return { host, root: createRoot(host) }
 }
 
-/** A 400×300 R3F canvas with a black background, flat colours, no antialiasing. */
-export async function mount(children: ReactNode, { antialias = false } = {}): Promise<Mounted> {
+/** A 400×300 R3F canvas with a black background, flat colours, no antialiasing (shadow maps when asked). */
+export async function mount(children: ReactNode, { antialias = false, shadows = false } = {}): Promise<Mounted> {
   const { host, root } = openHost(400, 300)
   let state: RootState | undefined
   const render = (scene: ReactNode) =>
     root.render(
       <Canvas
         flat
+        shadows={shadows}
         dpr={1}
         gl={{ preserveDrawingBuffer: true, antialias }}
         camera={{ position: [0, 2, 100], fov: 50, near: 1, far: 1000 }}

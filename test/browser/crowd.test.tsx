@@ -43,12 +43,37 @@ async function load(url: string, name: string): Promise<MD2ModelData> {
 }
 
 describe('<MD2Instances> draws what <MD2Model> draws', () => {
-  const cases = [{ lighting: 'lambert' }, { lighting: 'quake2' }, { lighting: 'lambert', shell: 'blue' }] as const
-  for (const { lighting, shell } of cases.map((c) => ({ shell: undefined, ...c }))) {
-    test(`lighting="${lighting}"${shell ? ` shell="${shell}"` : ''}`, async () => {
+  const cases: { lighting: 'lambert' | 'quake2'; shell?: 'blue'; opacity?: number; shadows?: boolean }[] = [
+    { lighting: 'lambert' },
+    { lighting: 'quake2' },
+    { lighting: 'lambert', shell: 'blue' },
+    { lighting: 'quake2', opacity: 0.6 },
+    { lighting: 'lambert', shadows: true },
+  ]
+  for (const { lighting, shell, opacity, shadows = false } of cases) {
+    const name = `lighting="${lighting}"${shell ? ` shell="${shell}"` : ''}${opacity ? ` opacity={${opacity}}` : ''}${shadows ? ' casting shadows on a floor' : ''}`
+    test(name, async () => {
       const models = { ogro: await load(OGRO, OGRO), ratamahatta: await load(RATAMAHATTA, RATAMAHATTA) }
       const skins = { ogro: OGRO_SKIN, ratamahatta: RATAMAHATTA_SKIN }
-      const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
+      const light = (
+        <>
+          <directionalLight
+            position={[30, 50, 80]}
+            intensity={2.5}
+            castShadow={shadows}
+            shadow-camera-left={-80}
+            shadow-camera-right={80}
+            shadow-camera-top={60}
+            shadow-camera-bottom={-40}
+          />
+          {shadows && (
+            <mesh rotation={[-Math.PI / 2, 0, 0]} position={[0, -21, 0]} receiveShadow>
+              <planeGeometry args={[400, 400]} />
+              <meshLambertMaterial color="#808080" />
+            </mesh>
+          )}
+        </>
+      )
       const cpu = (
         <>
           {light}
@@ -60,6 +85,8 @@ describe('<MD2Instances> draws what <MD2Model> draws', () => {
               controller={placed.controller}
               lighting={lighting}
               shell={shell}
+              opacity={opacity}
+              castShadow={shadows}
               shadelight={0.8}
               position={[placed.x, -8, 0]}
               rotation={[0, placed.yaw, 0]}
@@ -68,7 +95,7 @@ describe('<MD2Instances> draws what <MD2Model> draws', () => {
           ))}
         </>
       )
-      const gpu = (
+      const gpuScene = (castShadow: boolean) => (
         <>
           {light}
           {(['ogro', 'ratamahatta'] as const).map((which) => (
@@ -78,6 +105,8 @@ describe('<MD2Instances> draws what <MD2Model> draws', () => {
               skin={skins[which]}
               lighting={lighting}
               shell={shell}
+              opacity={opacity}
+              castShadow={castShadow}
               shadelight={0.8}
               limit={4}
             >
@@ -94,18 +123,24 @@ describe('<MD2Instances> draws what <MD2Model> draws', () => {
           ))}
         </>
       )
-      const { stage, render } = await mount(cpu)
+      const { stage, render } = await mount(cpu, { shadows })
       // Skinned and lit: settled once the four are drawn and the skins have arrived.
       const cpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the CPU scene')
       render(<></>)
       await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
-      render(gpu)
+      render(gpuScene(shadows))
       const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the GPU scene')
       const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
       const differing = difference(cpuPicture, gpuPicture)
       expect(drawn).toBeGreaterThan(5000)
       // A handful of pixels where float rounding moves an edge by a hair.
       expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
+      if (shadows) {
+        // The crowd's shadows are really on the floor: without them, hundreds of floor pixels change.
+        render(gpuScene(false))
+        const unshadowed = await stage.settle((p) => difference(gpuPicture, p) > 0, 'the crowd without shadows')
+        expect(difference(gpuPicture, unshadowed)).toBeGreaterThan(300)
+      }
     })
   }
 })
