@@ -127,7 +127,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.ids = new Int32Array(limit)
     this.hidden = new Uint8Array(limit)
     this.sphere = frames.geometry.boundingSphere!.clone()
-    const attribute = (size = ATTRIBUTE_SIZE) => new InstancedBufferAttribute(new Float32Array(limit * size), size).setUsage(DynamicDrawUsage)
+    const attribute = (size = ATTRIBUTE_SIZE) =>
+      new InstancedBufferAttribute(new Float32Array(limit * size), size).setUsage(DynamicDrawUsage)
     this.framesAttribute = attribute()
     this.fadeAttribute = attribute()
     this.blendAttribute = attribute()

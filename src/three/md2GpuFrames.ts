@@ -172,7 +172,8 @@ export function drawWithGpuFrames(
     shader.vertexShader = patchVertexShader(shader.vertexShader, options)
   }
   const key = material.customProgramCacheKey.bind(material)
-  material.customProgramCacheKey = () => `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}`
+  material.customProgramCacheKey = () =>
+    `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}`
   return material
 }
 
@@ -247,6 +248,7 @@ function patchVertexShader(source: string, options: { quake2Light?: boolean; she
   let out = defines + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
   out = out.replace('#include <begin_vertex>', 'vec3 transformed = md2Position;')
   out = out.replace('#include <beginnormal_vertex>', 'vec3 objectNormal = md2ObjectNormal;')
-  if (options.quake2Light) out = out.replace('#include <color_vertex>', '#include <color_vertex>\n  #ifdef USE_COLOR\n  vColor = vec4(md2Color, 1.0);\n  #endif')
+  if (options.quake2Light)
+    out = out.replace('#include <color_vertex>', '#include <color_vertex>\n  #ifdef USE_COLOR\n  vColor = vec4(md2Color, 1.0);\n  #endif')
   return out
 }

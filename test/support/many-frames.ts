@@ -16,7 +16,11 @@ export function manyFrameModel(frameCount: number): MD2Model {
   const frames = Array.from({ length: frameCount }, (_, f) => {
     const angle = (f / frameCount) * Math.PI * 2
     const grow = 1 + f / frameCount
-    return base.flatMap(([x, y, z]) => [(x! * Math.cos(angle) - y! * Math.sin(angle)) * grow, (x! * Math.sin(angle) + y! * Math.cos(angle)) * grow, z! * grow])
+    return base.flatMap(([x, y, z]) => [
+      (x! * Math.cos(angle) - y! * Math.sin(angle)) * grow,
+      (x! * Math.sin(angle) + y! * Math.cos(angle)) * grow,
+      z! * grow,
+    ])
   })
   return createMD2({
     frames,
