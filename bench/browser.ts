@@ -261,13 +261,26 @@ type Pick = (lib: string, n: number) => { frameMs: number; cpuMs: number; frames
 /** The GPU crowd at N instances beside its drawing floor, the CPU path and three.js (from the table above). */
 async function runCrowd(browser: Browser, base: string, options: BrowserOptions, pick: Pick): Promise<Table> {
   const counts = options.crowdCounts!
-  const cell = new Map<string, AnimateSample>()
-  for (const n of counts) {
-    for (const lib of ['md2-gpu', 'floor']) {
-      cell.set(`${lib}:${n}`, await animatePage(browser, base, lib, n, options))
-      process.stdout.write('.')
+  const samples = new Map<string, AnimateSample[]>()
+  for (let round = 0; round < options.rounds; round++) {
+    for (const n of counts) {
+      // Alternating which goes first, as the table above does.
+      for (const lib of round % 2 ? ['floor', 'md2-gpu'] : ['md2-gpu', 'floor']) {
+        const key = `${lib}:${n}`
+        samples.set(key, [...(samples.get(key) ?? []), await animatePage(browser, base, lib, n, options)])
+        process.stdout.write('.')
+      }
     }
   }
+  const cell = new Map<string, AnimateSample>()
+  for (const [key, list] of samples)
+    cell.set(key, {
+      frameMs: median(list.map((s) => s.frameMs)),
+      cpuMs: median(list.map((s) => s.cpuMs)),
+      frames: list.reduce((total, s) => total + s.frames, 0),
+      gpu: list[0]!.gpu,
+      host: median(list.map((s) => s.host)),
+    })
   const cpuN = options.counts[options.counts.length - 1]!
   const cpu = pick('md2', cpuN)
   const three = pick('three', cpuN)
@@ -289,7 +302,7 @@ async function runCrowd(browser: Browser, base: string, options: BrowserOptions,
   return {
     title: 'Crowds, browser: N instanced Ogros on the GPU (one draw call) vs the drawing floor, the CPU path and three.js',
     note:
-      `Same page and canvas as above, one page load per cell. gpu = MD2Crowd (useMD2Crowd), every Ogro running; floor = the same ` +
+      `Same page and canvas as above, median of ${options.rounds} page loads per cell. gpu = MD2Crowd (useMD2Crowd), every Ogro running; floor = the same ` +
       'triangles and skin as one plain InstancedMesh of a static frame (nothing animated): what drawing alone costs. JS ms = the ' +
       'JavaScript part of a frame (the crowd update, culling, the render call).',
     head: ['N', 'gpu frame ms', 'gpu JS ms', 'floor frame ms', 'gpu / floor', 'frames timed gpu/floor'],

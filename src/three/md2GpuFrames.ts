@@ -6,7 +6,6 @@ import {
   NearestFilter,
   RedFormat,
   RGBAFormat,
-  RGBAIntegerFormat,
   UnsignedByteType,
   type Material,
   type WebGLProgramParametersWithUniforms,
@@ -21,13 +20,13 @@ import { getMD2RenderData } from './MD2Geometry'
 
 /**
  * What the GPU path keeps per model, shared by every instance set of it: the file's frame vertices as
- * an integer RGBA8 texture (one texel per vertex per frame: x, y, z, normal index, exactly the file's
+ * an RGBA8 texture (one texel per vertex per frame: x, y, z, normal index, exactly the file's
  * bytes), each frame's scale and translate in a float table, and a geometry whose only per-vertex data
  * is which MD2 vertex it reads (plus the shared index and uvs).
  */
 export interface MD2GpuFrames {
   /**
-   * RGBA8UI: frame `f` is the `numVertices` texels of row `f mod rows`, starting at column
+   * RGBA8: frame `f` is the `numVertices` texels of row `f mod rows`, starting at column
    * `floor(f / rows) × numVertices` (frames past the device's row limit go on in a block beside).
    */
   frames: DataTexture
@@ -99,8 +98,9 @@ function buildGpuFrames(model: MD2Model, maxTextureSize: number): MD2GpuFrames {
       (row * blocks * 2 + block * 2) * 4,
     )
   }
-  const frames = new DataTexture(bytes, width, rows, RGBAIntegerFormat, UnsignedByteType)
-  frames.internalFormat = 'RGBA8UI'
+  // Plain RGBA8 (read back ×255): the most common texture path, faster than an integer texture in
+  // software renderers; every byte still comes back exactly.
+  const frames = new DataTexture(bytes, width, rows, RGBAFormat, UnsignedByteType)
   frames.magFilter = frames.minFilter = NearestFilter
   frames.generateMipmaps = false
   frames.needsUpdate = true
@@ -178,7 +178,7 @@ export function drawWithGpuFrames(
 }
 
 const DECLARATIONS = /* glsl */ `
-uniform highp usampler2D md2FrameBytes;
+uniform highp sampler2D md2FrameBytes;
 uniform highp sampler2D md2Table;
 uniform highp sampler2D md2Normals;
 uniform highp sampler2D md2LightTable;
@@ -197,30 +197,31 @@ attribute vec4 md2Light;
 vec3 md2Position;
 vec3 md2ObjectNormal = vec3(0.0, 1.0, 0.0);
 vec3 md2Color;
-uvec4 md2Texel(vec2 frame, int vertex) {
-  return texelFetch(md2FrameBytes, ivec2(int(frame.x) * md2Vertices + vertex, int(frame.y)), 0);
+// A vertex's 4 bytes (x, y, z, normal index) as the whole numbers they are.
+vec4 md2Texel(vec2 frame, int vertex) {
+  return floor(texelFetch(md2FrameBytes, ivec2(int(frame.x) * md2Vertices + vertex, int(frame.y)), 0) * 255.0 + 0.5);
 }
-vec3 md2Normal(uint index) { return texelFetch(md2Normals, ivec2(int(index), 0), 0).xyz; }
+vec3 md2Normal(float index) { return texelFetch(md2Normals, ivec2(int(index), 0), 0).xyz; }
 // Quake's x, y, z drawn as y, z, x (Y up).
 vec3 md2YUp(vec3 q) { return vec3(q.y, q.z, q.x); }
 // One keyframe of the outgoing pose, through the frame table (a crossfade only).
-vec3 md2ReadFaded(vec2 frame, int vertex, out uint normalIndex) {
-  uvec4 b = md2Texel(frame, vertex);
+vec3 md2ReadFaded(vec2 frame, int vertex, out float normalIndex) {
+  vec4 b = md2Texel(frame, vertex);
   ivec2 at = ivec2(int(frame.x) * 2, int(frame.y));
   normalIndex = b.w;
-  return md2YUp(vec3(b.xyz) * texelFetch(md2Table, at, 0).xyz + texelFetch(md2Table, at + ivec2(1, 0), 0).xyz);
+  return md2YUp(b.xyz * texelFetch(md2Table, at, 0).xyz + texelFetch(md2Table, at + ivec2(1, 0), 0).xyz);
 }
 float md2Linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
 void md2Decode() {
   int v = int(md2Vertex);
-  uvec4 a = md2Texel(md2Frames.xy, v);
-  uvec4 b = md2Texel(md2Frames.zw, v);
-  md2Position = md2YUp(vec3(a.xyz) * md2ScaleA + vec3(b.xyz) * md2ScaleB + md2Shift);
+  vec4 a = md2Texel(md2Frames.xy, v);
+  vec4 b = md2Texel(md2Frames.zw, v);
+  md2Position = md2YUp(a.xyz * md2ScaleA + b.xyz * md2ScaleB + md2Shift);
   #ifdef MD2_NORMALS
   md2ObjectNormal = mix(md2Normal(a.w), md2Normal(b.w), md2Blend.x);
   #endif
   if (md2Blend.z > 0.0) {
-    uint fa; uint fb;
+    float fa; float fb;
     vec3 outgoing = mix(md2ReadFaded(md2FadeFrames.xy, v, fa), md2ReadFaded(md2FadeFrames.zw, v, fb), md2Blend.y);
     md2Position = mix(md2Position, outgoing, md2Blend.z);
     #ifdef MD2_NORMALS
