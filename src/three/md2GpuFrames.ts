@@ -12,7 +12,7 @@ import {
 } from 'three'
 import { ANORMS_256_YUP } from '../core/blend'
 import { MD2Error } from '../core/errors'
-import { ANORMTAB, NUM_VERTEX_NORMALS, SHADEDOT_QUANT } from '../core/normals'
+import { ANORMTAB, SHADEDOT_QUANT } from '../core/normals'
 import { POWERSUIT_SCALE } from '../core/quake2-light'
 import { FRAME_HEADER_SIZE, VERTEX_SIZE } from '../core/spec'
 import type { MD2Model } from '../core/types'
@@ -134,14 +134,19 @@ function floatTexture(data: Float32Array, width: number, height: number, format:
   return texture
 }
 
-/** Quake II's 162 normals (Y-up, for a uniform array) and its 16 × 256 light table (a texture), shared by every model. */
-const NORMALS_YUP = ANORMS_256_YUP.slice(0, NUM_VERTEX_NORMALS * 3)
+/** Quake II's 162 normals (padded to 256, Y-up) and its 16 × 256 light table, shared by every model. */
+let normalTexture: DataTexture | undefined
 let lightTexture: DataTexture | undefined
-const SHARED_TABLE_BYTES = SHADEDOT_QUANT * 256 * 4
+const SHARED_TABLE_BYTES = 256 * 16 + SHADEDOT_QUANT * 256 * 4
 
-function sharedTables(): { normals: Float32Array; light: DataTexture } {
-  lightTexture ??= floatTexture(Float32Array.from(ANORMTAB), 256, SHADEDOT_QUANT, RedFormat)
-  return { normals: NORMALS_YUP, light: lightTexture }
+function sharedTables(): { normals: DataTexture; light: DataTexture } {
+  if (!normalTexture) {
+    const normals = new Float32Array(256 * 4)
+    for (let n = 0; n < 256; n++) normals.set([ANORMS_256_YUP[n * 3]!, ANORMS_256_YUP[n * 3 + 1]!, ANORMS_256_YUP[n * 3 + 2]!, 0], n * 4)
+    normalTexture = floatTexture(normals, 256, 1, RGBAFormat)
+    lightTexture = floatTexture(Float32Array.from(ANORMTAB), 256, SHADEDOT_QUANT, RedFormat)
+  }
+  return { normals: normalTexture, light: lightTexture! }
 }
 
 /**
@@ -161,7 +166,7 @@ export function drawWithGpuFrames(
     previous(shader, renderer)
     shader.uniforms.md2FrameBytes = { value: frames.frames }
     shader.uniforms.md2Table = { value: frames.table }
-    shader.uniforms.md2Anorms = { value: tables.normals }
+    shader.uniforms.md2Normals = { value: tables.normals }
     shader.uniforms.md2LightTable = { value: tables.light }
     shader.uniforms.md2Vertices = { value: frames.vertices }
     shader.vertexShader = patchVertexShader(shader.vertexShader, options)
@@ -175,7 +180,7 @@ export function drawWithGpuFrames(
 const DECLARATIONS = /* glsl */ `
 uniform highp sampler2D md2FrameBytes;
 uniform highp sampler2D md2Table;
-uniform vec3 md2Anorms[NUM_VERTEX_NORMALS];
+uniform highp sampler2D md2Normals;
 uniform highp sampler2D md2LightTable;
 uniform int md2Vertices;
 attribute float md2Vertex;
@@ -196,12 +201,7 @@ vec3 md2Color;
 vec4 md2Texel(vec2 frame, int vertex) {
   return floor(texelFetch(md2FrameBytes, ivec2(int(frame.x) * md2Vertices + vertex, int(frame.y)), 0) * 255.0 + 0.5);
 }
-// Quake II's normal table in uniforms (faster than a texture read per vertex in software renderers);
-// indices past it, which damaged files carry, point up as the CPU path's padded table does.
-vec3 md2Normal(float index) {
-  int i = int(index);
-  return i < NUM_VERTEX_NORMALS ? md2Anorms[i] : vec3(0.0, 1.0, 0.0);
-}
+vec3 md2Normal(float index) { return texelFetch(md2Normals, ivec2(int(index), 0), 0).xyz; }
 // Quake's x, y, z drawn as y, z, x (Y up).
 vec3 md2YUp(vec3 q) { return vec3(q.y, q.z, q.x); }
 // One keyframe of the outgoing pose, through the frame table (a crossfade only).
@@ -243,7 +243,6 @@ void md2Decode() {
 
 function patchVertexShader(source: string, options: { quake2Light?: boolean; shell?: boolean; normals?: boolean }): string {
   const defines =
-    `#define NUM_VERTEX_NORMALS ${NUM_VERTEX_NORMALS}\n` +
     (options.quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') +
     (options.normals ? '#define MD2_NORMALS\n' : '') +
     (options.shell ? `#define MD2_SHELL\n#define POWERSUIT_SCALE ${POWERSUIT_SCALE.toFixed(1)}\n` : '')
