@@ -6,7 +6,9 @@ const preview: Preview = {
   parameters: {
     layout: 'fullscreen',
     controls: { expanded: true, sort: 'none' },
-    options: { storySort: { order: ['Introduction', 'Quake II', 'UFO:AI', 'Animation', 'Skins', 'Writer', 'Tools', 'Failures'] } },
+    options: {
+      storySort: { order: ['Introduction', 'Quake II', 'UFO:AI', 'Animation', 'Skins', 'Writer', 'Crowds', 'Tools', 'Failures'] },
+    },
     viewport: {
       options: {
         ...MINIMAL_VIEWPORTS,

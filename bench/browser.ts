@@ -310,7 +310,7 @@ async function runCrowd(browser: Browser, base: string, options: BrowserOptions,
     footer: [
       ...(cell.has(`md2-gpu:${cpuN}`)
         ? [
-            `At ${cpuN}: GPU path ${fmt(cell.get(`md2-gpu:${cpuN}`)!.frameMs, 1)} ms against the CPU path's ${fmt(cpu.frameMs, 1)} ms (${ratio(cpu.frameMs / cell.get(`md2-gpu:${cpuN}`)!.frameMs, 2)} faster).`,
+            `At ${cpuN}: GPU path ${fmt(cell.get(`md2-gpu:${cpuN}`)!.frameMs, 1)} ms against the CPU path's ${fmt(cpu.frameMs, 1)} ms: ${ratio(cell.get(`md2-gpu:${cpuN}`)!.frameMs / cpu.frameMs, 2)} its frame time.`,
           ]
         : []),
       `CPU path at ${cpuN}: ${fmt(cpu.frameMs, 1)} ms (${cpuN} <MD2Model>); three.js MD2Loader + AnimationMixer at ${cpuN}: ${fmt(three.frameMs, 1)} ms.`,

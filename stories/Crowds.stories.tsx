@@ -3,21 +3,31 @@ import { useFrame } from '@react-three/fiber'
 import { useEffect, useMemo, useRef } from 'react'
 import { Vector3 } from 'three'
 import { expect } from 'storybook/test'
-import { MD2Model, useMD2, useMD2Crowd, useMD2Skin, type MD2Crowd, type MD2ModelData } from '../src/index'
-import { OGRO, OGRO_SKINS, RATAMAHATTA, RATAMAHATTA_SKINS } from './support/assets'
+import soldierAnm from '../assets/ufoai/soldier-male/body.anm?raw'
+import {
+  MD2Model,
+  parseAnimationTable,
+  useMD2,
+  useMD2Crowd,
+  useMD2Skin,
+  type MD2AnimationDef,
+  type MD2Crowd,
+  type MD2ModelData,
+} from '../src/index'
+import { OGRO, OGRO_SKINS, SOLDIER, SOLDIER_SKIN } from './support/assets'
 import { useLiveArgs } from './support/live-args'
 import { difference, findStage } from './support/pixels'
 import { Overlay } from './support/Stage'
 
 /**
- * Crowds on the GPU: an army of Ogros and Ratamahattas, each crowd one draw call animated in the vertex
+ * Crowds on the GPU: an army of Ogros and UFO:AI soldiers, each crowd one draw call animated in the vertex
  * shader from the file's own frame bytes (`useMD2Crowd`; `<MD2Instances>` is the declarative form).
  * Half of them march in circles; every second a few switch between running, standing and attacking with
  * a 0.3 s crossfade. The FPS counter reads the frame rate; `gpu` off draws the same army with one
  * `<MD2Model>` each (the CPU path) for comparison.
  *
- * Ogro by Magarnigal (skins by Ogro_Fix and Deranged); Ratamahatta by Brian "EvilBastard" Collins. See
- * `assets/CREDITS.md`.
+ * Ogro by Magarnigal (skins by Ogro_Fix and Deranged); the soldier from UFO: Alien Invasion (GPL-2+ /
+ * CC-BY-SA-3.0, the UFO:AI Team), his animations from its `body.anm`. See `assets/CREDITS.md`.
  */
 export interface ArmyArgs {
   /** Characters in all (half of each model). */
@@ -27,7 +37,11 @@ export interface ArmyArgs {
   lighting: 'lambert' | 'quake2'
 }
 
-const ANIMATIONS = ['run', 'stand', 'attack'] as const
+/** What each kind of character does: moving, standing, fighting. */
+const OGRO_ANIMATIONS: readonly string[] = ['run', 'stand', 'attack']
+const soldierTable = parseAnimationTable(soldierAnm, 'body.anm')
+const SOLDIER_ANIMATIONS = ['walk1', 'stand1', 'shoot_rifle'].map((name) => soldierTable.find((a) => a.name === name)!)
+type Animations = readonly (string | MD2AnimationDef)[]
 const SPACING = 40
 
 /** Where character `i` of `n` stands (a square around the origin) and whether it marches. */
@@ -36,28 +50,26 @@ function placeOf(i: number, n: number): { x: number; z: number; marches: boolean
   return { x: ((i % side) - (side - 1) / 2) * SPACING, z: (Math.floor(i / side) - (side - 1) / 2) * SPACING, marches: i % 2 === 0 }
 }
 
-function GpuArmy({
-  model,
-  skin,
-  count,
-  offset,
-  total,
-  lighting,
-}: {
+interface PathProps {
   model: MD2ModelData
   skin: string
+  animations: Animations
+  /** Model units to the army's scale (the Ogro is drawn a little smaller than he is modelled). */
+  size: number
   count: number
   offset: number
   total: number
   lighting: ArmyArgs['lighting']
-}) {
+}
+
+function GpuArmy({ model, skin, animations, size, count, offset, total, lighting }: PathProps) {
   const map = useMD2Skin(skin)
   const crowd: MD2Crowd = useMD2Crowd(model, { limit: Math.max(count, 1), lighting, map })
   const position = useMemo(() => new Vector3(), [])
   const clock = useRef({ t: 0, next: 0 })
   useEffect(() => {
-    for (let i = 0; i < count; i++) crowd.play(i, ANIMATIONS[(i + offset) % 3]!, { speed: 0.8 + ((i * 37) % 40) / 100 })
-  }, [crowd, count, offset])
+    for (let i = 0; i < count; i++) crowd.play(i, animations[(i + offset) % 3]!, { speed: 0.8 + ((i * 37) % 40) / 100 })
+  }, [crowd, count, offset, animations])
   useFrame((_, delta) => {
     const c = clock.current
     c.t += delta
@@ -67,35 +79,21 @@ function GpuArmy({
       const angle = c.t * 0.6 + i
       if (marches) position.set(x + Math.cos(angle) * 10, 0, z + Math.sin(angle) * 10)
       else position.set(x, 0, z)
-      crowd.setTransform(i, position, marches ? -angle : angle * 0.2, 0.7)
+      crowd.setTransform(i, position, marches ? -angle : angle * 0.2, size)
     }
     if (c.t > c.next) {
       // A few switch animation each second, fading over 0.3 s.
       c.next = c.t + 1
       for (let k = 0; k < Math.ceil(count / 20); k++) {
         const i = Math.floor(Math.random() * count)
-        crowd.play(i, ANIMATIONS[Math.floor(Math.random() * 3)]!, { crossfade: 0.3 })
+        crowd.play(i, animations[Math.floor(Math.random() * 3)]!, { crossfade: 0.3 })
       }
     }
   })
   return <primitive object={crowd} />
 }
 
-function CpuArmy({
-  model,
-  skin,
-  count,
-  offset,
-  total,
-  lighting,
-}: {
-  model: MD2ModelData
-  skin: string
-  count: number
-  offset: number
-  total: number
-  lighting: ArmyArgs['lighting']
-}) {
+function CpuArmy({ model, skin, animations, size, count, offset, total, lighting }: PathProps) {
   return (
     <>
       {Array.from({ length: count }, (_, i) => {
@@ -106,9 +104,9 @@ function CpuArmy({
             model={model}
             skin={skin}
             lighting={lighting}
-            animation={ANIMATIONS[(i + offset) % 3]}
+            animation={animations[(i + offset) % 3]}
             position={[x, 0, z]}
-            scale={0.7}
+            scale={size}
             crossfade={0.3}
           />
         )
@@ -137,13 +135,31 @@ function Fps() {
 function Army(props: ArmyArgs) {
   const { count, gpu, lighting } = useLiveArgs(props)
   const ogro = useMD2(OGRO)
-  const ratamahatta = useMD2(RATAMAHATTA)
+  const soldier = useMD2(SOLDIER)
   const half = Math.ceil(count / 2)
   const Path = gpu ? GpuArmy : CpuArmy
   return (
     <>
-      <Path model={ogro} skin={OGRO_SKINS.igdosh!} count={half} offset={0} total={count} lighting={lighting} />
-      <Path model={ratamahatta} skin={RATAMAHATTA_SKINS.Ratamahatta!} count={count - half} offset={1} total={count} lighting={lighting} />
+      <Path
+        model={ogro}
+        skin={OGRO_SKINS.igdosh!}
+        animations={OGRO_ANIMATIONS}
+        size={0.7}
+        count={half}
+        offset={0}
+        total={count}
+        lighting={lighting}
+      />
+      <Path
+        model={soldier}
+        skin={SOLDIER_SKIN}
+        animations={SOLDIER_ANIMATIONS}
+        size={0.8}
+        count={count - half}
+        offset={1}
+        total={count}
+        lighting={lighting}
+      />
       <Fps />
       <Overlay
         at={{ x: 0.5, y: 0.95 }}
