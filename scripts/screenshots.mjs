@@ -32,6 +32,8 @@ const SHOTS = {
   viewweapon: 'quake-ii-look-lighting--view-weapon',
   shells: 'quake-ii-look-lighting--shells',
   shadows: 'quake-ii-look-lighting--shadows-and-translucency',
+  army: 'crowds-army--army-1000',
+  viewer: 'tools-viewer--with-ogro',
 }
 
 if (!process.argv.includes('--no-build') || !existsSync(out)) {

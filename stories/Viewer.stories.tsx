@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, waitFor } from 'storybook/test'
 import { coverage, difference, findStage, type Picture } from './support/pixels'
-import { Viewer } from './support/Viewer'
+import { sourceOfFiles, Viewer } from './support/Viewer'
 
 /**
  * A drop-in viewer built on the library: drop `.md2` files with their skins, a folder, or a whole
@@ -74,5 +74,26 @@ export const DropAFolder: Story = {
     setter.call(scrub, '40')
     scrub.dispatchEvent(new Event('input', { bubbles: true }))
     await stage.settle((p) => coverage(p) > 0.03, 'frame 40 held still')
+  },
+}
+
+/** The bundled ogro folder, opened at start (as if dropped): the viewer with a model in it. */
+export const WithOgro: Story = {
+  loaders: [
+    async () => ({
+      initial: await sourceOfFiles(
+        await Promise.all(
+          Object.entries(OGRO_FOLDER).map(async ([path, url]) => ({
+            path: path.slice(path.lastIndexOf('/') + 1),
+            file: new Blob([await (await fetch(url)).arrayBuffer()]),
+          })),
+        ),
+      ),
+    }),
+  ],
+  render: (_, { loaded }) => <Viewer initial={(loaded as { initial: Awaited<ReturnType<typeof sourceOfFiles>> }).initial} />,
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.until((p) => coverage(p) > 0.03 && magentaShare(p) < 0.01, 'the ogro drawn with its skin')
   },
 }
