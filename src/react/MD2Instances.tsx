@@ -13,14 +13,14 @@ import {
   type Ref,
 } from 'react'
 import type { Group, MeshBasicMaterial, MeshLambertMaterial } from 'three'
-import { MD2Animator, type MD2AnimationController } from '../core/animator'
+import type { MD2AnimationController } from '../core/animator'
 import { MD2Error } from '../core/errors'
 import type { MD2Model as MD2ModelData } from '../core/types'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/MD2Crowd'
 import { useArchiveUrl } from './MD2Archive'
 import type { MD2PoseSource } from './MD2Model'
 import { useAssetHold } from './assetCache'
-import { ANIMATION_FRAME_PRIORITY, useAnimationList, useMD2AnimationOptions, type UseMD2AnimationOptions } from './useMD2Animation'
+import { ANIMATION_FRAME_PRIORITY, useOwnAnimator, type UseMD2AnimationOptions } from './useMD2Animation'
 import { models } from './useMD2'
 import { useSkinProp, type MD2SkinProp } from './useMD2Skin'
 
@@ -204,13 +204,25 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
       index.value = -1
     }
   }, [slots, index])
-  const animations = useAnimationList(crowd.model, animationTable)
-  const animator = useMemo(() => new MD2Animator(crowd.model, animations), [crowd, animations])
-  animator.callbacks.onFrame = onFrame
-  animator.callbacks.onLoop = onLoop
-  animator.callbacks.onEnd = onEnd ?? onAnimationEnd
-  useMD2AnimationOptions(animator, { animation, fps, speed, loop, reverse, playing, interpolate, frame, crossfade })
-  useImperativeHandle(controllerRef, () => animator, [animator])
+  const animator = useOwnAnimator(
+    crowd.model,
+    {
+      animationTable,
+      animation,
+      fps,
+      speed,
+      loop,
+      reverse,
+      playing,
+      interpolate,
+      frame,
+      crossfade,
+      onFrame,
+      onLoop,
+      onEnd: onEnd ?? onAnimationEnd,
+    },
+    controllerRef,
+  )
   const group = useRef<Group>(null)
   useImperativeHandle(ref, () => group.current!, [])
   const source = controller ?? animator

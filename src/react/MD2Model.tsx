@@ -1,15 +1,5 @@
 import { useFrame, type ThreeElements } from '@react-three/fiber'
-import {
-  forwardRef,
-  useDeferredValue,
-  useEffect,
-  useImperativeHandle,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  type ReactNode,
-  type Ref,
-} from 'react'
+import { forwardRef, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref } from 'react'
 import {
   MeshBasicMaterial,
   MeshLambertMaterial,
@@ -24,7 +14,7 @@ import {
   type Vector3,
 } from 'three'
 import type { AnimationSelector } from '../core/animations'
-import { MD2Animator, type MD2AnimationController } from '../core/animator'
+import type { MD2AnimationController } from '../core/animator'
 import { MD2Error } from '../core/errors'
 import { copyPose, createPose, posesEqual, type MD2Pose } from '../core/pose'
 import type { MD2Tags } from '../core/tags'
@@ -39,7 +29,7 @@ import { useArchiveUrl } from './MD2Archive'
 import { models } from './useMD2'
 import { useAssetHold } from './assetCache'
 import { tagFiles } from './useMD2Tags'
-import { ANIMATION_FRAME_PRIORITY, useAnimationList, useMD2AnimationOptions } from './useMD2Animation'
+import { ANIMATION_FRAME_PRIORITY, useOwnAnimator } from './useMD2Animation'
 import { useSkinProp } from './useMD2Skin'
 
 type GroupProps = Omit<ThreeElements['group'], 'ref' | 'scale' | 'children'>
@@ -247,13 +237,25 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   }
 
   // The model's own animation, used unless a controller or a parent drives it.
-  const animations = useAnimationList(model, animationTable)
-  const animator = useMemo(() => new MD2Animator(model, animations), [model, animations])
-  animator.callbacks.onFrame = onFrame
-  animator.callbacks.onLoop = onLoop
-  animator.callbacks.onEnd = onAnimationEnd
-  useMD2AnimationOptions(animator, { animation, fps, speed, loop, reverse, playing, interpolate, frame, crossfade })
-  useImperativeHandle(controllerRef, () => animator, [animator])
+  const animator = useOwnAnimator(
+    model,
+    {
+      animationTable,
+      animation,
+      fps,
+      speed,
+      loop,
+      reverse,
+      playing,
+      interpolate,
+      frame,
+      crossfade,
+      onFrame,
+      onLoop,
+      onEnd: onAnimationEnd,
+    },
+    controllerRef,
+  )
   const source: MD2PoseSource = sync && parent ? parent : (controller ?? animator)
   const ownsAnimation = source === animator
 

@@ -1,5 +1,5 @@
 import { useFrame } from '@react-three/fiber'
-import { useLayoutEffect, useMemo, useRef } from 'react'
+import { useImperativeHandle, useLayoutEffect, useMemo, useRef, type Ref } from 'react'
 import type { PlayOptions } from '../core/animation-player'
 import { resolveAnimations, type AnimationSelector } from '../core/animations'
 import { MD2Animator, type MD2AnimationCallbacks, type MD2AnimationController } from '../core/animator'
@@ -95,4 +95,19 @@ export function useAnimationList(model: MD2Data, table: readonly MD2AnimationDef
     for (const warning of warnings) warnOnce(`${model.name}:${warning}`, `${model.name ?? 'model'}: ${warning}`)
     return list
   }, [model, table])
+}
+
+/**
+ * @internal The animator a component owns and drives by its animation props (`<MD2Model>`,
+ * `<MD2Instance>`), with its callbacks, handed to `controllerRef`. It is advanced by its owner.
+ */
+export function useOwnAnimator(model: MD2Data, options: UseMD2AnimationOptions, controllerRef?: Ref<MD2AnimationController>): MD2Animator {
+  const animations = useAnimationList(model, options.animationTable)
+  const animator = useMemo(() => new MD2Animator(model, animations), [model, animations])
+  animator.callbacks.onFrame = options.onFrame
+  animator.callbacks.onLoop = options.onLoop
+  animator.callbacks.onEnd = options.onEnd
+  useMD2AnimationOptions(animator, options)
+  useImperativeHandle(controllerRef, () => animator, [animator])
+  return animator
 }
