@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,browser] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,crowd,browser] [--quick] [--write | --no-write]]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
  * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer;
@@ -16,6 +16,7 @@ import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runAnimateCpuBench } from './animate-cpu'
 import { runArchiveBench } from './archive'
+import { runCrowdCpuBench } from './crowd-cpu'
 import { runAttachmentsBench } from './attachments'
 import { runAnimationControlBench, runQuake2LightingBench } from './animation-control'
 import { CHROMIUM, runBrowserBench } from './browser'
@@ -33,7 +34,7 @@ const flags = new Map(
     }),
 )
 const folders = args.filter((arg) => !arg.startsWith('--'))
-const sections = new Set((flags.get('only') ?? 'parse,archive,cpu,control,attach,browser').split(','))
+const sections = new Set((flags.get('only') ?? 'parse,archive,cpu,control,attach,crowd,browser').split(','))
 const quick = flags.has('quick')
 const full = !flags.has('only') && !quick
 const write = flags.has('write') || (full && !flags.has('no-write'))
@@ -101,6 +102,12 @@ async function main(): Promise<void> {
     if (!sections.has(section)) continue
     console.log(`\n[${section}] ${title}`)
     const table = await run(quick ? { count, rounds: 2, frames: 30 } : { count, rounds: 6, frames: 60 })
+    printTable(table)
+    tables.push(table)
+  }
+  if (sections.has('crowd')) {
+    console.log('\n[crowd] MD2Crowd.update for 10,000 instances')
+    const table = runCrowdCpuBench(quick ? { rounds: 3, frames: 30 } : { rounds: 7, frames: 60 })
     printTable(table)
     tables.push(table)
   }
