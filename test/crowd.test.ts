@@ -163,3 +163,22 @@ describe('MD2Crowd', () => {
     crowd.dispose()
   })
 })
+
+describe('MD2Crowd shared frame data', () => {
+  it('is built once per model, shared by its crowds, and outlives a crowd disposed twice', () => {
+    const a = new MD2Crowd(ogro, { limit: 1 })
+    const b = new MD2Crowd(ogro, { limit: 1 })
+    const frames = (crowd: MD2Crowd) => (crowd as unknown as { frames: { frames: unknown } }).frames.frames
+    expect(frames(a)).toBe(frames(b))
+    a.dispose()
+    a.dispose()
+    const c = new MD2Crowd(ogro, { limit: 1 })
+    // b still holds it: c shares b's texture instead of building another.
+    expect(frames(c)).toBe(frames(b))
+    b.dispose()
+    c.dispose()
+    const d = new MD2Crowd(ogro, { limit: 1 })
+    expect(frames(d)).not.toBe(frames(b))
+    d.dispose()
+  })
+})

@@ -391,8 +391,13 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     return { mesh: new Mesh(createMD2Geometry(this.model), this.material), pose: createPose(0) }
   }
 
+  private released = false
+
+  /** Frees this crowd's GPU resources and its share of the model's (once: a second call does nothing). */
   override dispose(): void {
-    releaseMD2GpuFrames(this.model)
+    // The shared frame data is counted: releasing it twice would free it under another crowd.
+    if (!this.released) releaseMD2GpuFrames(this.model)
+    this.released = true
     this.geometry.dispose()
     this.material.dispose()
     this.customDepthMaterial?.dispose()
