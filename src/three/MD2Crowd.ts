@@ -396,7 +396,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   /** Frees this crowd's GPU resources and its share of the model's (once: a second call does nothing). */
   override dispose(): void {
     // The shared frame data is counted: releasing it twice would free it under another crowd.
-    if (!this.released) releaseMD2GpuFrames(this.model)
+    if (!this.released) releaseMD2GpuFrames(this.model, this.frames)
     this.released = true
     this.geometry.dispose()
     this.material.dispose()

@@ -42,31 +42,38 @@ export interface MD2GpuFrames {
   sharedBytes: number
 }
 
-const perModel = new WeakMap<MD2Model, { data: MD2GpuFrames; users: number; maxTextureSize: number }>()
+/** Per model, per device texture limit (two renderers may differ): the data and how many crowds use it. */
+const perModel = new WeakMap<MD2Model, Map<number, { data: MD2GpuFrames; users: number }>>()
 
 /**
  * The model's GPU frame data for a device whose `MAX_TEXTURE_SIZE` is `maxTextureSize`, built on first
- * use and shared (counted: call `releaseMD2GpuFrames` once per call). A model too large for the device
- * is refused with an `MD2Error` naming the limit (the CPU path draws it).
+ * use and shared (counted: give it back with `releaseMD2GpuFrames` once per call). A model too large for
+ * the device is refused with an `MD2Error` naming the limit (the CPU path draws it).
  */
 export function acquireMD2GpuFrames(model: MD2Model, maxTextureSize: number): MD2GpuFrames {
-  const cached = perModel.get(model)
-  if (cached && cached.maxTextureSize === maxTextureSize) {
+  let byLimit = perModel.get(model)
+  if (!byLimit) perModel.set(model, (byLimit = new Map()))
+  const cached = byLimit.get(maxTextureSize)
+  if (cached) {
     cached.users++
     return cached.data
   }
   const data = buildGpuFrames(model, maxTextureSize)
-  perModel.set(model, { data, users: 1, maxTextureSize })
+  byLimit.set(maxTextureSize, { data, users: 1 })
   return data
 }
 
-export function releaseMD2GpuFrames(model: MD2Model): void {
-  const cached = perModel.get(model)
-  if (!cached || --cached.users > 0) return
-  perModel.delete(model)
-  cached.data.frames.dispose()
-  cached.data.table.dispose()
-  cached.data.geometry.dispose()
+/** Gives back what `acquireMD2GpuFrames` returned; the last user's release frees the GPU resources. */
+export function releaseMD2GpuFrames(model: MD2Model, data: MD2GpuFrames): void {
+  const byLimit = perModel.get(model)
+  if (!byLimit) return
+  for (const [limit, entry] of byLimit) {
+    if (entry.data !== data || --entry.users > 0) continue
+    byLimit.delete(limit)
+    data.frames.dispose()
+    data.table.dispose()
+    data.geometry.dispose()
+  }
 }
 
 /**
