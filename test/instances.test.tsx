@@ -74,6 +74,26 @@ describe('<MD2Instances>', () => {
     expect(crowd.current!.count).toBe(2)
   })
 
+  it('light props change the light of every instance live', async () => {
+    const crowd = createRef<MD2Crowd>()
+    const scene = (shadelight: number | [number, number, number], fullbright = false) => (
+      <MD2Instances ref={crowd} model={ogro} limit={2} lighting="quake2" shadelight={shadelight} fullbright={fullbright}>
+        <MD2Instance animation="stand" />
+        <MD2Instance animation="run" />
+      </MD2Instances>
+    )
+    const lightOf = (k: number) => [...crowd.current!.geometry.getAttribute('md2Light').array.slice(k * 4, k * 4 + 3)]
+    const r = await mount(scene(0.5))
+    await r.advanceFrames(1, 0.05)
+    expect(lightOf(1)).toEqual([0.5, 0.5, 0.5])
+    await r.update(scene([0.2, 0.4, 0.8]))
+    await r.advanceFrames(1, 0.05)
+    expect(lightOf(0).map((v) => Math.round(v * 10) / 10)).toEqual([0.2, 0.4, 0.8])
+    await r.update(scene(0.2, true))
+    await r.advanceFrames(1, 0.05)
+    expect(lightOf(1)).toEqual([1, 1, 1])
+  })
+
   it('more instances than the limit is a coded error naming it', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const onError = vi.fn()

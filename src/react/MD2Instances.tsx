@@ -52,6 +52,13 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
     material.opacity = options.opacity ?? 1
     material.needsUpdate = true
   }, [crowd, options.map, options.opacity])
+  const { shadelight, minlight, fullbright, glow } = options
+  const level = typeof shadelight === 'number' || shadelight === undefined ? shadelight : shadelight.join()
+  useLayoutEffect(() => {
+    crowd.setLighting({ shadelight, minlight, fullbright, glow })
+    // `level` stands for the shadelight by value (a new array each render is the same light).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [crowd, level, minlight, fullbright, glow])
   useFrame((state, delta) => crowd.update(delta, state.camera))
   return crowd
 }

@@ -48,6 +48,9 @@ export interface MD2CrowdOptions extends Quake2LightFlags {
   maxTextureSize?: number
 }
 
+/** The most instances one crowd holds (its buffers are sized by its limit up front). */
+const MAX_CROWD_SIZE = 1 << 20
+
 /** Floats per visible instance in the per-frame attributes (pose, fade, light). */
 const ATTRIBUTE_SIZE = 4
 
@@ -84,7 +87,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly scaleBAttribute: InstancedBufferAttribute
   private readonly shiftAttribute: InstancedBufferAttribute
   private readonly quake2: boolean
-  private readonly flags: Quake2LightFlags
+  private flags: Quake2LightFlags
   private readonly sphere: Sphere
   /** The power-up shell drawn over the instances, when asked for. */
   readonly shell: InstancedMesh | undefined
@@ -95,8 +98,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   constructor(model: MD2Model, options: MD2CrowdOptions) {
     const limit = options.limit
-    if (!Number.isInteger(limit) || limit < 1)
-      throw new MD2Error('BAD_ARGUMENT', `MD2Crowd: limit must be a whole number ≥ 1, got ${String(limit)}`)
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CROWD_SIZE)
+      throw new MD2Error('BAD_ARGUMENT', `MD2Crowd: limit must be a whole number from 1 to ${MAX_CROWD_SIZE}, got ${String(limit)}`)
     const frames = acquireMD2GpuFrames(model, options.maxTextureSize ?? 4096)
     const quake2 = options.lighting === 'quake2'
     const opacity = options.opacity ?? 1
@@ -113,16 +116,13 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.frames = frames
     this.capacity = limit
     this.quake2 = quake2
-    this.flags = { minlight: options.minlight, fullbright: options.fullbright, glow: options.glow }
+    this.flags = {}
     this.animation = new CrowdAnimation(limit, model.header.numFrames)
     this.transforms = new Float32Array(limit * 16)
     this.radii = new Float32Array(limit)
     this.shade = new Float32Array(limit * 3)
-    const level = options.shadelight ?? 1
-    for (let i = 0; i < limit; i++) {
-      for (let c = 0; c < 3; c++) this.shade[i * 3 + c] = typeof level === 'number' ? level : level[c]!
-      this.transforms.set(IDENTITY, i * 16)
-    }
+    for (let i = 0; i < limit; i++) this.transforms.set(IDENTITY, i * 16)
+    this.setLighting(options)
     this.radii.fill(frames.geometry.boundingSphere!.radius)
     this.ids = new Int32Array(limit)
     this.hidden = new Uint8Array(limit)
@@ -230,6 +230,15 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   setPose(i: number, pose: Readonly<MD2Pose>): void {
     this.checkIndex(i)
     this.animation.setPose(i, pose)
+  }
+
+  /** Quake II lighting for every instance: the shadelight (one level or RGB) and the entity flags. */
+  setLighting(options: Pick<MD2CrowdOptions, 'shadelight' | 'minlight' | 'fullbright' | 'glow'>): void {
+    this.flags = { minlight: options.minlight, fullbright: options.fullbright, glow: options.glow }
+    const level = options.shadelight ?? 1
+    for (let i = 0; i < this.capacity; i++) {
+      for (let c = 0; c < 3; c++) this.shade[i * 3 + c] = typeof level === 'number' ? level : level[c]!
+    }
   }
 
   /** Quake II lighting: the light at instance `i`'s feet (RGB, 0–1 and over). */
