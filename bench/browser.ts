@@ -264,8 +264,9 @@ async function runCrowd(browser: Browser, base: string, options: BrowserOptions,
   const samples = new Map<string, AnimateSample[]>()
   for (let round = 0; round < options.rounds; round++) {
     for (const n of counts) {
-      // Alternating which goes first, as the table above does.
-      for (const lib of round % 2 ? ['floor', 'md2-gpu'] : ['md2-gpu', 'floor']) {
+      // Alternating which goes first, as the table above does; at 1,000 the CPU path and three.js too.
+      const libs = n === 1000 ? ['md2-gpu', 'floor', 'md2', 'three'] : ['md2-gpu', 'floor']
+      for (const lib of round % 2 ? [...libs].reverse() : libs) {
         const key = `${lib}:${n}`
         samples.set(key, [...(samples.get(key) ?? []), await animatePage(browser, base, lib, n, options)])
         process.stdout.write('.')
@@ -287,12 +288,16 @@ async function runCrowd(browser: Browser, base: string, options: BrowserOptions,
   const rows = counts.map((n) => {
     const gpu = cell.get(`md2-gpu:${n}`)!
     const floor = cell.get(`floor:${n}`)!
+    // The CPU path and three.js where measured: here at 1,000, in the table above at its counts.
+    const other = (lib: string) => cell.get(`${lib}:${n}`)?.frameMs ?? (options.counts.includes(n) ? pick(lib, n).frameMs : Number.NaN)
     return [
       `${n}`,
       fmt(gpu.frameMs, 1),
       fmt(gpu.cpuMs, 2),
       fmt(floor.frameMs, 1),
       ratio(gpu.frameMs / floor.frameMs, 2),
+      Number.isFinite(other('md2')) ? fmt(other('md2'), 1) : '—',
+      Number.isFinite(other('three')) ? fmt(other('three'), 0) : '—',
       `${gpu.frames}/${floor.frames}`,
     ]
   })
@@ -304,8 +309,18 @@ async function runCrowd(browser: Browser, base: string, options: BrowserOptions,
     note:
       `Same page and canvas as above, median of ${options.rounds} page loads per cell. gpu = MD2Crowd (useMD2Crowd), every Ogro running; floor = the same ` +
       'triangles and skin as one plain InstancedMesh of a static frame (nothing animated): what drawing alone costs. JS ms = the ' +
-      'JavaScript part of a frame (the crowd update, culling, the render call).',
-    head: ['N', 'gpu frame ms', 'gpu JS ms', 'floor frame ms', 'gpu / floor', 'frames timed gpu/floor'],
+      'JavaScript part of a frame (the crowd update, culling, the render call). CPU path = one <MD2Model> per Ogro; three.js = ' +
+      "MD2Loader + AnimationMixer morph meshes sharing one geometry (MD2Character's best case).",
+    head: [
+      'N',
+      'gpu frame ms',
+      'gpu JS ms',
+      'floor frame ms',
+      'gpu / floor',
+      'CPU path (<MD2Model>) ms',
+      'three.js ms',
+      'frames timed gpu/floor',
+    ],
     rows,
     footer: [
       ...(cell.has(`md2-gpu:${cpuN}`)
