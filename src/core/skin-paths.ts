@@ -66,12 +66,17 @@ export function skinCandidateRounds(modelUrl: string, skinName: string): [string
   return [first, rest]
 }
 
+/** Whether `url` starts with a scheme (`http:`, `file:`, `blob:`, `md2-archive:`): absolute, not a path. */
+export function hasUrlScheme(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url)
+}
+
 /**
  * A skin URL given by a caller, as it is fetched: a bare file name (`khorne.pcx`) sits next to the
  * model; a path with a folder, a root-relative path or a URL with a scheme is used as given.
  */
 export function skinUrlNextTo(modelUrl: string | undefined, skin: string): string {
-  if (modelUrl === undefined || skin.includes('/') || /^[a-z][a-z0-9+.-]*:/i.test(skin)) return skin
+  if (modelUrl === undefined || skin.includes('/') || hasUrlScheme(skin)) return skin
   return folderOf(modelUrl) + skin
 }
 

@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react'
 import type { MD2ArchiveFiles, MD2RangeArchive } from '../core/archive'
 import { MD2Error } from '../core/errors'
+import { hasUrlScheme } from '../core/skin-paths'
 import { baseOfGivenArchive } from '../three/archiveMounts'
 import { MD2ArchiveLoader, type LoadedMD2Archive } from '../three/MD2ArchiveLoader'
 import { createAssetCache, createCacheHook } from './assetCache'
@@ -61,6 +62,6 @@ function LoadedArchive({ url, children }: { url: string; children?: ReactNode })
  */
 export function useArchiveUrl<T extends string | undefined>(url: T): T {
   const base = useContext(ArchiveBase)
-  if (base === undefined || typeof url !== 'string' || url === '' || /^([a-z][a-z0-9+.-]*:|\/)/i.test(url)) return url
+  if (base === undefined || typeof url !== 'string' || url === '' || url.startsWith('/') || hasUrlScheme(url)) return url
   return (base + url.replace(/\\/g, '/')) as T
 }

@@ -2,7 +2,7 @@ import { useThree } from '@react-three/fiber'
 import { useDeferredValue, useEffect, useRef } from 'react'
 import type { Texture } from 'three'
 import { MD2Error, isMD2Error } from '../core/errors'
-import { skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/skin-paths'
+import { hasUrlScheme, skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/skin-paths'
 import type { MD2Model } from '../core/types'
 import { md2SourceUrl } from '../three/MD2Loader'
 import { MD2SkinLoader, getMissingSkinTexture } from '../three/MD2SkinLoader'
@@ -185,7 +185,7 @@ function splitSkinKey(key: string): { kind: string; rest: string } {
 
 /** A file name with no folder and no scheme (`khorne.pcx`, `ctf_b.PCX`). */
 function isFileName(skin: string): boolean {
-  return !/[/\\]/.test(skin) && !/^[a-z][a-z0-9+.-]*:/i.test(skin)
+  return !/[/\\]/.test(skin) && !hasUrlScheme(skin)
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { MD2ArchiveFiles, MD2RangeArchive } from '../core/archive'
+import { hasUrlScheme } from '../core/skin-paths'
 
 /** An archive whose files are read as if they were URLs under `base` (`…/pak0.pak/`). */
 type MountedArchive = MD2ArchiveFiles | MD2RangeArchive
@@ -58,7 +59,7 @@ export function readFromArchive(url: string): { base: string; bytes: Promise<Uin
 }
 
 function absoluteUrl(url: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return url
+  if (hasUrlScheme(url)) return url
   if (typeof location === 'undefined') return url
   return new URL(url, location.href).href
 }

@@ -1,5 +1,6 @@
 import { Loader, type LoadingManager } from 'three'
 import { MD2Error } from '../core/errors'
+import { hasUrlScheme } from '../core/skin-paths'
 import { readFromArchive } from './archiveMounts'
 
 /** How a loader fetches: its manager, path, headers and credentials, and who may cancel. */
@@ -76,7 +77,7 @@ async function request(url: string, options: FetchBytesOptions): Promise<Uint8Ar
     // A view on the archive's bytes, which nothing writes to.
     return bytes as Uint8Array<ArrayBuffer>
   }
-  if (!isAbsolute(url) && typeof location === 'undefined') {
+  if (!hasUrlScheme(url) && typeof location === 'undefined') {
     throw new MD2Error(
       'BAD_ARGUMENT',
       `a relative URL needs a page to resolve it against; in Node give an absolute URL (http://…, file://…) or read the file yourself and call ${options.format.parse}`,
@@ -146,10 +147,6 @@ export function looksLikeHtml(bytes: Uint8Array): boolean {
   while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++
   const head = String.fromCharCode(...bytes.subarray(i, i + 9)).toLowerCase()
   return head.startsWith('<!doctype') || head.startsWith('<html')
-}
-
-function isAbsolute(url: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/i.test(url)
 }
 
 export function isAbort(error: unknown): boolean {
