@@ -13,7 +13,7 @@ export {
   MD2_VERSION,
 } from './spec'
 export type { MD2Model } from './types'
-export { fileSpellings, findInListing, hasUrlScheme, skinCandidateRounds, skinUrlNextTo } from './skin-paths'
+export { fileSpellings, findInListing, skinCandidateRounds, skinUrlNextTo } from './skin-paths'
 export { warnOnce } from './warn-once'
 export { blendPoseYUp, blendPoseInto, blendOverHeldPose } from './blend'
 export { buildFrames, defineLazyFrames, type MD2FrameStore } from './frame-store'
