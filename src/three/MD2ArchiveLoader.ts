@@ -1,8 +1,7 @@
-import { Loader } from 'three'
 import { openArchive, openArchiveByRanges, type MD2RangeArchive } from '../core/archive'
 import { MD2Error } from '../core/errors'
 import { archiveBase, mountArchive } from './archiveMounts'
-import { checkUrl, isAbort, looksLikeHtml, type LoadWithOptions } from './fetchBytes'
+import { AsyncLoader, asManagerItem, checkUrl, fetchChecked, type LoadWithOptions } from './fetchBytes'
 
 /** An archive opened from a URL: its listing, reads that wait, and how it is read. */
 export interface LoadedMD2Archive extends MD2RangeArchive {
@@ -23,6 +22,7 @@ export interface LoadedMD2Archive extends MD2RangeArchive {
 /** The first request asks for this much: a small archive arrives whole, a large one's head (and a PACK header) with it. */
 const FIRST_RANGE = 64 * 1024
 const SECTION = 'archive'
+const ARCHIVE_FORMAT = { loader: 'MD2ArchiveLoader', expected: 'an archive', parse: 'openArchive(bytes)', section: SECTION }
 
 /**
  * A three.js loader for Quake II `.pak` and `.pk3`/`.zip` archives. Where the server answers HTTP range
@@ -30,54 +30,19 @@ const SECTION = 'archive'
  * never downloaded whole; otherwise the archive is fetched once and read from memory. Failures are
  * `MD2Error`s naming the URL: `LOAD_FAILED` for the fetch, the archive reader's codes for damage.
  */
-export class MD2ArchiveLoader extends Loader<LoadedMD2Archive> {
-  override load(
-    url: string,
-    onLoad: (archive: LoadedMD2Archive) => void,
-    _onProgress?: (event: ProgressEvent) => void,
-    onError?: (error: unknown) => void,
-  ): void {
-    this.loadWith(url).then(onLoad, (error: unknown) => (onError ? onError(error) : console.error(error)))
-  }
-
+export class MD2ArchiveLoader extends AsyncLoader<LoadedMD2Archive> {
   async loadWith(url: string, options: LoadWithOptions = {}): Promise<LoadedMD2Archive> {
-    checkUrl(url, 'MD2ArchiveLoader')
+    checkUrl(url, ARCHIVE_FORMAT.loader)
     const resolved = this.manager.resolveURL((this.path ?? '') + url)
-    this.manager.itemStart(resolved)
-    try {
-      const archive = await this.open(resolved, options.signal)
-      this.manager.itemEnd(resolved)
-      return archive
-    } catch (error) {
-      this.manager.itemError(resolved)
-      this.manager.itemEnd(resolved)
-      if (isAbort(error) || error instanceof MD2Error) throw error
-      throw new MD2Error('LOAD_FAILED', `could not load: ${error instanceof Error ? error.message : String(error)}`, {
-        file: resolved,
-        section: SECTION,
-        cause: error,
-      })
-    }
+    return asManagerItem(this.manager, resolved, SECTION, () => this.open(resolved, options.signal))
   }
 
   private async open(url: string, signal: AbortSignal | undefined): Promise<LoadedMD2Archive> {
     let requests = 0
-    const get = async (range: string | undefined): Promise<{ response: Response; bytes: Uint8Array }> => {
+    const fetchOptions = { requestHeader: this.requestHeader, withCredentials: this.withCredentials, signal, format: ARCHIVE_FORMAT }
+    const get = (range: string) => {
       requests++
-      const response = await fetch(url, {
-        headers: range ? { ...this.requestHeader, Range: range } : this.requestHeader,
-        credentials: this.withCredentials ? 'include' : 'same-origin',
-        signal,
-      })
-      if (response.status !== 0 && response.status !== 206 && (response.status < 200 || response.status > 299))
-        throw new MD2Error('LOAD_FAILED', `could not load: HTTP ${response.status}`, { file: url, section: SECTION })
-      const bytes = new Uint8Array(await response.arrayBuffer())
-      if (/\btext\/html\b/i.test(response.headers.get('content-type') ?? '') || looksLikeHtml(bytes))
-        throw new MD2Error('LOAD_FAILED', `got an HTML page, not an archive (HTTP ${response.status}): check the URL and its case`, {
-          file: url,
-          section: SECTION,
-        })
-      return { response, bytes }
+      return fetchChecked(url, fetchOptions, range)
     }
     const first = await get(`bytes=0-${FIRST_RANGE - 1}`)
     const total = first.response.status === 206 ? Number(/\/(\d+)\s*$/.exec(first.response.headers.get('content-range') ?? '')?.[1]) : NaN

@@ -49,12 +49,23 @@ export async function fetchAndDecode<T>(
   decode: (bytes: Uint8Array<ArrayBuffer>, resolvedUrl: string) => T | Promise<T>,
 ): Promise<T> {
   checkUrl(url, options.format.loader)
-  const { manager } = options
-  const resolved = manager.resolveURL((options.path ?? '') + url)
-  const section = options.format.section
+  const resolved = options.manager.resolveURL((options.path ?? '') + url)
+  return asManagerItem(options.manager, resolved, options.format.section, async () => decode(await request(resolved, options), resolved))
+}
+
+/**
+ * Runs `work` as one `LoadingManager` item named `resolved` (start, then error if it failed, then end).
+ * An abort and an `MD2Error` pass through; any other failure becomes `LOAD_FAILED` naming the URL.
+ */
+export async function asManagerItem<T>(
+  manager: LoadingManager,
+  resolved: string,
+  section: string | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
   manager.itemStart(resolved)
   try {
-    const result = await decode(await request(resolved, options), resolved)
+    const result = await work()
     manager.itemEnd(resolved)
     return result
   } catch (error) {
@@ -84,8 +95,21 @@ async function request(url: string, options: FetchBytesOptions): Promise<Uint8Ar
       { file: url, section },
     )
   }
+  return (await fetchChecked(url, options)).bytes
+}
+
+/**
+ * One HTTP request with the loader's headers and credentials (and a `Range`, when given): the response
+ * and its body, refused with `LOAD_FAILED` on an error status or an HTML page where a file was expected.
+ */
+export async function fetchChecked(
+  url: string,
+  options: Pick<FetchBytesOptions, 'requestHeader' | 'withCredentials' | 'signal' | 'onProgress' | 'format'>,
+  range?: string,
+): Promise<{ response: Response; bytes: Uint8Array<ArrayBuffer> }> {
+  const section = options.format.section
   const response = await fetch(url, {
-    headers: options.requestHeader,
+    headers: range ? { ...options.requestHeader, Range: range } : options.requestHeader,
     credentials: options.withCredentials ? 'include' : 'same-origin',
     signal: options.signal,
   })
@@ -105,7 +129,7 @@ async function request(url: string, options: FetchBytesOptions): Promise<Uint8Ar
       { file: url, section },
     )
   }
-  return bytes
+  return { response, bytes }
 }
 
 /** The body, reporting progress as it arrives when someone listens. */
@@ -164,13 +188,11 @@ export interface LoadWithOptions {
 }
 
 /**
- * A three.js loader of one file format over `fetchAndDecode`: `loadWith(url, { signal })` fetches with
- * the loader's manager, path, headers and credentials and decodes with `decode`; three's callback
- * `load` (and so `loadAsync` and `useLoader`) goes through it (an error with no `onError` is logged).
+ * A three.js loader whose work is `loadWith(url, { signal })`: three's callback `load` (and so
+ * `loadAsync` and `useLoader`) goes through it (an error with no `onError` is logged).
  */
-export abstract class FormatLoader<T> extends Loader<T> {
-  protected abstract readonly format: FetchedFormat
-  protected abstract decode(bytes: Uint8Array<ArrayBuffer>, resolvedUrl: string, url: string): T | Promise<T>
+export abstract class AsyncLoader<T> extends Loader<T> {
+  abstract loadWith(url: string, options?: LoadWithOptions): Promise<T>
 
   override load(
     url: string,
@@ -183,6 +205,15 @@ export abstract class FormatLoader<T> extends Loader<T> {
       else console.error(error)
     })
   }
+}
+
+/**
+ * A three.js loader of one file format over `fetchAndDecode`: `loadWith(url, { signal })` fetches with
+ * the loader's manager, path, headers and credentials and decodes with `decode`.
+ */
+export abstract class FormatLoader<T> extends AsyncLoader<T> {
+  protected abstract readonly format: FetchedFormat
+  protected abstract decode(bytes: Uint8Array<ArrayBuffer>, resolvedUrl: string, url: string): T | Promise<T>
 
   /** `loadAsync` with a cancel signal: an aborted load rejects with the `AbortError`. */
   loadWith(url: string, options: LoadWithOptions = {}): Promise<T> {
