@@ -20,7 +20,7 @@ import { MD2Crowd, type MD2CrowdOptions } from '../three/MD2Crowd'
 import { useArchiveUrl } from './MD2Archive'
 import type { MD2PoseSource } from './MD2Model'
 import { useAssetHold } from './assetCache'
-import { ANIMATION_FRAME_PRIORITY, useOwnAnimator, type UseMD2AnimationOptions } from './useMD2Animation'
+import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator, type UseMD2AnimationOptions } from './useMD2Animation'
 import { models } from './useMD2'
 import { useSkinProp, type MD2SkinProp } from './useMD2Skin'
 
@@ -177,29 +177,8 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
  * One instance of the enclosing `<MD2Instances>`: a group (its position, rotation and scale place the
  * instance; children follow it) with `<MD2Model>`'s animation props, controller and events.
  */
-export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(
-  {
-    animationTable,
-    animation,
-    fps,
-    speed,
-    playing,
-    loop,
-    reverse,
-    interpolate,
-    frame,
-    crossfade,
-    controller,
-    controllerRef,
-    onFrame,
-    onLoop,
-    onEnd,
-    onAnimationEnd,
-    children,
-    ...groupProps
-  },
-  ref,
-) {
+export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(props, ref) {
+  const [animationOptions, { controller, controllerRef, children, ...groupProps }] = splitAnimationProps(props)
   const slots = useContext(CrowdContext)
   if (!slots) throw new MD2Error('BAD_ARGUMENT', '<MD2Instance> must be inside <MD2Instances>')
   const { crowd } = slots
@@ -211,25 +190,7 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
       index.value = -1
     }
   }, [slots, index])
-  const animator = useOwnAnimator(
-    crowd.model,
-    {
-      animationTable,
-      animation,
-      fps,
-      speed,
-      loop,
-      reverse,
-      playing,
-      interpolate,
-      frame,
-      crossfade,
-      onFrame,
-      onLoop,
-      onEnd: onEnd ?? onAnimationEnd,
-    },
-    controllerRef,
-  )
+  const animator = useOwnAnimator(crowd.model, animationOptions, controllerRef)
   const group = useRef<Group>(null)
   useImperativeHandle(ref, () => group.current!, [])
   const source = controller ?? animator

@@ -29,7 +29,7 @@ import { useArchiveUrl } from './MD2Archive'
 import { models } from './useMD2'
 import { useAssetHold } from './assetCache'
 import { tagFiles } from './useMD2Tags'
-import { ANIMATION_FRAME_PRIORITY, useOwnAnimator } from './useMD2Animation'
+import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator } from './useMD2Animation'
 import { useSkinProp } from './useMD2Skin'
 
 type GroupProps = Omit<ThreeElements['group'], 'ref' | 'scale' | 'children'>
@@ -184,19 +184,10 @@ const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: 
   return <MD2ModelView ref={ref} model={model} modelUrl={shown} {...props} />
 })
 
-const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
-  {
+const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, ref) {
+  const [animationOptions, viewProps] = splitAnimationProps(props)
+  const {
     model,
-    animation,
-    animationTable,
-    fps,
-    speed,
-    playing,
-    loop,
-    reverse,
-    interpolate,
-    frame,
-    crossfade,
     controller,
     controllerRef,
     sync = false,
@@ -218,15 +209,11 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
     opacity = 1,
     shadow = false,
     shadowFloor,
-    onFrame,
-    onLoop,
-    onAnimationEnd,
     onSkinError,
     children,
     ...groupProps
-  },
-  ref,
-) {
+  } = viewProps
+  const { frame, animation } = animationOptions
   useAssetHold(tagFiles, typeof tags === 'string' ? tags : undefined)
   const tagData = typeof tags === 'string' ? tagFiles.read(tags) : tags
   checkTagFrames(model, tagData)
@@ -237,25 +224,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(
   }
 
   // The model's own animation, used unless a controller or a parent drives it.
-  const animator = useOwnAnimator(
-    model,
-    {
-      animationTable,
-      animation,
-      fps,
-      speed,
-      loop,
-      reverse,
-      playing,
-      interpolate,
-      frame,
-      crossfade,
-      onFrame,
-      onLoop,
-      onEnd: onAnimationEnd,
-    },
-    controllerRef,
-  )
+  const animator = useOwnAnimator(model, animationOptions, controllerRef)
   const source: MD2PoseSource = sync && parent ? parent : (controller ?? animator)
   const ownsAnimation = source === animator
 

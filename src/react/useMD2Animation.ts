@@ -111,3 +111,33 @@ export function useOwnAnimator(model: MD2Data, options: UseMD2AnimationOptions, 
   useImperativeHandle(controllerRef, () => animator, [animator])
   return animator
 }
+
+/** The props of `<MD2Model>` and `<MD2Instance>` that go to the animator they own (`onAnimationEnd` is its `onEnd`). */
+export type AnimationProps = UseMD2AnimationOptions & { onAnimationEnd?: UseMD2AnimationOptions['onEnd'] }
+
+const ANIMATION_PROPS: ReadonlySet<string> = new Set([
+  'animation',
+  'animationTable',
+  'fps',
+  'speed',
+  'loop',
+  'reverse',
+  'playing',
+  'interpolate',
+  'frame',
+  'crossfade',
+  'onFrame',
+  'onLoop',
+  'onEnd',
+  'onAnimationEnd',
+] satisfies (keyof AnimationProps)[])
+
+/** @internal A component's props split into its own animator's options and the rest. */
+export function splitAnimationProps<P extends AnimationProps>(props: P): [UseMD2AnimationOptions, Omit<P, keyof AnimationProps>] {
+  const options: Record<string, unknown> = {}
+  const rest: Record<string, unknown> = {}
+  for (const key of Object.keys(props)) (ANIMATION_PROPS.has(key) ? options : rest)[key] = props[key as keyof P]
+  const { onAnimationEnd, ...animation } = options as AnimationProps
+  animation.onEnd ??= onAnimationEnd
+  return [animation, rest as Omit<P, keyof AnimationProps>]
+}
