@@ -91,7 +91,6 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly sphere: Sphere
   /** The power-up shell drawn over the instances, when asked for. */
   readonly shell: InstancedMesh | undefined
-  private clockSeconds = 0
   private readonly clock = { seconds: 0 }
   private readonly lightOut = new Float64Array(3)
   private readonly lightIn = new Float64Array(3)
@@ -255,8 +254,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
    */
   update(seconds: number, camera?: Camera): void {
     this.animation.advance(seconds, this.size)
-    if (seconds > 0 && Number.isFinite(seconds)) this.clockSeconds += seconds
-    this.clock.seconds = this.clockSeconds
+    if (seconds > 0 && Number.isFinite(seconds)) this.clock.seconds += seconds
     this.updateMatrixWorld()
     const planes = camera ? localFrustum(this, camera) : undefined
     const t = this.transforms
