@@ -82,9 +82,7 @@ export class AnimationPlayer {
 
   /** The keyframe index `count` keyframes into the range. */
   frameAt(count: number): number {
-    const length = this.length
-    const step = this.loop ? count % length : Math.min(count, length - 1)
-    return this.reverse ? this.end - step : this.start + step
+    return rangeFrame(this.start, this.end, this.loop, this.reverse, count)
   }
 
   /**
@@ -258,6 +256,16 @@ export class AnimationPlayer {
     this.fadeDuration = seconds
     this.fadeElapsed = 0
   }
+}
+
+/**
+ * The keyframe `count` keyframes into the range `start…end`: looping round, or stopping on the last
+ * frame; counted from the end when played in reverse.
+ */
+export function rangeFrame(start: number, end: number, loop: boolean, reverse: boolean, count: number): number {
+  const length = end - start + 1
+  const step = loop ? count % length : Math.min(count, length - 1)
+  return reverse ? end - step : start + step
 }
 
 const FADE_EASE = 2

@@ -1,4 +1,4 @@
-import { fadeOutWeight, type PlayOptions, type PlayRange } from './animation-player'
+import { fadeOutWeight, rangeFrame, type PlayOptions, type PlayRange } from './animation-player'
 import type { MD2Pose } from './pose'
 import { QUAKE2_FPS } from './spec'
 
@@ -156,9 +156,8 @@ export class CrowdAnimation {
   }
 
   private frameAt(i: number, count: number): number {
-    const length = this.end[i]! - this.start[i]! + 1
-    const step = this.flags[i]! & LOOP ? count % length : Math.min(count, length - 1)
-    return this.flags[i]! & REVERSE ? this.end[i]! - step : this.start[i]! + step
+    const flags = this.flags[i]!
+    return rangeFrame(this.start[i]!, this.end[i]!, (flags & LOOP) !== 0, (flags & REVERSE) !== 0, count)
   }
 
   private writeRangePose(i: number): void {
