@@ -154,7 +154,7 @@ export function archiveOfFiles(files: Iterable<readonly [string, Uint8Array]>): 
   const stored = new Map<string, Uint8Array>()
   const entries: StoredEntry[] = []
   for (const [name, bytes] of files) {
-    const clean = name.replace(/\\/g, '/').replace(/^\/+/, '')
+    const clean = slashPath(name)
     stored.set(clean, bytes)
     entries.push({ name: clean, size: bytes.length, offset: 0, compressedSize: bytes.length, method: 0, crc: 0, encrypted: false })
   }
@@ -333,8 +333,14 @@ function crc32(bytes: Uint8Array): number {
 
 // Lookup
 
+/** A path as archives store it: `/`-separated, no leading slash. */
+function slashPath(name: string): string {
+  return name.replace(/\\/g, '/').replace(/^\/+/, '')
+}
+
+/** The key a name is looked up by: its path in any case. */
 function normalise(name: string): string {
-  return name.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase()
+  return slashPath(name).toLowerCase()
 }
 
 function indexByName(entries: readonly StoredEntry[]): Map<string, StoredEntry> {
