@@ -9,6 +9,7 @@ import { closeSync, openSync, readSync, readdirSync, readFileSync, rmSync, statS
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { openArchive, openArchiveByRanges, parseMD2 } from '../src/core/internal'
+import { makePak } from '../test/support/archives'
 import { ASSETS } from './lib/models'
 import { fmt, median, now, retainedBytes, type Table } from './lib/stats'
 
@@ -24,26 +25,6 @@ function bundledFiles(): Record<string, Uint8Array> {
   return Object.fromEntries(
     walk(ASSETS).map((file) => [`models/${relative(ASSETS, file).split('\\').join('/')}`, new Uint8Array(readFileSync(file))]),
   )
-}
-
-function makePak(files: Record<string, Uint8Array>): Uint8Array {
-  const list = Object.entries(files)
-  const dataSize = list.reduce((sum, [, bytes]) => sum + bytes.length, 0)
-  const dirOffset = 12 + dataSize
-  const out = new Uint8Array(dirOffset + list.length * 64)
-  const view = new DataView(out.buffer)
-  out.set([0x50, 0x41, 0x43, 0x4b])
-  view.setInt32(4, dirOffset, true)
-  view.setInt32(8, list.length * 64, true)
-  let at = 12
-  list.forEach(([name, bytes], i) => {
-    out.set(bytes, at)
-    out.set(new TextEncoder().encode(name.slice(0, 55)), dirOffset + i * 64)
-    view.setInt32(dirOffset + i * 64 + 56, at, true)
-    view.setInt32(dirOffset + i * 64 + 60, bytes.length, true)
-    at += bytes.length
-  })
-  return out
 }
 
 const MB = 2 ** 20
@@ -65,7 +46,7 @@ export async function runArchiveBench(options: { rounds: number }): Promise<Tabl
   for (let i = 0; i < filler.length; i += 4096) filler[i] = (i * 2654435761) >>> 24
   const archives: [string, () => Uint8Array][] = [
     ['bundled files, .pk3 (deflate)', () => zipSync(files, { level: 6 })],
-    ['bundled files, .pak', () => makePak(files)],
+    ['bundled files, .pak', () => makePak(Object.entries(files).map(([name, bytes]) => ({ name, bytes })))],
     [
       'bundled files + 224 MB stored filler, .pk3',
       () => zipSync({ ...files, 'maps/filler.bsp': [filler, { level: 0 }] } as never, { level: 6 }),
