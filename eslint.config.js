@@ -27,6 +27,40 @@ export default tseslint.config(
     },
   },
   {
+    // Layers: bytes → core → three → react. The core runs anywhere (no three.js, React or Node);
+    // the three.js layer knows nothing of React.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['three', 'three/*', '@react-three/*', 'react', 'react/*', 'react-dom', 'react-dom/*'],
+              message: 'src/core is plain TypeScript: no three.js or React.',
+            },
+            { group: ['node:*'], message: 'src/core runs in browsers and workers too: no Node modules.' },
+            { group: ['**/three/**', '**/react/**', '**/cli/**'], message: 'src/core imports only from src/core.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/three/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@react-three/*'], message: 'src/three knows nothing of React.' },
+            { group: ['**/react/**', '**/cli/**'], message: 'src/three imports from src/core and src/three only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Scripts run in Node and hand functions to a browser page (playwright's evaluate).
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },

@@ -7,7 +7,7 @@ type Core = typeof import('../src/core/index')
 
 const QUERY = 'md2-animations'
 const CORE = fileURLToPath(new URL('../src/core/index.ts', import.meta.url))
-const ASSETS = fileURLToPath(new URL('../assets/', import.meta.url))
+const ASSETS = fileURLToPath(new URL('../assets', import.meta.url))
 /** Image files a model folder may hold as skins. */
 const SKIN_FILE = /\.(pcx|tga|png|jpe?g)$/i
 

@@ -2,28 +2,34 @@
  * react-three-md2: Quake II MD2 models in React Three Fiber. The core (`react-three-md2/core`), with
  * the three.js and React layers.
  */
-export * from './core/index'
+export * from './core/index.js'
 
 // three.js
-export { MD2Loader, md2SourceUrl } from './three/MD2Loader'
-export { MD2SkinLoader, createSkinTexture, getMissingSkinTexture } from './three/MD2SkinLoader'
-export { MD2TagLoader } from './three/MD2TagLoader'
-export { MD2ArchiveLoader, type LoadedMD2Archive } from './three/MD2ArchiveLoader'
-export { createMD2Geometry, writeMD2Pose, getMD2RenderData, type MD2RenderData, type CreateMD2GeometryOptions } from './three/MD2Geometry'
-export { setTagMatrix } from './three/tagMatrix'
-export { md2FromGeometry, type MD2FromGeometryOptions } from './three/md2FromGeometry'
-export { exportGLTF, type ExportGLTFOptions } from './three/exportGLTF'
-export { MD2Crowd, type MD2CrowdOptions } from './three/MD2Crowd'
+export { MD2Loader, md2SourceUrl } from './three/loaders/MD2Loader.js'
+export { MD2SkinLoader, createSkinTexture, getMissingSkinTexture } from './three/loaders/MD2SkinLoader.js'
+export { MD2TagLoader } from './three/loaders/MD2TagLoader.js'
+export { MD2ArchiveLoader, type LoadedMD2Archive } from './three/loaders/MD2ArchiveLoader.js'
+export {
+  createMD2Geometry,
+  writeMD2Pose,
+  getMD2RenderData,
+  type MD2RenderData,
+  type CreateMD2GeometryOptions,
+} from './three/mesh/MD2Geometry.js'
+export { setTagMatrix } from './three/mesh/tagMatrix.js'
+export { md2FromGeometry, type MD2FromGeometryOptions } from './three/convert/md2FromGeometry.js'
+export { exportGLTF, type ExportGLTFOptions } from './three/convert/exportGLTF.js'
+export { MD2Crowd, type MD2CrowdOptions } from './three/crowd/MD2Crowd.js'
 
 // React
-export { MD2Model, type MD2ModelProps, type MD2PoseSource } from './react/MD2Model'
-export { MD2Player, usePlayerIcon, type MD2PlayerProps } from './react/MD2Player'
-export { MD2Attach, type MD2AttachProps } from './react/MD2Attach'
-export { MD2ViewWeapon, type MD2ViewWeaponProps } from './react/MD2ViewWeapon'
-export { useMD2, type UseMD2Options } from './react/useMD2'
-export { useMD2Skin, type ResolvedMD2Skin, type MD2SkinProp } from './react/useMD2Skin'
-export { useMD2Tags } from './react/useMD2Tags'
-export { MD2Archive, useMD2Archive, type MD2ArchiveProps } from './react/MD2Archive'
+export { MD2Model, type MD2ModelProps, type MD2PoseSource } from './react/MD2Model.js'
+export { MD2Player, usePlayerIcon, type MD2PlayerProps } from './react/MD2Player.js'
+export { MD2Attach, type MD2AttachProps } from './react/MD2Attach.js'
+export { MD2ViewWeapon, type MD2ViewWeaponProps } from './react/MD2ViewWeapon.js'
+export { useMD2, type UseMD2Options } from './react/useMD2.js'
+export { useMD2Skin, type ResolvedMD2Skin, type MD2SkinProp } from './react/useMD2Skin.js'
+export { useMD2Tags } from './react/useMD2Tags.js'
+export { MD2Archive, useMD2Archive, type MD2ArchiveProps } from './react/MD2Archive.js'
 export {
   MD2Instances,
   MD2Instance,
@@ -31,7 +37,7 @@ export {
   type MD2InstancesProps,
   type MD2InstanceProps,
   type UseMD2CrowdOptions,
-} from './react/MD2Instances'
-export { useMD2Animation, type UseMD2AnimationOptions } from './react/useMD2Animation'
-export { usePlayerAnimation, type PlayerAnimationController, type UsePlayerAnimationOptions } from './react/usePlayerAnimation'
-export { useMD2ModelContext, type MD2ModelContextValue } from './react/MD2ModelContext'
+} from './react/MD2Instances.js'
+export { useMD2Animation, type UseMD2AnimationOptions } from './react/useMD2Animation.js'
+export { usePlayerAnimation, type PlayerAnimationController, type UsePlayerAnimationOptions } from './react/usePlayerAnimation.js'
+export { useMD2ModelContext, type MD2ModelContextValue } from './react/MD2ModelContext.js'

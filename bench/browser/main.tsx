@@ -26,13 +26,13 @@ import {
   TextureLoader,
 } from 'three'
 import { MD2Loader as ThreeMD2Loader } from 'three/addons/loaders/MD2Loader.js'
-import { parseAnimationTable } from '../../src/core/animations'
-import { parseMD2 } from '../../src/core/parse'
-import type { MD2Model as MD2ModelData } from '../../src/core/types'
+import { parseAnimationTable } from '../../src/core/animation/animation-table'
+import { parseMD2 } from '../../src/core/format/parse'
+import type { MD2Model as MD2ModelData } from '../../src/core/format/types'
 import { MD2Model } from '../../src/react/MD2Model'
 import { useMD2 } from '../../src/react/useMD2'
 import { useMD2Crowd } from '../../src/react/MD2Instances'
-import { createMD2Geometry } from '../../src/three/MD2Geometry'
+import { createMD2Geometry } from '../../src/three/mesh/MD2Geometry'
 
 const OGRO_URL = '/quake2/ogro/tris.MD2'
 const OGRO_SKIN_URL = '/quake2/ogro/png/igdosh.png'
@@ -401,7 +401,7 @@ async function loadParts(): Promise<Record<string, number>> {
   const t2 = performance.now()
   const model = parseMD2(buffer)
   const t3 = performance.now()
-  const { getMD2RenderData } = await import('../../src/three/MD2Geometry')
+  const { getMD2RenderData } = await import('../../src/three/mesh/MD2Geometry')
   const t4 = performance.now()
   getMD2RenderData(model)
   const t5 = performance.now()

@@ -1,5 +1,5 @@
-import { HEADER_SIZE, SKIN_NAME_SIZE, ST_SIZE, TRIANGLE_SIZE } from '../core/spec'
-import type { MD2Animation, MD2Header, MD2Model } from '../core/types'
+import { HEADER_SIZE, SKIN_NAME_SIZE, ST_SIZE, TRIANGLE_SIZE } from '../core/format/spec.js'
+import type { MD2Animation, MD2Header, MD2Model } from '../core/format/types.js'
 
 export interface SectionReport {
   name: 'header' | 'skins' | 'st' | 'triangles' | 'frames' | 'glcmds'

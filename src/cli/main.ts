@@ -1,9 +1,9 @@
 /// <reference types="node" />
 // The only file that touches Node: the build's declaration pass has no global node types, so name them here.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { runCli, type CliIO } from './run'
+import { runCli, type CliIO } from './run.js'
 
-export { runCli, USAGE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIO } from './run'
+export { runCli, USAGE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIO } from './run.js'
 
 const nodeIO: CliIO = {
   stdout: (text) => process.stdout.write(text),

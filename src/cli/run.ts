@@ -1,8 +1,8 @@
-import { isMD2Error, type MD2Error } from '../core/errors'
-import { parseMD2 } from '../core/parse'
-import type { MD2Model } from '../core/types'
-import { writeMD2 } from '../core/write'
-import { formatInspectReport, inspectReport } from './inspect'
+import { isMD2Error, type MD2Error } from '../core/errors.js'
+import { parseMD2 } from '../core/format/parse.js'
+import type { MD2Model } from '../core/format/types.js'
+import { writeMD2 } from '../core/format/write.js'
+import { formatInspectReport, inspectReport } from './inspect.js'
 
 /** What the CLI touches outside itself, so tests run it in-process. Output strings carry their own newlines. */
 export interface CliIO {

@@ -1,10 +1,10 @@
 import { createContext, useContext, type ReactNode } from 'react'
-import type { MD2ArchiveFiles, MD2RangeArchive } from '../core/archive'
-import { MD2Error } from '../core/errors'
-import { hasUrlScheme } from '../core/skin-paths'
-import { baseOfGivenArchive } from '../three/archiveMounts'
-import { MD2ArchiveLoader, type LoadedMD2Archive } from '../three/MD2ArchiveLoader'
-import { createAssetCache, createCacheHook } from './assetCache'
+import type { MD2ArchiveFiles, MD2RangeArchive } from '../core/archive/open-archive.js'
+import { MD2Error } from '../core/errors.js'
+import { hasUrlScheme } from '../core/images/skin-paths.js'
+import { baseOfGivenArchive } from '../three/loaders/archiveMounts.js'
+import { MD2ArchiveLoader, type LoadedMD2Archive } from '../three/loaders/MD2ArchiveLoader.js'
+import { createAssetCache, createCacheHook } from './assetCache.js'
 
 const loader = new MD2ArchiveLoader()
 const unmounts = new WeakMap<LoadedMD2Archive, () => void>()

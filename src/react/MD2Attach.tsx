@@ -1,11 +1,12 @@
 import { useFrame, type ThreeElements } from '@react-three/fiber'
 import { forwardRef, useImperativeHandle, useLayoutEffect, useMemo, useRef } from 'react'
 import { Matrix4, type Group } from 'three'
-import { MD2Error } from '../core/errors'
-import { findTag, tagTransform } from '../core/tags'
-import { warnOnce } from '../core/warn-once'
-import { setTagMatrix } from '../three/tagMatrix'
-import { useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
+import { MD2Error } from '../core/errors.js'
+import { findTag } from '../core/tags/tag-file.js'
+import { tagTransform } from '../core/tags/tag-transform.js'
+import { warnOnce } from '../core/warn-once.js'
+import { setTagMatrix } from '../three/mesh/tagMatrix.js'
+import { useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext.js'
 
 export interface MD2AttachProps extends Omit<ThreeElements['group'], 'ref'> {
   /** The tag to follow: `tag_head`, `tag_rweapon`, `tag_lweapon`, `tag_floor`… */

@@ -13,16 +13,16 @@ import {
   type Ref,
 } from 'react'
 import type { Group, MeshBasicMaterial, MeshLambertMaterial } from 'three'
-import type { MD2AnimationController } from '../core/animator'
-import { MD2Error } from '../core/errors'
-import type { MD2Model as MD2ModelData } from '../core/types'
-import { MD2Crowd, type MD2CrowdOptions } from '../three/MD2Crowd'
-import { useArchiveUrl } from './MD2Archive'
-import type { MD2PoseSource } from './MD2Model'
-import { useAssetHold } from './assetCache'
-import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator, type UseMD2AnimationOptions } from './useMD2Animation'
-import { models } from './useMD2'
-import { useSkinProp, type MD2SkinProp } from './useMD2Skin'
+import type { MD2AnimationController } from '../core/animation/animation-controller.js'
+import { MD2Error } from '../core/errors.js'
+import type { MD2Model as MD2ModelData } from '../core/format/types.js'
+import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
+import { useArchiveUrl } from './MD2Archive.js'
+import type { MD2PoseSource } from './MD2Model.js'
+import { useAssetHold } from './assetCache.js'
+import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator, type UseMD2AnimationOptions } from './useMD2Animation.js'
+import { models } from './useMD2.js'
+import { useSkinProp, type MD2SkinProp } from './useMD2Skin.js'
 
 /** Options of `useMD2Crowd`: the crowd's, with the device's texture limit filled in. */
 export type UseMD2CrowdOptions = Omit<MD2CrowdOptions, 'maxTextureSize'>

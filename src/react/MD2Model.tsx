@@ -13,24 +13,30 @@ import {
   type Texture,
   type Vector3,
 } from 'three'
-import type { AnimationSelector } from '../core/animations'
-import type { MD2AnimationController } from '../core/animator'
-import { MD2Error } from '../core/errors'
-import { copyPose, createPose, posesEqual, type MD2Pose } from '../core/pose'
-import type { MD2Tags } from '../core/tags'
-import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/types'
-import { warnOnce } from '../core/warn-once'
-import { createMD2Geometry, createMD2ShadowGeometry, createMD2ShellGeometry, getMD2RenderData, writeMD2Pose } from '../three/MD2Geometry'
-import { Quake2Lighting } from '../three/Quake2Lighting'
-import { inView } from '../three/frustum'
-import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/quake2-light'
-import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext'
-import { useArchiveUrl } from './MD2Archive'
-import { models } from './useMD2'
-import { useAssetHold } from './assetCache'
-import { tagFiles } from './useMD2Tags'
-import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator } from './useMD2Animation'
-import { useSkinProp } from './useMD2Skin'
+import type { AnimationSelector } from '../core/animation/animation-table.js'
+import type { MD2AnimationController } from '../core/animation/animation-controller.js'
+import { MD2Error } from '../core/errors.js'
+import { copyPose, createPose, posesEqual, type MD2Pose } from '../core/animation/pose.js'
+import type { MD2Tags } from '../core/tags/tag-file.js'
+import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/format/types.js'
+import { warnOnce } from '../core/warn-once.js'
+import {
+  createMD2Geometry,
+  createMD2ShadowGeometry,
+  createMD2ShellGeometry,
+  getMD2RenderData,
+  writeMD2Pose,
+} from '../three/mesh/MD2Geometry.js'
+import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
+import { inView } from '../three/mesh/frustum.js'
+import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/lighting/quake2-light.js'
+import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext.js'
+import { useArchiveUrl } from './MD2Archive.js'
+import { models } from './useMD2.js'
+import { useAssetHold } from './assetCache.js'
+import { tagFiles } from './useMD2Tags.js'
+import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator } from './useMD2Animation.js'
+import { useSkinProp } from './useMD2Skin.js'
 
 type GroupProps = Omit<ThreeElements['group'], 'ref' | 'scale' | 'children'>
 

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react'
-import type { MD2Pose } from '../core/pose'
-import type { MD2Tags } from '../core/tags'
-import type { MD2Model as MD2Data } from '../core/types'
+import type { MD2Pose } from '../core/animation/pose.js'
+import type { MD2Tags } from '../core/tags/tag-file.js'
+import type { MD2Model as MD2Data } from '../core/format/types.js'
 
 /** What an `<MD2Model>` tells its children (synced models, attachments). */
 export interface MD2ModelContextValue {

@@ -1,7 +1,7 @@
 import { useFrame, useThree } from '@react-three/fiber'
 import { forwardRef, useImperativeHandle, useRef } from 'react'
 import { Matrix4, type Group, type Material, type Mesh, type Object3D, type WebGLProgramParametersWithUniforms } from 'three'
-import { MD2Model, type MD2ModelProps } from './MD2Model'
+import { MD2Model, type MD2ModelProps } from './MD2Model.js'
 
 export interface MD2ViewWeaponProps extends Omit<MD2ModelProps, 'castShadow' | 'receiveShadow'> {
   /**

@@ -1,8 +1,8 @@
 import type { LoadingManager } from 'three'
-import { MD2Loader } from '../three/MD2Loader'
-import type { MD2Model } from '../core/types'
-import { createAssetCache, useAssetHold } from './assetCache'
-import { useArchiveUrl } from './MD2Archive'
+import { MD2Loader } from '../three/loaders/MD2Loader.js'
+import type { MD2Model } from '../core/format/types.js'
+import { createAssetCache, useAssetHold } from './assetCache.js'
+import { useArchiveUrl } from './MD2Archive.js'
 
 /** How `useMD2` fetches: the three.js loader's own settings, as drei's `useGLTF` takes them. */
 export interface UseMD2Options {

@@ -1,10 +1,10 @@
 import { useFrame } from '@react-three/fiber'
 import { useImperativeHandle, useLayoutEffect, useMemo, useRef, type Ref } from 'react'
-import type { PlayOptions } from '../core/animation-player'
-import { resolveAnimations, type AnimationSelector } from '../core/animations'
-import { MD2Animator, type MD2AnimationCallbacks, type MD2AnimationController } from '../core/animator'
-import type { MD2Animation, MD2AnimationDef, MD2Model as MD2Data } from '../core/types'
-import { warnOnce } from '../core/warn-once'
+import type { PlayOptions } from '../core/animation/range-player.js'
+import { resolveAnimations, type AnimationSelector } from '../core/animation/animation-table.js'
+import { MD2Animator, type MD2AnimationCallbacks, type MD2AnimationController } from '../core/animation/animation-controller.js'
+import type { MD2Animation, MD2AnimationDef, MD2Model as MD2Data } from '../core/format/types.js'
+import { warnOnce } from '../core/warn-once.js'
 
 /** useFrame priority of animation controllers: before the default (0), where models write their vertices. */
 export const ANIMATION_FRAME_PRIORITY = -1

@@ -1,14 +1,14 @@
 import { useThree } from '@react-three/fiber'
 import { useDeferredValue, useEffect, useRef } from 'react'
 import type { Texture } from 'three'
-import { MD2Error, isMD2Error } from '../core/errors'
-import { hasUrlScheme, skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/skin-paths'
-import type { MD2Model } from '../core/types'
-import { md2SourceUrl } from '../three/MD2Loader'
-import { MD2SkinLoader, getMissingSkinTexture } from '../three/MD2SkinLoader'
-import { createAssetCache, loadWhileWanted, useAssetHold } from './assetCache'
-import { useArchiveUrl } from './MD2Archive'
-import { isAbort } from '../three/fetchBytes'
+import { MD2Error, isMD2Error } from '../core/errors.js'
+import { hasUrlScheme, skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/images/skin-paths.js'
+import type { MD2Model } from '../core/format/types.js'
+import { md2SourceUrl } from '../three/loaders/MD2Loader.js'
+import { MD2SkinLoader, getMissingSkinTexture } from '../three/loaders/MD2SkinLoader.js'
+import { createAssetCache, loadWhileWanted, useAssetHold } from './assetCache.js'
+import { useArchiveUrl } from './MD2Archive.js'
+import { isAbort } from '../three/loaders/fetchBytes.js'
 
 /** How one of a model's own skin names was resolved. */
 export interface ResolvedMD2Skin {

@@ -1,7 +1,7 @@
-import type { MD2Tags } from '../core/tags'
-import { MD2TagLoader } from '../three/MD2TagLoader'
-import { createAssetCache, createCacheHook } from './assetCache'
-import { useArchiveUrl } from './MD2Archive'
+import type { MD2Tags } from '../core/tags/tag-file.js'
+import { MD2TagLoader } from '../three/loaders/MD2TagLoader.js'
+import { createAssetCache, createCacheHook } from './assetCache.js'
+import { useArchiveUrl } from './MD2Archive.js'
 
 const loader = new MD2TagLoader()
 /** Tag files by URL, shared by `useMD2Tags` and `<MD2Model tags="…">`. */

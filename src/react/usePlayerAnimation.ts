@@ -1,11 +1,16 @@
 import { useFrame } from '@react-three/fiber'
 import { useState } from 'react'
-import { fadeOutWeight } from '../core/animation-player'
-import { createPose, type MD2Pose } from '../core/pose'
-import { createPlayerAnimationState, stepPlayerAnimation, type PlayerAnimationState, type PlayerInput } from '../core/player-animation'
-import { MD2Error } from '../core/errors'
-import type { MD2Model as MD2Data } from '../core/types'
-import { ANIMATION_FRAME_PRIORITY } from './useMD2Animation'
+import { fadeOutWeight } from '../core/animation/range-player.js'
+import { createPose, type MD2Pose } from '../core/animation/pose.js'
+import {
+  createPlayerAnimationState,
+  stepPlayerAnimation,
+  type PlayerAnimationState,
+  type PlayerInput,
+} from '../core/animation/quake2-player-rules.js'
+import { MD2Error } from '../core/errors.js'
+import type { MD2Model as MD2Data } from '../core/format/types.js'
+import { ANIMATION_FRAME_PRIORITY } from './useMD2Animation.js'
 
 /** Quake II's server frame: the player's animation moves one keyframe per tick. */
 const TICK_SECONDS = 0.1

@@ -6,7 +6,7 @@ import { type Mesh, type MeshStandardMaterial, Texture } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { describe, expect, test } from 'vitest'
 import { createMD2Geometry, exportGLTF, MD2SkinLoader, parseMD2, writeMD2 } from '../../src/index'
-import { writeMD2Frame } from '../../src/three/MD2Geometry'
+import { writeMD2Frame } from '../../src/three/mesh/MD2Geometry'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
 const OGRO_SKIN = '/assets/quake2/ogro/igdosh.pcx'

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { ASSETS_DIR, readAsset } from '../assets'
+import { ASSETS_DIR, readAsset } from './assets'
 
 export interface ArchiveFile {
   name: string

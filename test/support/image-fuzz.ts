@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { expect } from 'vitest'
 import { MD2Error } from '../../src/core/errors'
-import type { DecodedImage } from '../../src/core/image'
+import type { DecodedImage } from '../../src/core/images/decoded-image'
 
 /**
  * Damages real images (byte edits, half of them in the first `headerSize` bytes; a third also cut

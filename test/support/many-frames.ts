@@ -1,5 +1,5 @@
-import { createMD2 } from '../../src/core/create'
-import type { MD2Model } from '../../src/core/types'
+import { createMD2 } from '../../src/core/format/create'
+import type { MD2Model } from '../../src/core/format/types'
 
 /**
  * A small model with many frames (a tetrahedron turning and growing over `frameCount` frames), written

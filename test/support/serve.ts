@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { vi } from 'vitest'
-import { ASSETS_DIR } from '../assets'
+import { ASSETS_DIR } from './assets'
 
 /** The origin fake requests are served from; `/a/…` paths are the bundled assets. */
 export const HOST = 'http://localhost'

@@ -1,0 +1,209 @@
+import { AnimationPlayer, type AnimationEvents, type PlayOptions } from './range-player.js'
+import { findAnimation, type AnimationSelector } from './animation-table.js'
+import { QUAKE2_FPS } from '../format/spec.js'
+import type { MD2Pose } from './pose.js'
+import type { MD2Animation, MD2Model } from '../format/types.js'
+import { warnOnce } from '../warn-once.js'
+
+/** Callbacks an animator calls while it advances. */
+export interface MD2AnimationCallbacks {
+  /** A keyframe was reached (footsteps, muzzle flash): once per keyframe, in order, at any frame rate. */
+  onFrame?: (frame: number, animation: MD2Animation) => void
+  /** A looping animation went round. */
+  onLoop?: (animation: MD2Animation) => void
+  /** A play-once animation reached its last frame. */
+  onEnd?: (animation: MD2Animation) => void
+}
+
+/**
+ * Plays a model's animations by name, index or frame range, and says what to draw (`pose`). The
+ * headless animation state of one instance: many instances of one model share the model and each
+ * keep one of these. `update(seconds)` once per frame; it allocates nothing.
+ */
+export interface MD2AnimationController {
+  /** What to draw now: read it, never write it. */
+  readonly pose: Readonly<MD2Pose>
+  /** The animations it can play (the model's, or the table it was given). */
+  readonly animations: readonly MD2Animation[]
+  /** The animation playing (or last played). */
+  readonly animation: MD2Animation
+  /** The frame shown, fractional: 40.25 is a quarter of the way from frame 40 to 41. */
+  readonly frame: number
+  /** Progress through the animation, 0 at its first frame, 1 at its last. */
+  readonly progress: number
+  /** Whether time moves the animation on (false when paused, stopped, finished or holding a frame). */
+  readonly playing: boolean
+  /** Plays an animation (a name, case-insensitive; an index into `animations`; or a frame range). */
+  play(animation: AnimationSelector, options?: PlayOptions): void
+  /** Stops and shows the animation's first frame. */
+  stop(): void
+  pause(): void
+  resume(): void
+  /** Shows one frame still, fractional allowed; `null` goes back to the animation. */
+  showFrame(frame: number | null): void
+  /** Moves time on by `seconds` (done for you by `useMD2Animation` and `<MD2Model>`). Returns whether the pose changed. */
+  update(seconds: number): boolean
+}
+
+/** What the animator needs of a model. */
+export type AnimatedModel = Pick<MD2Model, 'name' | 'animations'> & { header: Pick<MD2Model['header'], 'numFrames'> }
+
+/** The animator behind `useMD2Animation`; see `MD2AnimationController`. */
+export class MD2Animator implements MD2AnimationController {
+  readonly player: AnimationPlayer
+  animation: MD2Animation
+  /** Callbacks, replaceable at any time (a component passes its latest props). */
+  callbacks: MD2AnimationCallbacks = {}
+  private readonly events: AnimationEvents
+
+  constructor(
+    private readonly model: AnimatedModel,
+    public animations: readonly MD2Animation[] = model.animations,
+  ) {
+    this.player = new AnimationPlayer(model.header.numFrames)
+    this.animation = this.fallbackAnimation()
+    // One object for the life of the animator, so advancing allocates nothing.
+    this.events = {
+      onFrame: (frame) => this.callbacks.onFrame?.(frame, this.animation),
+      onLoop: () => this.callbacks.onLoop?.(this.animation),
+      onEnd: () => this.callbacks.onEnd?.(this.animation),
+    }
+    this.player.play(this.animation, { fps: this.animation.fps })
+  }
+
+  get pose(): Readonly<MD2Pose> {
+    return this.player.pose
+  }
+  get frame(): number {
+    return this.player.frame
+  }
+  get progress(): number {
+    return this.player.progress
+  }
+  get playing(): boolean {
+    return this.player.playing && !this.player.holding
+  }
+
+  play(selector: AnimationSelector, options: PlayOptions = {}): void {
+    const animation = this.select(selector)
+    this.animation = animation
+    this.player.play(animation, {
+      loop: options.loop,
+      reverse: options.reverse,
+      fps: checkedNumber(this.model, 'fps', options.fps, animation.fps, isPositive, 'a positive number of keyframes per second'),
+      speed: checkedNumber(this.model, 'speed', options.speed, 1, isPositive, 'a positive rate'),
+      crossfade: checkedNumber(this.model, 'crossfade', options.crossfade, 0, isNotNegative, 'seconds, 0 or more'),
+    })
+    this.checkRate()
+  }
+
+  /** Changes the rate of the animation playing, without restarting it. */
+  setRate(fps: number | undefined, speed: number | undefined): void {
+    this.player.fps = checkedNumber(this.model, 'fps', fps, this.animation.fps, isPositive, 'a positive number of keyframes per second')
+    this.player.speed = checkedNumber(this.model, 'speed', speed, 1, isPositive, 'a positive rate')
+    this.checkRate()
+  }
+
+  /** fps and speed each fine, their product past a double: play at the animation's own rate. */
+  private checkRate(): void {
+    const player = this.player
+    if (Number.isFinite(player.fps * player.speed)) return
+    warnOnce(
+      `${this.model.name}:rate:${player.fps}:${player.speed}`,
+      `${this.model.name ?? 'model'}: fps × speed (${player.fps} × ${player.speed}) is not a finite rate; using ${this.animation.fps} fps at speed 1`,
+    )
+    player.fps = this.animation.fps
+    player.speed = 1
+  }
+
+  stop(): void {
+    this.player.stop()
+  }
+  pause(): void {
+    this.player.pause()
+  }
+  resume(): void {
+    this.player.resume()
+  }
+
+  showFrame(frame: number | null): void {
+    if (frame === null) {
+      this.player.release()
+      return
+    }
+    const last = this.model.header.numFrames - 1
+    let shown = frame
+    if (!Number.isFinite(frame) || frame < 0 || frame > last) {
+      shown = Number.isFinite(frame) ? Math.min(Math.max(frame, 0), last) : 0
+      warnOnce(
+        `${this.model.name}:frame:${frame}`,
+        `${this.model.name ?? 'model'}: frame={${frame}} is not one of its frames (0–${last}, fractions allowed); showing frame ${shown}`,
+      )
+    }
+    this.player.showFrame(shown)
+  }
+
+  update(seconds: number): boolean {
+    return this.player.advance(seconds, this.events)
+  }
+
+  /** Finds an animation, warning once (with the choices) and playing the first when there is none. */
+  select(selector: AnimationSelector): MD2Animation {
+    const fallback = this.fallbackAnimation()
+    const last = this.model.header.numFrames - 1
+    const label = this.model.name ?? 'model'
+    if (typeof selector === 'object' && selector !== null) {
+      const { start, end } = selector
+      if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > last || start > end) {
+        const clamp = (frame: number, fallback: number) =>
+          Number.isFinite(frame) ? Math.min(Math.max(Math.trunc(frame), 0), last) : fallback
+        const a = clamp(start, 0)
+        const b = clamp(end, last)
+        const fixedStart = Math.min(a, b)
+        const fixedEnd = Math.max(a, b)
+        const problem = start > end ? 'is reversed (start after end)' : `does not fit frames 0–${last}`
+        warnOnce(
+          `${this.model.name}:range:${start}-${end}`,
+          `${label}: animation range ${start}–${end} ${problem}; playing ${fixedStart}–${fixedEnd}` +
+            (start > end ? ' forwards (pass `reverse` to play backwards)' : ''),
+        )
+        return findAnimation(
+          { animations: this.animations as MD2Animation[], header: { numFrames: last + 1 } },
+          { ...selector, start: fixedStart, end: fixedEnd },
+        )!
+      }
+    }
+    const found = findAnimation({ animations: this.animations as MD2Animation[], header: { numFrames: last + 1 } }, selector)
+    if (found) return found
+    warnOnce(
+      `${this.model.name}:animation:${String(selector)}`,
+      `${label} has no animation ${JSON.stringify(selector)}; playing "${fallback.name}". Available: ${this.animations.map((a) => a.name).join(', ')}`,
+    )
+    return fallback
+  }
+
+  private fallbackAnimation(): MD2Animation {
+    return this.animations[0] ?? { name: 'all', start: 0, end: this.model.header.numFrames - 1, fps: QUAKE2_FPS }
+  }
+}
+
+const isPositive = (value: number): boolean => value > 0 && Number.isFinite(value)
+const isNotNegative = (value: number): boolean => value >= 0 && Number.isFinite(value)
+
+/** `value` when it passes `valid`, else `fallback` with a one-time warning naming the prop and the value. */
+export function checkedNumber(
+  model: Pick<AnimatedModel, 'name'>,
+  prop: string,
+  value: number | undefined,
+  fallback: number,
+  valid: (value: number) => boolean,
+  rule: string,
+): number {
+  if (value === undefined) return fallback
+  if (typeof value === 'number' && valid(value)) return value
+  warnOnce(
+    `${model.name}:${prop}:${String(value)}`,
+    `${model.name ?? 'model'}: ${prop}={${String(value)}} is not ${rule}; using ${fallback}`,
+  )
+  return fallback
+}

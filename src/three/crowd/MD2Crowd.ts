@@ -1,0 +1,482 @@
+import {
+  DynamicDrawUsage,
+  InstancedBufferAttribute,
+  InstancedMesh,
+  Matrix4,
+  Mesh,
+  Quaternion,
+  MeshBasicMaterial,
+  MeshDepthMaterial,
+  MeshDistanceMaterial,
+  MeshLambertMaterial,
+  RGBADepthPacking,
+  Sphere,
+  Vector3,
+  WebGPUCoordinateSystem,
+  type BufferGeometry,
+  type Camera,
+  type Intersection,
+  type Material,
+  type Raycaster,
+  type Texture,
+} from 'three'
+import { findAnimation, type AnimationSelector } from '../../core/animation/animation-table.js'
+import type { PlayOptions } from '../../core/animation/range-player.js'
+import { CROWD_POSE_STRIDE, CrowdAnimation } from '../../core/animation/crowd-player.js'
+import { MD2Error } from '../../core/errors.js'
+import { createPose, type MD2Pose } from '../../core/animation/pose.js'
+import {
+  SHELL_ALPHA,
+  effectiveShadelight,
+  shadeDotsRow,
+  shellColor,
+  type Quake2LightFlags,
+  type ShellSpec,
+} from '../../core/lighting/quake2-light.js'
+import type { MD2Model } from '../../core/format/types.js'
+import { warnOnce } from '../../core/warn-once.js'
+import { createMD2Geometry, writeMD2Pose } from '../mesh/MD2Geometry.js'
+import { acquireMD2GpuFrames, drawWithGpuFrames, releaseMD2GpuFrames, type MD2GpuFrames } from './gpuFrames.js'
+
+export interface MD2CrowdOptions extends Quake2LightFlags {
+  /** Instances it can hold (buffers are sized once). */
+  limit: number
+  /** `"lambert"` (default): three's lights. `"quake2"`: Quake II's light table per vertex, per instance yaw. */
+  lighting?: 'lambert' | 'quake2'
+  /** The skin. */
+  map?: Texture | null
+  /** Quake II lighting: the light at the models' feet (one level or RGB; default 1). */
+  shadelight?: number | readonly [number, number, number]
+  /** Draw translucent (0–1, default 1). */
+  opacity?: number
+  /** Quake II power-up shells around every instance (`'red'`, `['red', 'blue']`, an RGB colour), as `<MD2Model shell>`. */
+  shell?: ShellSpec | readonly ShellSpec[]
+  /** The device's `MAX_TEXTURE_SIZE` (`renderer.capabilities.maxTextureSize`); rows of frames wrap below it. */
+  maxTextureSize?: number
+}
+
+/** The most instances one crowd holds (its buffers are sized by its limit up front). */
+const MAX_CROWD_SIZE = 1 << 20
+
+/** Floats per visible instance in the per-frame attributes (pose, fade, light). */
+const ATTRIBUTE_SIZE = 4
+
+/**
+ * Many instances of one MD2 model in one draw call, animated on the GPU. The model's frames go to the GPU
+ * once, as the file stores them (shared by every crowd of that model); per instance per frame only its
+ * pose (two keyframes and a blend, a crossfade's two and its weight) and light are uploaded, for the
+ * instances in view only (each is culled by its own bounding sphere, and culled instances cost no
+ * vertex work). State lives in typed arrays: no object per instance, nothing allocated per frame.
+ *
+ * `setTransform(i, …)` places instance `i`, `play(i, …)` animates it (the rules of `MD2Animator`),
+ * `update(seconds, camera)` moves time on and prepares the draw; `count` is then the instances drawn.
+ * Raycasting reports the instance hit (`instanceId`) against its animated triangles.
+ */
+export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
+  readonly model: MD2Model
+  readonly animation: CrowdAnimation
+  readonly capacity: number
+  /** GPU bytes of the model's frames (shared) and per instance (matrix and the per-frame attributes). */
+  readonly gpuBytes: { frames: number; shared: number; perInstance: number }
+  /** Instances in use: `0 … size − 1` are drawn when in view. */
+  size = 0
+  private readonly frames: MD2GpuFrames
+  private readonly transforms: Float32Array
+  private readonly radii: Float32Array
+  private readonly shade: Float32Array
+  private readonly ids: Int32Array
+  private readonly hidden: Uint8Array
+  private readonly framesAttribute: InstancedBufferAttribute
+  private readonly fadeAttribute: InstancedBufferAttribute
+  private readonly blendAttribute: InstancedBufferAttribute
+  private readonly lightAttribute: InstancedBufferAttribute
+  private readonly scaleAAttribute: InstancedBufferAttribute
+  private readonly scaleBAttribute: InstancedBufferAttribute
+  private readonly shiftAttribute: InstancedBufferAttribute
+  private readonly quake2: boolean
+  private flags: Quake2LightFlags
+  private readonly sphere: Sphere
+  /** The power-up shell drawn over the instances, when asked for. */
+  readonly shell: InstancedMesh | undefined
+  private readonly clock = { seconds: 0 }
+  private readonly lightOut = new Float64Array(3)
+  private readonly lightIn = new Float64Array(3)
+
+  constructor(model: MD2Model, options: MD2CrowdOptions) {
+    const limit = options.limit
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CROWD_SIZE)
+      throw new MD2Error('BAD_ARGUMENT', `MD2Crowd: limit must be a whole number from 1 to ${MAX_CROWD_SIZE}, got ${String(limit)}`)
+    const frames = acquireMD2GpuFrames(model, options.maxTextureSize ?? 4096)
+    const quake2 = options.lighting === 'quake2'
+    const opacity = options.opacity ?? 1
+    const translucent = opacity < 1
+    const material = drawWithGpuFrames(
+      quake2
+        ? new MeshBasicMaterial({ map: options.map ?? null, vertexColors: true, transparent: translucent, opacity })
+        : new MeshLambertMaterial({ map: options.map ?? null, transparent: translucent, opacity }),
+      frames,
+      { quake2Light: quake2, normals: !quake2 },
+    )
+    super(frames.geometry, material, limit)
+    this.model = model
+    this.frames = frames
+    this.capacity = limit
+    this.quake2 = quake2
+    this.flags = {}
+    this.animation = new CrowdAnimation(limit, model.header.numFrames)
+    this.transforms = new Float32Array(limit * 16)
+    this.radii = new Float32Array(limit)
+    this.shade = new Float32Array(limit * 3)
+    for (let i = 0; i < limit; i++) this.transforms.set(IDENTITY, i * 16)
+    this.setLighting(options)
+    this.radii.fill(frames.geometry.boundingSphere!.radius)
+    this.ids = new Int32Array(limit)
+    this.hidden = new Uint8Array(limit)
+    this.sphere = frames.geometry.boundingSphere!.clone()
+    const attribute = (size = ATTRIBUTE_SIZE) =>
+      new InstancedBufferAttribute(new Float32Array(limit * size), size).setUsage(DynamicDrawUsage)
+    this.framesAttribute = attribute()
+    this.fadeAttribute = attribute()
+    this.blendAttribute = attribute()
+    this.lightAttribute = attribute()
+    this.scaleAAttribute = attribute(3)
+    this.scaleBAttribute = attribute(3)
+    this.shiftAttribute = attribute(3)
+    this.instanceMatrix.setUsage(DynamicDrawUsage)
+    // The geometry is shared by every crowd of the model: the per-crowd attributes go on a light copy.
+    this.geometry = frames.geometry.clone()
+    this.geometry.setAttribute('md2Frames', this.framesAttribute)
+    this.geometry.setAttribute('md2FadeFrames', this.fadeAttribute)
+    this.geometry.setAttribute('md2Blend', this.blendAttribute)
+    this.geometry.setAttribute('md2Light', this.lightAttribute)
+    this.geometry.setAttribute('md2ScaleA', this.scaleAAttribute)
+    this.geometry.setAttribute('md2ScaleB', this.scaleBAttribute)
+    this.geometry.setAttribute('md2Shift', this.shiftAttribute)
+    this.customDepthMaterial = drawWithGpuFrames(new MeshDepthMaterial({ depthPacking: RGBADepthPacking }), frames)
+    this.customDistanceMaterial = drawWithGpuFrames(new MeshDistanceMaterial(), frames)
+    if (options.shell !== undefined) {
+      // The shell: the same instances again, pushed out along their normals, in the shell's colour.
+      const [r, g, b] = shellColor(options.shell)
+      const shellMaterial = new MeshBasicMaterial({ transparent: true, opacity: SHELL_ALPHA, depthWrite: false })
+      shellMaterial.color.setRGB(r, g, b)
+      const shell = new InstancedMesh(this.geometry, drawWithGpuFrames(shellMaterial, frames, { shell: true }), limit)
+      shell.instanceMatrix = this.instanceMatrix
+      shell.frustumCulled = false
+      shell.raycast = () => {}
+      shell.count = 0
+      shell.name = 'shell'
+      this.shell = shell
+      this.add(shell)
+    }
+    // Culled here, instance by instance, in `update`.
+    this.frustumCulled = false
+    this.count = 0
+    this.gpuBytes = { frames: frames.frameBytes, shared: frames.sharedBytes, perInstance: (16 + 4 * ATTRIBUTE_SIZE + 9) * 4 }
+  }
+
+  /** Places instance `i` (relative to the crowd): a position, a rotation (a yaw in radians about +Y, or a quaternion) and a scale. */
+  setTransform(
+    i: number,
+    position: Readonly<Vector3Like>,
+    rotation: number | Quaternion = 0,
+    scale: number | Readonly<Vector3Like> = 1,
+  ): void {
+    this.checkIndex(i)
+    const m = scratchMatrix
+    if (typeof rotation === 'number') scratchQuaternion.setFromAxisAngle(UP, rotation)
+    else scratchQuaternion.copy(rotation)
+    scratchPosition.set(position.x, position.y, position.z)
+    if (typeof scale === 'number') scratchScale.setScalar(scale)
+    else scratchScale.set(scale.x, scale.y, scale.z)
+    m.compose(scratchPosition, scratchQuaternion, scratchScale)
+    this.setMatrix(i, m)
+  }
+
+  /** Places instance `i` by a matrix (relative to the crowd). */
+  setMatrix(i: number, matrix: Readonly<Matrix4>): void {
+    this.checkIndex(i)
+    const e = matrix.elements
+    this.transforms.set(e, i * 16)
+    const sx = Math.hypot(e[0]!, e[1]!, e[2]!)
+    const sy = Math.hypot(e[4]!, e[5]!, e[6]!)
+    const sz = Math.hypot(e[8]!, e[9]!, e[10]!)
+    this.radii[i] = this.sphere.radius * Math.max(sx, sy, sz)
+    this.hidden[i] = 0
+    if (i >= this.size) this.size = i + 1
+  }
+
+  /** Stops drawing instance `i` until it is placed again. */
+  hide(i: number): void {
+    this.checkIndex(i)
+    this.hidden[i] = 1
+  }
+
+  /** Plays an animation of the model (by name, index or range) on instance `i`, as `MD2Animator.play`. */
+  play(i: number, animation: AnimationSelector, options: PlayOptions = {}): void {
+    this.checkIndex(i)
+    const found = findAnimation(this.model, animation)
+    if (!found) {
+      warnOnce(
+        `crowd:${this.model.name}:${String(animation)}`,
+        `${this.model.name ?? 'model'}: no animation ${JSON.stringify(animation)}; instance left as it was`,
+      )
+      return
+    }
+    this.animation.play(i, found, options)
+    if (i >= this.size) this.size = i + 1
+  }
+
+  /** Shows a still frame on instance `i` (fractional: between two keyframes). */
+  showFrame(i: number, frame: number): void {
+    this.checkIndex(i)
+    this.animation.showFrame(i, frame)
+  }
+
+  /** Shows a pose computed elsewhere (an `MD2Animator` of its own) on instance `i`. */
+  setPose(i: number, pose: Readonly<MD2Pose>): void {
+    this.checkIndex(i)
+    this.animation.setPose(i, pose)
+  }
+
+  /** Quake II lighting for every instance: the shadelight (one level or RGB) and the entity flags. */
+  setLighting(options: Pick<MD2CrowdOptions, 'shadelight' | 'minlight' | 'fullbright' | 'glow'>): void {
+    this.flags = { minlight: options.minlight, fullbright: options.fullbright, glow: options.glow }
+    const level = options.shadelight ?? 1
+    for (let i = 0; i < this.capacity; i++) {
+      for (let c = 0; c < 3; c++) this.shade[i * 3 + c] = typeof level === 'number' ? level : level[c]!
+    }
+  }
+
+  /** Quake II lighting: the light at instance `i`'s feet (RGB, 0–1 and over). */
+  setShadelight(i: number, r: number, g = r, b = r): void {
+    this.checkIndex(i)
+    this.shade[i * 3] = r
+    this.shade[i * 3 + 1] = g
+    this.shade[i * 3 + 2] = b
+  }
+
+  /**
+   * Moves every instance's animation on by `seconds`, then writes the instances in `camera`'s view (all
+   * of them without a camera) into the per-frame attributes: `count` becomes the number drawn.
+   */
+  update(seconds: number, camera?: Camera): void {
+    this.animation.advance(seconds, this.size)
+    if (seconds > 0 && Number.isFinite(seconds)) this.clock.seconds += seconds
+    this.updateMatrixWorld()
+    const planes = camera ? localFrustum(this, camera) : undefined
+    const t = this.transforms
+    const c = this.sphere.center
+    const matrices = this.instanceMatrix.array as Float32Array
+    const frames = this.framesAttribute.array as Float32Array
+    const fade = this.fadeAttribute.array as Float32Array
+    const blend = this.blendAttribute.array as Float32Array
+    const light = this.lightAttribute.array as Float32Array
+    const rows = this.frames.rows
+    const scaleA = this.scaleAAttribute.array as Float32Array
+    const scaleB = this.scaleBAttribute.array as Float32Array
+    const shift = this.shiftAttribute.array as Float32Array
+    const m = this.model.frameTransforms
+    const poses = this.animation.poses
+    const w = this.matrixWorld.elements
+    let drawn = 0
+    for (let i = 0; i < this.size; i++) {
+      if (this.hidden[i]) continue
+      const o = i * 16
+      if (planes) {
+        const x = t[o]! * c.x + t[o + 4]! * c.y + t[o + 8]! * c.z + t[o + 12]!
+        const y = t[o + 1]! * c.x + t[o + 5]! * c.y + t[o + 9]! * c.z + t[o + 13]!
+        const z = t[o + 2]! * c.x + t[o + 6]! * c.y + t[o + 10]! * c.z + t[o + 14]!
+        const r = -this.radii[i]!
+        let inside = true
+        for (let p = 0; p < 24; p += 4) {
+          if (planes[p]! * x + planes[p + 1]! * y + planes[p + 2]! * z + planes[p + 3]! < r) {
+            inside = false
+            break
+          }
+        }
+        if (!inside) continue
+      }
+      const k = drawn++
+      this.ids[k] = i
+      for (let e = 0; e < 16; e++) matrices[k * 16 + e] = t[o + e]!
+      const s = i * CROWD_POSE_STRIDE
+      const a = k * ATTRIBUTE_SIZE
+      // Each keyframe as (block, row) of the frames texture: the shader then needs no division.
+      placeFrame(frames, a, poses[s]!, rows)
+      placeFrame(frames, a + 2, poses[s + 1]!, rows)
+      const toward = poses[s + 2]!
+      blend[a] = toward
+      blend[a + 2] = poses[s + 3]!
+      // The CPU kernel's coefficients: each keyframe's scale times its share, and the blended translate.
+      const fa = poses[s]! * 6
+      const fb = poses[s + 1]! * 6
+      const at = k * 3
+      for (let axis = 0; axis < 3; axis++) {
+        scaleA[at + axis] = m[fa + axis]! * (1 - toward)
+        scaleB[at + axis] = m[fb + axis]! * toward
+        shift[at + axis] = m[fa + 3 + axis]! * (1 - toward) + m[fb + 3 + axis]! * toward
+      }
+      if (poses[s + 3]! > 0) {
+        placeFrame(fade, a, poses[s + 4]!, rows)
+        placeFrame(fade, a + 2, poses[s + 5]!, rows)
+        blend[a + 1] = poses[s + 6]!
+      }
+      if (this.quake2) {
+        // The instance's world yaw: its +Z axis seen from above.
+        const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
+        const zz = w[2]! * t[o + 8]! + w[6]! * t[o + 9]! + w[10]! * t[o + 10]!
+        const lightIn = this.lightIn
+        lightIn[0] = this.shade[i * 3]!
+        lightIn[1] = this.shade[i * 3 + 1]!
+        lightIn[2] = this.shade[i * 3 + 2]!
+        const shade = effectiveShadelight(lightIn, this.flags, this.clock, this.lightOut)
+        light[a] = shade[0]!
+        light[a + 1] = shade[1]!
+        light[a + 2] = shade[2]!
+        blend[a + 3] = shadeDotsRow((Math.atan2(zx, zz) * 180) / Math.PI)
+      }
+    }
+    this.count = drawn
+    if (this.shell) this.shell.count = drawn
+    this.uploadFirst(this.instanceMatrix, this.ranges[0]!, drawn)
+    this.uploadFirst(this.framesAttribute, this.ranges[1]!, drawn)
+    this.uploadFirst(this.fadeAttribute, this.ranges[2]!, drawn)
+    this.uploadFirst(this.blendAttribute, this.ranges[3]!, drawn)
+    this.uploadFirst(this.scaleAAttribute, this.ranges[4]!, drawn)
+    this.uploadFirst(this.scaleBAttribute, this.ranges[5]!, drawn)
+    this.uploadFirst(this.shiftAttribute, this.ranges[6]!, drawn)
+    if (this.quake2) this.uploadFirst(this.lightAttribute, this.ranges[7]!, drawn)
+  }
+
+  /** One update range object per attribute, reused every frame (`addUpdateRange` makes a new one). */
+  private readonly ranges = [0, 1, 2, 3, 4, 5, 6, 7].map(() => ({ start: 0, count: 0 }))
+
+  private uploadFirst(attribute: InstancedBufferAttribute, range: { start: number; count: number }, instances: number): void {
+    if (instances === 0) return
+    range.count = instances * attribute.itemSize
+    const ranges = attribute.updateRanges
+    // Setting the length to 0 would drop the array's storage (a new one on push): replace in place.
+    if (ranges.length === 0) ranges.push(range)
+    else {
+      ranges[0] = range
+      if (ranges.length > 1) ranges.length = 1
+    }
+    attribute.needsUpdate = true
+  }
+
+  /** Which instance the drawn slot `k` shows (slots are the instances in view, in order). */
+  instanceAt(k: number): number {
+    return this.ids[k]!
+  }
+
+  /** Hits against each drawn instance's animated triangles, nearest first by the caller's sort; `instanceId` is the instance. */
+  override raycast(raycaster: Raycaster, intersects: Intersection[]): void {
+    const scratch = (this.scratch ??= this.makeScratch())
+    for (let k = 0; k < this.count; k++) {
+      const i = this.ids[k]!
+      instanceWorld.fromArray(this.transforms, i * 16).premultiply(this.matrixWorld)
+      worldSphere.copy(this.sphere).applyMatrix4(instanceWorld)
+      if (!raycaster.ray.intersectsSphere(worldSphere)) continue
+      const s = i * CROWD_POSE_STRIDE
+      const p = this.animation.poses
+      const pose = scratch.pose
+      pose.from = p[s]!
+      pose.to = p[s + 1]!
+      pose.t = p[s + 2]!
+      pose.fadeWeight = p[s + 3]!
+      pose.fadeFrom = p[s + 4]!
+      pose.fadeTo = p[s + 5]!
+      pose.fadeT = p[s + 6]!
+      writeMD2Pose(scratch.mesh.geometry, this.model, pose)
+      scratch.mesh.geometry.boundingSphere = this.sphere
+      scratch.mesh.matrixWorld.copy(instanceWorld)
+      const before = intersects.length
+      scratch.mesh.raycast(raycaster, intersects)
+      for (let h = before; h < intersects.length; h++) {
+        intersects[h]!.instanceId = i
+        intersects[h]!.object = this
+      }
+    }
+  }
+
+  private scratch: { mesh: Mesh; pose: MD2Pose } | undefined
+
+  private makeScratch(): { mesh: Mesh; pose: MD2Pose } {
+    return { mesh: new Mesh(createMD2Geometry(this.model), this.material), pose: createPose(0) }
+  }
+
+  private released = false
+
+  /** Frees this crowd's GPU resources and its share of the model's (once: a second call does nothing). */
+  override dispose(): void {
+    // The shared frame data is counted: releasing it twice would free it under another crowd.
+    if (!this.released) releaseMD2GpuFrames(this.model, this.frames)
+    this.released = true
+    this.geometry.dispose()
+    this.material.dispose()
+    this.customDepthMaterial?.dispose()
+    this.customDistanceMaterial?.dispose()
+    ;(this.shell?.material as Material | undefined)?.dispose()
+    this.scratch?.mesh.geometry.dispose()
+    super.dispose()
+  }
+
+  private checkIndex(i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.capacity)
+      throw new MD2Error('BAD_ARGUMENT', `MD2Crowd: instance ${String(i)} is outside 0…${this.capacity - 1} (the crowd's limit)`)
+  }
+}
+
+export interface Vector3Like {
+  x: number
+  y: number
+  z: number
+}
+
+/** Writes keyframe `frame`'s place in the frames texture (block, row) at `out[at]`, `out[at + 1]`. */
+function placeFrame(out: Float32Array, at: number, frame: number, rows: number): void {
+  const block = frame < rows ? 0 : Math.floor(frame / rows)
+  out[at] = block
+  out[at + 1] = frame - block * rows
+}
+
+const IDENTITY = new Matrix4().elements
+const UP = new Vector3(0, 1, 0)
+const scratchMatrix = new Matrix4()
+const scratchQuaternion = new Quaternion()
+const scratchPosition = new Vector3()
+const scratchScale = new Vector3()
+const instanceWorld = new Matrix4()
+const worldSphere = new Sphere()
+const projection = new Matrix4()
+const localPlanes = new Float32Array(24)
+
+/**
+ * The camera's frustum planes in the crowd's own space (normal xyz, constant; from projection × view ×
+ * the crowd's world matrix, as three's `Frustum` extracts them), written without a call per plane.
+ */
+function localFrustum(crowd: MD2Crowd, camera: Camera): Float32Array {
+  camera.updateMatrixWorld()
+  const m = projection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).multiply(crowd.matrixWorld).elements
+  const out = localPlanes
+  // Right, left, bottom, top, far, near.
+  const rows = PLANE_ROWS
+  for (let p = 0; p < 6; p++) {
+    const row = rows[p * 2]!
+    const sign = rows[p * 2 + 1]!
+    const webgpuNear = p === 5 && camera.coordinateSystem === WebGPUCoordinateSystem
+    const x = webgpuNear ? m[2]! : m[3]! + sign * m[row]!
+    const y = webgpuNear ? m[6]! : m[7]! + sign * m[row + 4]!
+    const z = webgpuNear ? m[10]! : m[11]! + sign * m[row + 8]!
+    const w = webgpuNear ? m[14]! : m[15]! + sign * m[row + 12]!
+    const length = Math.sqrt(x * x + y * y + z * z)
+    out[p * 4] = x / length
+    out[p * 4 + 1] = y / length
+    out[p * 4 + 2] = z / length
+    out[p * 4 + 3] = w / length
+  }
+  return out
+}
+
+/** For each plane, the projection row combined with the fourth and its sign. */
+const PLANE_ROWS = new Int8Array([0, -1, 0, 1, 1, 1, 1, -1, 2, -1, 2, 1])

@@ -1,0 +1,45 @@
+import type { Object3D } from 'three'
+import { effectiveShadelight, quake2LightTable, shadeDotsRow, type Quake2LightFlags } from '../../core/lighting/quake2-light.js'
+
+export interface Quake2LightingOptions extends Quake2LightFlags {
+  /** The light at the model's feet: one level for all channels, or RGB. */
+  shadelight: number | readonly [number, number, number]
+}
+
+/**
+ * One instance's Quake II light: the colour of each normal index for its current yaw row and
+ * shadelight (`table`, read by the kernel), rebuilt only when the row, the light or a glow pulse
+ * changes it. Nothing is allocated per frame.
+ */
+export class Quake2Lighting {
+  /** 256 × 3 linear colours by normal index. */
+  readonly table = new Float32Array(256 * 3)
+  private readonly light = new Float64Array(3)
+  private readonly shade = new Float64Array(3)
+  private readonly built = new Float64Array(4).fill(Number.NaN)
+  private flags: Quake2LightFlags = {}
+
+  set(options: Quake2LightingOptions): void {
+    const { shadelight } = options
+    for (let c = 0; c < 3; c++) this.light[c] = typeof shadelight === 'number' ? shadelight : shadelight[c]!
+    this.flags = options
+  }
+
+  /**
+   * Brings the table up to date for `object`'s world yaw (its local +Z, the way the model faces, read
+   * from its world matrix) at `clock.seconds`. Returns whether it changed. Allocates nothing.
+   */
+  update(object: Object3D, clock: { readonly seconds: number }): boolean {
+    const e = object.matrixWorld.elements
+    const row = shadeDotsRow((Math.atan2(e[8]!, e[10]!) * 180) / Math.PI)
+    const shade = effectiveShadelight(this.light, this.flags, clock, this.shade)
+    const built = this.built
+    if (built[0] === row && built[1] === shade[0] && built[2] === shade[1] && built[3] === shade[2]) return false
+    built[0] = row
+    built[1] = shade[0]!
+    built[2] = shade[1]!
+    built[3] = shade[2]!
+    quake2LightTable(row, shade, true, this.table)
+    return true
+  }
+}

@@ -1,0 +1,306 @@
+import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, Sphere, Vector3 } from 'three'
+import {
+  blendOverHeldPose,
+  blendPoseInto,
+  blendPoseYUp,
+  blendVerticesYUpBy,
+  type PoseOutputs,
+  type VertexLight,
+} from '../../core/animation/blend-vertices.js'
+import { POWERSUIT_SCALE } from '../../core/lighting/quake2-light.js'
+import { buildVertexLayout, type MD2VertexLayout } from '../../core/format/vertex-layout.js'
+import type { MD2Pose } from '../../core/animation/pose.js'
+import type { MD2Model } from '../../core/format/types.js'
+
+/**
+ * Everything about a model that no instance changes, built once per parsed model and shared:
+ * the vertex layout, the index and uv attributes, and bounds that hold every frame.
+ */
+export interface MD2RenderData {
+  layout: MD2VertexLayout
+  index: BufferAttribute
+  uv: BufferAttribute
+  /** Y-up box holding every vertex of every frame, so culling never drops a moving limb. */
+  boundingBox: Box3
+  boundingSphere: Sphere
+}
+
+const renderDataCache = new WeakMap<MD2Model, MD2RenderData>()
+
+export function getMD2RenderData(model: MD2Model): MD2RenderData {
+  let data = renderDataCache.get(model)
+  if (!data) {
+    data = buildRenderData(model)
+    renderDataCache.set(model, data)
+  }
+  return data
+}
+
+function buildRenderData(model: MD2Model): MD2RenderData {
+  const layout = buildVertexLayout(model)
+  const boundingBox = allFramesBox(model)
+  return {
+    layout,
+    index: new BufferAttribute(layout.indices, 1),
+    uv: new BufferAttribute(layout.uvs, 2),
+    boundingBox,
+    boundingSphere: boundingBox.getBoundingSphere(new Sphere()),
+  }
+}
+
+/**
+ * The Y-up box holding every vertex of every frame: per frame, the lowest and highest quantized
+ * byte on each axis in one tight pass, then through that frame's scale and translate. (The soldier's
+ * 1,007 frames take a few ms on first load, against ~10× that through `frameBounds` per frame.)
+ */
+function allFramesBox(model: MD2Model): Box3 {
+  const lo = [Infinity, Infinity, Infinity]
+  const hi = [-Infinity, -Infinity, -Infinity]
+  const { frameData: data, frameStride: stride, frameTransforms: m } = model
+  const vertexBytes = model.header.numVertices * 4
+  for (let f = 0; f < model.header.numFrames; f++) {
+    const start = f * stride + 40
+    const end = start + vertexBytes
+    let lx = 255,
+      ly = 255,
+      lz = 255,
+      hx = 0,
+      hy = 0,
+      hz = 0
+    for (let i = start; i < end; i += 4) {
+      const x = data[i]!,
+        y = data[i + 1]!,
+        z = data[i + 2]!
+      if (x < lx) lx = x
+      if (x > hx) hx = x
+      if (y < ly) ly = y
+      if (y > hy) hy = y
+      if (z < lz) lz = z
+      if (z > hz) hz = z
+    }
+    const low = [lx, ly, lz]
+    const high = [hx, hy, hz]
+    for (let k = 0; k < 3; k++) {
+      // A negative scale (legal, if odd) swaps which byte gives the lower coordinate.
+      const scale = m[f * 6 + k]!
+      const translate = m[f * 6 + 3 + k]!
+      const p = low[k]! * scale + translate
+      const q = high[k]! * scale + translate
+      lo[k] = Math.min(lo[k]!, p, q)
+      hi[k] = Math.max(hi[k]!, p, q)
+    }
+  }
+  // Y-up (X, Y, Z) = Quake (y, z, x).
+  return new Box3(new Vector3(lo[1], lo[2], lo[0]), new Vector3(hi[1], hi[2], hi[0]))
+}
+
+export interface CreateMD2GeometryOptions {
+  /** Allocate and write a normal attribute (skip it for unlit materials). Default true. */
+  normals?: boolean
+  /** Allocate a `color` attribute for per-vertex light (Quake II lighting). Default false. */
+  colors?: boolean
+  /** The frame written at creation. Default 0. */
+  frame?: number
+}
+
+/**
+ * A BufferGeometry for one instance: its own dynamic `position` (and `normal`) buffers, the shared
+ * `index` and `uv` attributes, and the all-frames bounds. Dispose it when done; the shared parts
+ * are simply uploaded again by whichever instance draws next.
+ */
+export function createMD2Geometry(model: MD2Model, options: CreateMD2GeometryOptions = {}): BufferGeometry {
+  const data = getMD2RenderData(model)
+  const count = data.layout.vertexCount
+  const geometry = new BufferGeometry()
+  geometry.name = model.name ?? 'md2'
+  geometry.setIndex(data.index)
+  geometry.setAttribute('position', new BufferAttribute(new Float32Array(count * 3), 3).setUsage(DynamicDrawUsage))
+  if (options.normals !== false) {
+    geometry.setAttribute('normal', new BufferAttribute(new Float32Array(count * 3), 3).setUsage(DynamicDrawUsage))
+  }
+  if (options.colors === true) {
+    geometry.setAttribute('color', new BufferAttribute(new Float32Array(count * 3).fill(1), 3).setUsage(DynamicDrawUsage))
+  }
+  geometry.setAttribute('uv', data.uv)
+  geometry.boundingBox = data.boundingBox.clone()
+  geometry.boundingSphere = data.boundingSphere.clone()
+  const frame = Math.min(Math.max(options.frame ?? 0, 0), model.header.numFrames - 1)
+  writeMD2Frame(geometry, model, frame, frame, 0)
+  return geometry
+}
+
+/** Which blend a geometry shows: keyframes `from` → `to` at `t` (0 = from). */
+export interface MD2Blend {
+  from: number
+  to: number
+  t: number
+}
+
+const scratchBlend: MD2Blend = { from: 0, to: 0, t: 0 }
+
+/**
+ * Writes the blend of frames `from` → `to` at `t` into a geometry made by `createMD2Geometry`
+ * and flags the attributes for upload. Allocates nothing.
+ */
+export function writeMD2Frame(geometry: BufferGeometry, model: MD2Model, from: number, to: number, t: number): void {
+  scratchBlend.from = from
+  scratchBlend.to = to
+  scratchBlend.t = t
+  writeMD2Blend(geometry, model, scratchBlend)
+}
+
+/**
+ * `writeMD2Frame` taking the blend as an object: the per-frame path keeps one per instance, so no
+ * fractional `t` is passed by value (which V8 boxes, 16 bytes a call, when it does not inline).
+ */
+export function writeMD2Blend(geometry: BufferGeometry, model: MD2Model, blend: Readonly<MD2Blend>): void {
+  const { layout } = getMD2RenderData(model)
+  const position = geometry.getAttribute('position') as BufferAttribute
+  const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
+  const count = model.header.numFrames
+  const from = blend.from
+  const to = blend.to
+  // A frame the model does not have shows frame 0.
+  const a = Number.isInteger(from) && from >= 0 && from < count ? from : 0
+  const b = Number.isInteger(to) && to >= 0 && to < count ? to : 0
+  blendVerticesYUpBy(model, a, b, blend, layout.xyzIndex, position.array as Float32Array, normal?.array as Float32Array | undefined)
+  position.needsUpdate = true
+  if (normal) normal.needsUpdate = true
+}
+
+/**
+ * Writes an `MD2Pose` (a blend, possibly crossfading from another) into a geometry made by
+ * `createMD2Geometry`, in one pass, and flags the attributes for upload. Frames outside the model
+ * show frame 0. Allocates nothing.
+ */
+export function writeMD2Pose(
+  geometry: BufferGeometry,
+  model: MD2Model,
+  pose: Readonly<MD2Pose>,
+  light?: Float32Array,
+  shell?: BufferGeometry,
+  shadow?: { geometry: BufferGeometry; parameters: Float64Array },
+): void {
+  const { layout } = getMD2RenderData(model)
+  const position = geometry.getAttribute('position') as BufferAttribute
+  const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
+  const color = geometry.getAttribute('color') as BufferAttribute | undefined
+  const count = model.header.numFrames
+  const fading = pose.fadeWeight > 0
+  if (!(
+    isFrame(pose.from, count) &&
+    isFrame(pose.to, count) &&
+    (!fading || (isFrame(pose.fadeFrom, count) && isFrame(pose.fadeTo, count)))
+  )) {
+    // As for a plain blend, a frame the model does not have shows frame 0.
+    writeMD2Frame(geometry, model, 0, 0, 0)
+    return
+  }
+  const lit = light !== undefined && color !== undefined
+  const positions = position.array as Float32Array
+  const normals = lit ? undefined : (normal?.array as Float32Array | undefined)
+  if (shell !== undefined || shadow !== undefined) {
+    // A power shell or a blob shadow: body, shell and shadow from one pass of the general kernel.
+    const shellPosition = shell?.getAttribute('position') as BufferAttribute | undefined
+    const shadowPosition = shadow?.geometry.getAttribute('position') as BufferAttribute | undefined
+    const out = poseOutputs
+    out.positions = positions
+    out.normals = normals
+    out.colors = lit ? (color.array as Float32Array) : undefined
+    out.lightTable = lit ? light : undefined
+    out.shell = shellPosition?.array as Float32Array | undefined
+    out.shadow = shadowPosition?.array as Float32Array | undefined
+    out.shadowParameters = shadow?.parameters
+    blendPoseInto(model, pose, layout.xyzIndex, out)
+    if (shellPosition) shellPosition.needsUpdate = true
+    if (shadowPosition) shadowPosition.needsUpdate = true
+  } else {
+    let vertexColors: VertexLight | undefined
+    if (lit) {
+      vertexColors = vertexLight
+      vertexColors.colors = color.array as Float32Array
+      vertexColors.table = light
+    }
+    if (fading && vertexColors === undefined) {
+      // The outgoing pose is held for the whole fade: blend it once, then mix it in each frame.
+      const held = heldPoseOf(geometry, model, pose, layout.xyzIndex, normals !== undefined)
+      blendOverHeldPose(model, pose, layout.xyzIndex, positions, normals, held.positions, held.normals)
+    } else if (fading) blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, vertexColors)
+    else blendVerticesYUpBy(model, pose.from, pose.to, pose, layout.xyzIndex, positions, normals, vertexColors)
+  }
+  position.needsUpdate = true
+  if (normal && normals) normal.needsUpdate = true
+  if (color && lit) color.needsUpdate = true
+}
+
+/** The outputs of a shelled write, reused (the kernel reads them synchronously). */
+const poseOutputs: PoseOutputs = { positions: new Float32Array(0), shellOffset: POWERSUIT_SCALE }
+
+/**
+ * A power shell's geometry for one instance: its own position buffer (written by `writeMD2Pose`
+ * with the body's), the model's shared index, and the all-frames bounds grown by the shell's offset.
+ */
+export function createMD2ShellGeometry(model: MD2Model): BufferGeometry {
+  return createCopyGeometry(model, 'shell', POWERSUIT_SCALE)
+}
+
+/**
+ * A blob shadow's geometry for one instance: its own position buffer (written by `writeMD2Pose`),
+ * the shared index; never culled on its own (it is drawn where its model is).
+ */
+export function createMD2ShadowGeometry(model: MD2Model): BufferGeometry {
+  return createCopyGeometry(model, 'shadow', 0)
+}
+
+function createCopyGeometry(model: MD2Model, kind: string, margin: number): BufferGeometry {
+  const data = getMD2RenderData(model)
+  const geometry = new BufferGeometry()
+  geometry.name = `${model.name ?? 'md2'} ${kind}`
+  geometry.setIndex(data.index)
+  geometry.setAttribute('position', new BufferAttribute(new Float32Array(data.layout.vertexCount * 3), 3).setUsage(DynamicDrawUsage))
+  geometry.boundingBox = data.boundingBox.clone().expandByScalar(margin)
+  geometry.boundingSphere = data.boundingSphere.clone()
+  geometry.boundingSphere.radius += margin
+  return geometry
+}
+
+/** Reused for every lit write (the kernel reads it synchronously). */
+const vertexLight: VertexLight = { colors: new Float32Array(0), table: new Float32Array(0) }
+
+function isFrame(frame: number, count: number): boolean {
+  return Number.isInteger(frame) && frame >= 0 && frame < count
+}
+
+/** Per geometry, the outgoing pose of its current crossfade, blended once (made on its first fade). */
+interface HeldPose {
+  positions: Float32Array
+  normals: Float32Array | undefined
+  from: number
+  to: number
+  t: number
+}
+const heldPoses = new WeakMap<BufferGeometry, HeldPose>()
+const heldBlend: MD2Blend = { from: 0, to: 0, t: 0 }
+
+function heldPoseOf(
+  geometry: BufferGeometry,
+  model: MD2Model,
+  pose: Readonly<MD2Pose>,
+  xyzIndex: Uint16Array | Uint32Array,
+  withNormals: boolean,
+): HeldPose {
+  let held = heldPoses.get(geometry)
+  const size = xyzIndex.length * 3
+  if (held === undefined || (withNormals && held.normals === undefined)) {
+    held = { positions: new Float32Array(size), normals: withNormals ? new Float32Array(size) : undefined, from: -1, to: -1, t: -1 }
+    heldPoses.set(geometry, held)
+  }
+  if (held.from !== pose.fadeFrom || held.to !== pose.fadeTo || held.t !== pose.fadeT) {
+    held.from = pose.fadeFrom
+    held.to = pose.fadeTo
+    held.t = pose.fadeT
+    heldBlend.t = pose.fadeT
+    blendVerticesYUpBy(model, pose.fadeFrom, pose.fadeTo, heldBlend, xyzIndex, held.positions, held.normals)
+  }
+  return held
+}

@@ -1,0 +1,140 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import { ESLint } from 'eslint'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+import pinned from './public-names.json'
+
+/**
+ * The source layout: layers (core → three → react) with folders by concern inside them, imports that
+ * only go down, and public entries whose names do not move when files do.
+ */
+const ROOT = resolve(import.meta.dirname, '..')
+const SRC = join(ROOT, 'src')
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? walk(path) : [path]
+  })
+}
+const sourceFiles = walk(SRC).filter((file) => /\.tsx?$/.test(file))
+const rel = (file: string) => relative(ROOT, file).split('\\').join('/')
+/** Module specifiers of static imports and re-exports, side-effect imports and dynamic imports. */
+const importsOf = (source: string) =>
+  [
+    ...source.matchAll(/^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]/gm),
+    ...source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
+    ...source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!)
+
+describe('public entries', () => {
+  const entries = {
+    'react-three-md2': 'src/index.ts',
+    'react-three-md2/core': 'src/core/index.ts',
+    'react-three-md2/internal': 'src/core/internal.ts',
+  }
+
+  it('export exactly the pinned names (values and types), wherever the files behind them live', () => {
+    const program = ts.createProgram(
+      Object.values(entries).map((file) => join(ROOT, file)),
+      {
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        jsx: ts.JsxEmit.ReactJSX,
+        skipLibCheck: true,
+        noEmit: true,
+        types: [],
+      },
+    )
+    const checker = program.getTypeChecker()
+    const actual: Record<string, string[]> = {}
+    for (const [entry, file] of Object.entries(entries)) {
+      const symbol = checker.getSymbolAtLocation(program.getSourceFile(join(ROOT, file))!)!
+      actual[entry] = checker
+        .getExportsOfModule(symbol)
+        .map((s) => s.getName())
+        .sort()
+    }
+    expect(actual).toEqual(pinned)
+  })
+})
+
+describe('source layout', () => {
+  it('no folder under src/ holds more than 15 source files', () => {
+    const counts = new Map<string, number>()
+    for (const file of sourceFiles) {
+      const dir = rel(join(file, '..'))
+      counts.set(dir, (counts.get(dir) ?? 0) + 1)
+    }
+    const crowded = [...counts].filter(([, n]) => n > 15)
+    expect(crowded).toEqual([])
+    expect(counts.size).toBeGreaterThan(8)
+  })
+
+  it('every folder under src/ says what lives there (a README.md)', () => {
+    const dirs = new Set(sourceFiles.map((file) => join(file, '..')))
+    const missing = [...dirs].filter((dir) => !readdirSync(dir).includes('README.md')).map(rel)
+    expect(missing).toEqual([])
+  })
+
+  it('relative imports in src/ name the .js file, as node16/nodenext resolution needs in the emitted types', () => {
+    const bare = sourceFiles.flatMap((file) =>
+      importsOf(readFileSync(file, 'utf8'))
+        .filter((spec) => spec.startsWith('.') && !spec.endsWith('.js'))
+        .map((spec) => `${rel(file)}: ${spec}`),
+    )
+    expect(bare).toEqual([])
+  })
+
+  // fflate (zip) is plain JavaScript that runs in Node, browsers and workers alike.
+  const PORTABLE_DEPENDENCIES = ['fflate']
+  const coreFiles = sourceFiles.filter((file) => rel(file).startsWith('src/core/'))
+
+  it.each(coreFiles.map(rel))('%s imports only the core and portable code, and no DOM API', (file) => {
+    const source = readFileSync(join(ROOT, file), 'utf8')
+    for (const spec of importsOf(source)) {
+      if (PORTABLE_DEPENDENCIES.includes(spec)) continue
+      expect(spec).toMatch(/^\.\.?\//)
+      expect(rel(resolve(ROOT, file, '..', spec))).toMatch(/^src\/core\//)
+    }
+    expect(source).not.toMatch(/\b(document|window|HTMLCanvasElement|ImageData|OffscreenCanvas)\b/)
+  })
+
+  it('the three.js layer imports no React', () => {
+    const three = sourceFiles.filter((file) => rel(file).startsWith('src/three/'))
+    const bad = three.flatMap((file) =>
+      importsOf(readFileSync(file, 'utf8'))
+        .filter(
+          (spec) =>
+            /^(react|react-dom|@react-three\/)/.test(spec) ||
+            (spec.startsWith('.') && /^src\/(react|cli)\//.test(rel(resolve(file, '..', spec)))),
+        )
+        .map((spec) => `${rel(file)}: ${spec}`),
+    )
+    expect(bad).toEqual([])
+  })
+
+  it('npm run lint fails when the core imports three.js or React, or the three.js layer imports React', async () => {
+    const eslint = new ESLint({ cwd: ROOT })
+    const lint = async (filePath: string, code: string) =>
+      (await eslint.lintText(code, { filePath: join(ROOT, filePath) }))[0]!.messages.filter((m) => m.ruleId === 'no-restricted-imports')
+        .length
+    expect(await lint('src/core/format/probe.ts', "import { Mesh } from 'three'\nexport const x = Mesh\n")).toBeGreaterThan(0)
+    expect(await lint('src/core/probe.ts', "import { useRef } from 'react'\nexport const x = useRef\n")).toBeGreaterThan(0)
+    expect(
+      await lint('src/core/format/probe.ts', "import { MD2Loader } from '../../three/loaders/MD2Loader.js'\nexport const x = MD2Loader\n"),
+    ).toBeGreaterThan(0)
+    expect(await lint('src/three/mesh/probe.ts', "import { useRef } from 'react'\nexport const x = useRef\n")).toBeGreaterThan(0)
+    expect(
+      await lint('src/three/mesh/probe.ts', "import { MD2Model } from '../../react/MD2Model.js'\nexport const x = MD2Model\n"),
+    ).toBeGreaterThan(0)
+    // Imports that go down are fine.
+    expect(
+      await lint(
+        'src/react/probe.ts',
+        "import { Mesh } from 'three'\nimport { parseMD2 } from '../core/format/parse.js'\nexport const x = [Mesh, parseMD2]\n",
+      ),
+    ).toBe(0)
+  })
+})

@@ -1,0 +1,123 @@
+/**
+ * <MD2Instances> and <MD2Instance> in React Three Fiber's test renderer: each instance takes a slot of
+ * one MD2Crowd, is placed by its own transform, animates by <MD2Model>'s props with the same controller
+ * and events, gives its slot back on unmount, and a crowd past its limit says so.
+ */
+import { createRef } from 'react'
+import type { Group } from 'three'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { MD2AnimationController } from '../../src/core/animation/animation-controller'
+import { CROWD_POSE_STRIDE } from '../../src/core/animation/crowd-player'
+import { parseMD2 } from '../../src/core/format/parse'
+import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
+import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { readAsset } from '../support/assets'
+import { Boundary } from '../support/boundary'
+import { mount } from '../support/render'
+
+const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
+
+afterEach(() => vi.restoreAllMocks())
+
+/** The pose instance `i` shows: from, to, t. */
+const poseOf = (crowd: MD2Crowd, i: number) => [...crowd.animation.poses.subarray(i * CROWD_POSE_STRIDE, i * CROWD_POSE_STRIDE + 3)]
+
+describe('<MD2Instances>', () => {
+  it('instances take slots, follow their transforms and animate by props, with the controller and events', async () => {
+    const crowd = createRef<MD2Crowd>()
+    const controller = createRef<MD2AnimationController>()
+    const onFrame = vi.fn()
+    const onEnd = vi.fn()
+    const r = await mount(
+      <MD2Instances ref={crowd} model={ogro} limit={3}>
+        <MD2Instance position={[10, 0, 0]} animation="run" onFrame={onFrame} controllerRef={controller} />
+        <MD2Instance position={[-10, 0, 5]} rotation={[0, 1, 0]} frame={40.5} />
+        <MD2Instance animation="pain1" loop={false} onAnimationEnd={onEnd} />
+      </MD2Instances>,
+    )
+    for (let i = 0; i < 30; i++) await r.advanceFrames(1, 0.05)
+    const c = crowd.current!
+    expect(c.size).toBe(3)
+    expect(c.count).toBe(3)
+    // Instance 0 runs: its pose is what its controller shows, frames of "run" reported in order.
+    expect(poseOf(c, 0)).toEqual([controller.current!.pose.from, controller.current!.pose.to, controller.current!.pose.t])
+    const run = ogro.animations.find((a) => a.name === 'run')!
+    const reported = onFrame.mock.calls.map(([frame]) => frame as number)
+    expect(reported.length).toBeGreaterThan(10)
+    for (const frame of reported) expect(frame >= run.start && frame <= run.end).toBe(true)
+    // Instance 1 holds frame 40.5; instance 2 played pain1 once.
+    expect(poseOf(c, 1)).toEqual([40, 41, 0.5])
+    expect(onEnd).toHaveBeenCalledTimes(1)
+    // Placed by their groups: translation in the drawn slot's matrix.
+    const matrices = c.instanceMatrix.array
+    expect([matrices[12], matrices[13], matrices[14]]).toEqual([10, 0, 0])
+    expect([matrices[16 + 12], matrices[16 + 14]]).toEqual([-10, 5])
+  })
+
+  it('an unmounted instance gives its slot back and is not drawn', async () => {
+    const crowd = createRef<MD2Crowd>()
+    const scene = (n: number) => (
+      <MD2Instances ref={crowd} model={ogro} limit={2}>
+        {Array.from({ length: n }, (_, i) => (
+          <MD2Instance key={i} position={[i * 10, 0, 0]} animation="stand" />
+        ))}
+      </MD2Instances>
+    )
+    const r = await mount(scene(2))
+    await r.advanceFrames(1, 0.05)
+    expect(crowd.current!.count).toBe(2)
+    await r.update(scene(1))
+    await r.advanceFrames(1, 0.05)
+    expect(crowd.current!.count).toBe(1)
+    await r.update(scene(2))
+    await r.advanceFrames(1, 0.05)
+    expect(crowd.current!.count).toBe(2)
+  })
+
+  it('light props change the light of every instance live', async () => {
+    const crowd = createRef<MD2Crowd>()
+    const scene = (shadelight: number | [number, number, number], fullbright = false) => (
+      <MD2Instances ref={crowd} model={ogro} limit={2} lighting="quake2" shadelight={shadelight} fullbright={fullbright}>
+        <MD2Instance animation="stand" />
+        <MD2Instance animation="run" />
+      </MD2Instances>
+    )
+    const lightOf = (k: number) => [...crowd.current!.geometry.getAttribute('md2Light').array.slice(k * 4, k * 4 + 3)]
+    const r = await mount(scene(0.5))
+    await r.advanceFrames(1, 0.05)
+    expect(lightOf(1)).toEqual([0.5, 0.5, 0.5])
+    await r.update(scene([0.2, 0.4, 0.8]))
+    await r.advanceFrames(1, 0.05)
+    expect(lightOf(0).map((v) => Math.round(v * 10) / 10)).toEqual([0.2, 0.4, 0.8])
+    await r.update(scene(0.2, true))
+    await r.advanceFrames(1, 0.05)
+    expect(lightOf(1)).toEqual([1, 1, 1])
+  })
+
+  it('more instances than the limit is a coded error naming it', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const onError = vi.fn()
+    await mount(
+      <Boundary onError={onError}>
+        <MD2Instances model={ogro} limit={1}>
+          <MD2Instance />
+          <MD2Instance />
+        </MD2Instances>
+      </Boundary>,
+    )
+    expect(onError).toHaveBeenCalled()
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringContaining('limit={1}') })
+  })
+
+  it('<MD2Instance> outside <MD2Instances> says where it belongs', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const onError = vi.fn()
+    const group = createRef<Group>()
+    await mount(
+      <Boundary onError={onError}>
+        <MD2Instance ref={group} />
+      </Boundary>,
+    )
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringContaining('inside <MD2Instances>') })
+  })
+})

@@ -1,0 +1,184 @@
+/**
+ * The GPU crowd's CPU side: its typed-array animation follows AnimationPlayer's rules pose for pose,
+ * it culls instance by instance and uploads only the instances in view, raycasts report the instance
+ * hit against its animated triangles, its frame texture is the file's own vertex bytes, and a frame of
+ * 10,000 instances allocates nothing.
+ */
+import fc from 'fast-check'
+import { PerspectiveCamera, Raycaster, Vector2, Vector3 } from 'three'
+import { describe, expect, it } from 'vitest'
+import { AnimationPlayer } from '../../src/core/animation/range-player'
+import { CROWD_POSE_STRIDE, CrowdAnimation } from '../../src/core/animation/crowd-player'
+import { parseMD2 } from '../../src/core/format/parse'
+import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { readAsset } from '../support/assets'
+import { bytesPerCall, settled } from '../support/alloc'
+import { expectMD2Error } from '../support/errors'
+import { manyFrameModel } from '../support/many-frames'
+
+const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
+const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2').slice(), { name: 'soldier/body.md2' })
+
+describe('CrowdAnimation', () => {
+  it('writes the poses AnimationPlayer writes, for any sequence of plays, still frames and time steps', () => {
+    const frames = ogro.header.numFrames
+    const range = fc.record({
+      start: fc.integer({ min: 0, max: frames - 1 }),
+      end: fc.integer({ min: 0, max: frames - 1 }),
+      fps: fc.constantFrom(5, 10, 24),
+    })
+    const command = fc.oneof(
+      fc.record({
+        kind: fc.constant('play' as const),
+        range,
+        loop: fc.boolean(),
+        reverse: fc.boolean(),
+        speed: fc.constantFrom(0.5, 1, 2),
+        crossfade: fc.constantFrom(0, 0.2, 1),
+      }),
+      fc.record({ kind: fc.constant('advance' as const), seconds: fc.double({ min: 0, max: 3, noNaN: true }) }),
+      fc.record({ kind: fc.constant('still' as const), frame: fc.double({ min: -2, max: frames + 2, noNaN: true }) }),
+      fc.record({ kind: fc.constant('pause' as const) }),
+      fc.record({ kind: fc.constant('resume' as const) }),
+    )
+    fc.assert(
+      fc.property(fc.array(command, { minLength: 1, maxLength: 25 }), (commands) => {
+        const player = new AnimationPlayer(frames)
+        const crowd = new CrowdAnimation(3, frames)
+        const i = 1
+        for (const c of commands) {
+          if (c.kind === 'play') {
+            player.play(c.range, c)
+            crowd.play(i, c.range, c)
+          } else if (c.kind === 'advance') {
+            player.advance(c.seconds)
+            crowd.advance(c.seconds)
+          } else if (c.kind === 'still') {
+            player.showFrame(c.frame)
+            crowd.showFrame(i, c.frame)
+          } else if (c.kind === 'pause') {
+            player.pause()
+            crowd.pause(i)
+          } else {
+            player.resume()
+            crowd.resume(i)
+          }
+          const p = crowd.poses.subarray(i * CROWD_POSE_STRIDE)
+          const want = player.pose
+          expect([p[0], p[1], p[2], p[3]]).toEqual([want.from, want.to, want.t, want.fadeWeight])
+          if (want.fadeWeight > 0) expect([p[4], p[5], p[6]]).toEqual([want.fadeFrom, want.fadeTo, want.fadeT])
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('MD2Crowd', () => {
+  const camera = new PerspectiveCamera(50, 4 / 3, 1, 5000)
+  camera.position.set(0, 0, 200)
+  camera.updateMatrixWorld()
+
+  it('uploads the file vertex bytes as they are: one RGBA8 texel per vertex per frame, a frame per row', () => {
+    const crowd = new MD2Crowd(ogro, { limit: 4 })
+    const { numVertices, numFrames } = ogro.header
+    // Exactly the file's vertex bytes (its frames section less the 40-byte frame headers).
+    expect(crowd.gpuBytes.frames).toBe(numVertices * numFrames * 4)
+    expect(crowd.gpuBytes.frames).toBe(ogro.frameStride * numFrames - 40 * numFrames)
+    crowd.dispose()
+    // Past the device's row limit, frames go on in blocks beside: 600 frames in 256 rows, 3 blocks.
+    const small = new MD2Crowd(manyFrameModel(600), { limit: 1, maxTextureSize: 256 })
+    expect(small.gpuBytes.frames).toBe(256 * 3 * 4 * 4)
+    small.showFrame(0, 555.25)
+    small.setTransform(0, new Vector3())
+    small.update(0.016)
+    const frames = small.geometry.getAttribute('md2Frames').array
+    expect([frames[0], frames[1], frames[2], frames[3]]).toEqual([2, 43, 2, 44])
+    small.dispose()
+  })
+
+  it('draws only the instances in view, in order, each with its own pose', () => {
+    const crowd = new MD2Crowd(ogro, { limit: 5 })
+    const xs = [-60, 0, 60, 5000, -5000]
+    xs.forEach((x, i) => crowd.setTransform(i, new Vector3(x, 0, 0)))
+    crowd.play(0, 'run')
+    crowd.showFrame(1, 40.5)
+    crowd.play(2, 'stand')
+    crowd.update(0.05, camera)
+    expect(crowd.count).toBe(3)
+    expect([0, 1, 2].map((k) => crowd.instanceAt(k))).toEqual([0, 1, 2])
+    // Keyframes as (block, row) of the frames texture, one frame per row: no division in the shader.
+    const frames = crowd.geometry.getAttribute('md2Frames').array
+    const blend = crowd.geometry.getAttribute('md2Blend').array
+    expect([frames[4], frames[5], frames[6], frames[7], blend[4]]).toEqual([0, 40, 0, 41, 0.5])
+    // Out of view instances cost nothing: the upload covers the drawn ones only.
+    expect(crowd.instanceMatrix.updateRanges).toEqual([{ start: 0, count: 3 * 16 }])
+    crowd.hide(1)
+    crowd.update(0.05, camera)
+    expect(crowd.count).toBe(2)
+    crowd.update(0.05)
+    expect(crowd.count).toBe(4)
+    crowd.dispose()
+  })
+
+  it('raycasts against the animated triangles and reports the instance hit', () => {
+    const crowd = new MD2Crowd(ogro, { limit: 3 })
+    crowd.setTransform(0, new Vector3(-60, 0, 0))
+    crowd.setTransform(1, new Vector3(60, 0, 0))
+    crowd.showFrame(0, 0)
+    crowd.showFrame(1, 0)
+    crowd.update(0.016, camera)
+    const raycaster = new Raycaster()
+    const screen = new Vector3(60, 0, 0).project(camera)
+    raycaster.setFromCamera(new Vector2(screen.x, screen.y), camera)
+    const hits = raycaster.intersectObject(crowd)
+    expect(hits.length).toBeGreaterThan(0)
+    expect(hits[0]!.instanceId).toBe(1)
+    expect(hits[0]!.object).toBe(crowd)
+    raycaster.setFromCamera(new Vector2(0, 0.9), camera)
+    expect(raycaster.intersectObject(crowd)).toEqual([])
+    crowd.dispose()
+  })
+
+  it('refuses a model too large for the device, naming the limit, and instances outside the limit', () => {
+    expectMD2Error(() => new MD2Crowd(soldier, { limit: 1, maxTextureSize: 256 }), 'OUT_OF_RANGE', { text: 'MAX_TEXTURE_SIZE is 256' })
+    const crowd = new MD2Crowd(ogro, { limit: 2 })
+    expectMD2Error(() => crowd.setTransform(2, new Vector3()), 'BAD_ARGUMENT', { text: 'limit' })
+    expectMD2Error(() => new MD2Crowd(ogro, { limit: 0 }), 'BAD_ARGUMENT')
+    crowd.dispose()
+  })
+
+  it('a frame of 10,000 animated, crossfading, culled instances allocates nothing', async () => {
+    const crowd = new MD2Crowd(ogro, { limit: 10_000, lighting: 'quake2', glow: true })
+    for (let i = 0; i < 10_000; i++) {
+      crowd.setTransform(i, new Vector3((i % 100) * 40 - 2000, 0, -Math.floor(i / 100) * 40), i * 0.1)
+      crowd.play(i, i % 2 ? 'run' : 'stand')
+      if (i % 3 === 0) crowd.play(i, 'attack', { crossfade: 0.3 })
+    }
+    const frame = () => crowd.update(1 / 60, camera)
+    const perFrame = await settled(() => bytesPerCall(frame, 1, 20), frame)
+    expect(perFrame).toBeLessThan(8)
+    expect(crowd.count).toBeGreaterThan(0)
+    expect(crowd.count).toBeLessThan(10_000)
+    crowd.dispose()
+  })
+})
+
+describe('MD2Crowd shared frame data', () => {
+  it('is built once per model, shared by its crowds, and outlives a crowd disposed twice', () => {
+    const a = new MD2Crowd(ogro, { limit: 1 })
+    const b = new MD2Crowd(ogro, { limit: 1 })
+    const frames = (crowd: MD2Crowd) => (crowd as unknown as { frames: { frames: unknown } }).frames.frames
+    expect(frames(a)).toBe(frames(b))
+    a.dispose()
+    a.dispose()
+    const c = new MD2Crowd(ogro, { limit: 1 })
+    // b still holds it: c shares b's texture instead of building another.
+    expect(frames(c)).toBe(frames(b))
+    b.dispose()
+    c.dispose()
+    const d = new MD2Crowd(ogro, { limit: 1 })
+    expect(frames(d)).not.toBe(frames(b))
+    d.dispose()
+  })
+})
