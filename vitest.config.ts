@@ -27,7 +27,7 @@ function runsBrowserProjects(): boolean {
 
 /**
  * Browser options for one project: Debian's Chromium, headless, WebGL through ANGLE on SwiftShader
- * (no GPU here). A fresh object per project: vitest mutates `instances`.
+ * and WebGPU on SwiftShader (no GPU here). A fresh object per project: vitest mutates `instances`.
  */
 function chromium() {
   if (!existsSync(CHROMIUM_PATH) && runsBrowserProjects()) throw new Error(CHROMIUM_MISSING)
@@ -40,6 +40,10 @@ function chromium() {
         args: [
           '--use-angle=swiftshader',
           '--enable-unsafe-swiftshader',
+          // A real WebGPU adapter (SwiftShader's Vulkan) for WebGPURenderer; the test page is served
+          // from localhost, a secure context, so navigator.gpu exists.
+          '--enable-unsafe-webgpu',
+          '--use-webgpu-adapter=swiftshader',
           '--ignore-gpu-blocklist',
           '--no-sandbox',
           '--disable-dev-shm-usage',
