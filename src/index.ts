@@ -27,6 +27,7 @@ export { MD2Player, usePlayerIcon, type MD2PlayerProps } from './react/MD2Player
 export { MD2Attach, type MD2AttachProps } from './react/MD2Attach.js'
 export { MD2ViewWeapon, type MD2ViewWeaponProps } from './react/MD2ViewWeapon.js'
 export { useMD2, type UseMD2Options } from './react/useMD2.js'
+export { setLoadTimeout } from './react/assetCache.js'
 export { useMD2Skin, type ResolvedMD2Skin, type MD2SkinProp } from './react/useMD2Skin.js'
 export { useMD2Tags } from './react/useMD2Tags.js'
 export { MD2Archive, useMD2Archive, type MD2ArchiveProps } from './react/MD2Archive.js'

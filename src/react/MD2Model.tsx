@@ -33,7 +33,7 @@ import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/l
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext.js'
 import { useArchiveUrl } from './MD2Archive.js'
 import { models } from './useMD2.js'
-import { useAssetHold } from './assetCache.js'
+import { checkedTimeout, useAssetHold } from './assetCache.js'
 import { tagFiles } from './useMD2Tags.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator } from './useMD2Animation.js'
 import { useSkinProp } from './useMD2Skin.js'
@@ -48,6 +48,12 @@ export interface MD2PoseSource {
 export interface MD2ModelProps extends GroupProps {
   /** An MD2 file to load (Suspense; cached by URL). Give `url` or `model`. */
   url?: string
+  /**
+   * Milliseconds the model (and a `tags` file) may take to load before the load fails with `LOAD_FAILED`
+   * (to the error boundary) and leaves the cache, so a later mount tries again. Default:
+   * `setLoadTimeout`'s, 30 s; `Infinity` waits forever.
+   */
+  timeout?: number
   /** An already parsed model (from `useMD2` or `parseMD2`), shared, never modified. */
   model?: MD2ModelData
   /** Animation to play: a name (case-insensitive), an index into the model's animations, or a frame range. */
@@ -180,14 +186,17 @@ export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url
 /** `modelUrl`: where the model was loaded from (skin names are looked up next to it). */
 type ViewProps = Omit<MD2ModelProps, 'url' | 'model'> & { model: MD2ModelData; modelUrl?: string }
 
-const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: string }>(function MD2ModelFromUrl({ url, ...props }, ref) {
+const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: string }>(function MD2ModelFromUrl(
+  { url, timeout, ...props },
+  ref,
+) {
   // A new URL keeps the current model on screen until it has loaded; meanwhile the new URL is held
   // (a later change aborts it) and the shown one stays held until replaced.
   const shown = useDeferredValue(url)
   useAssetHold(models, url)
   useAssetHold(models, shown)
-  const model = models.read(shown)
-  return <MD2ModelView ref={ref} model={model} modelUrl={shown} {...props} />
+  const model = models.read(shown, checkedTimeout(timeout, '<MD2Model timeout>'))
+  return <MD2ModelView ref={ref} model={model} modelUrl={shown} timeout={timeout} {...props} />
 })
 
 const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, ref) {
@@ -216,12 +225,13 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     shadow = false,
     shadowFloor,
     onSkinError,
+    timeout,
     children,
     ...groupProps
   } = viewProps
   const { frame, animation } = animationOptions
   useAssetHold(tagFiles, typeof tags === 'string' ? tags : undefined)
-  const tagData = typeof tags === 'string' ? tagFiles.read(tags) : tags
+  const tagData = typeof tags === 'string' ? tagFiles.read(tags, checkedTimeout(timeout, '<MD2Model timeout>')) : tags
   checkTagFrames(model, tagData)
   const texture = useSkinProp(model, skin, modelUrl, onSkinError)
   const parent = useMD2ModelContext()

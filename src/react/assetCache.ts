@@ -1,4 +1,6 @@
 import { useEffect } from 'react'
+import { MD2Error } from '../core/errors.js'
+import { warnOnce } from '../core/warn-once.js'
 
 /**
  * A small Suspense cache keyed by string: one load per key however many components ask at once,
@@ -9,14 +11,19 @@ import { useEffect } from 'react'
  * is forgotten too, so the cache holds what is mounted or preloaded. A load whose only reader suspended
  * and was then thrown away cannot be aborted (React runs no cleanup for a render it never committed, so
  * nothing tells it from a reader still waiting); once loaded, it goes if no reader comes back for it.
+ * A load that has not settled within its timeout is aborted and fails with `LOAD_FAILED`; its readers
+ * see that error, and the entry leaves the cache at once, so a later mount loads afresh.
  */
 export interface AssetCache<T> {
-  /** The value, or throws the pending promise (Suspense) or the load's error (error boundary). */
-  read(key: string): T
+  /**
+   * The value, or throws the pending promise (Suspense) or the load's error (error boundary). A load
+   * this starts fails after `timeout` ms (default: `getLoadTimeout()`); the first starter's timeout counts.
+   */
+  read(key: string, timeout?: number): T
   /** Loads and keeps `key` until `clear` (a pinned entry is never evicted or aborted). */
-  preload(key: string): Promise<T>
+  preload(key: string, timeout?: number): Promise<T>
   /** Loads `key` like a read, without pinning it: it goes when nobody holds it. */
-  load(key: string): Promise<T>
+  load(key: string, timeout?: number): Promise<T>
   /** Forget one key, or everything; loads in flight are aborted. A later read loads again. Nothing is disposed. */
   clear(key?: string): void
   /** The value if it has loaded, without suspending. */
@@ -55,11 +62,11 @@ export function createAssetCache<T>(
 ): AssetCache<T> {
   const entries = new Map<string, Entry<T>>()
 
-  function start(key: string): Entry<T> {
+  function start(key: string, timeout?: number): Entry<T> {
     const existing = entries.get(key)
     if (existing) return existing
     const controller = new AbortController()
-    const promise = load(key, controller.signal)
+    const promise = withTimeout(load(key, controller.signal), key, controller, timeout)
     const entry: Entry<T> = { status: 'pending', promise, controller, holders: 0, pinned: false, readUnheld: false, timer: undefined }
     entries.set(key, entry)
     promise.then(
@@ -73,6 +80,12 @@ export function createAssetCache<T>(
       (error: unknown) => {
         entry.status = 'rejected'
         entry.error = error
+        // A stalled load: its waiting readers retry at once and meet the error; nobody inherits it later.
+        if (timeouts.has(error as object)) {
+          clearTimeout(entry.timer)
+          entry.timer = setTimeout(() => forget(key, entry), RELEASE_DELAY_MS)
+          return
+        }
         // Its readers threw to their boundaries and never commit: forget it once they stop asking,
         // so a later mount tries again.
         if (options.evictUnheld) scheduleRelease(key, entry, abandonedAfterMs)
@@ -81,6 +94,30 @@ export function createAssetCache<T>(
     // A load nobody awaits must not report an unhandled rejection; readers still see the error.
     promise.catch(() => {})
     return entry
+  }
+
+  /** The load, or a `LOAD_FAILED` rejection (and the fetch aborted) once `timeout` ms pass without it settling. */
+  function withTimeout(loading: Promise<T>, key: string, controller: AbortController, timeout = loadTimeout): Promise<T> {
+    if (!(timeout < Infinity)) return loading
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const url = key.split('\u0000')[0]
+        const error = new MD2Error('LOAD_FAILED', `no answer within ${timeout} ms (timeout); the load was abandoned`, { file: url })
+        timeouts.add(error)
+        reject(error)
+        controller.abort()
+      }, timeout)
+      loading.then(
+        (value) => {
+          clearTimeout(timer)
+          resolve(value)
+        },
+        (error: unknown) => {
+          clearTimeout(timer)
+          reject(error)
+        },
+      )
+    })
   }
 
   function forget(key: string, entry: Entry<T>): void {
@@ -114,20 +151,20 @@ export function createAssetCache<T>(
   }
 
   return {
-    read(key) {
-      const entry = start(key)
+    read(key, timeout) {
+      const entry = start(key, timeout)
       if (entry.holders === 0) entry.readUnheld = true
       if (entry.status === 'fulfilled') return entry.value as T
       if (entry.status === 'rejected') throw entry.error
       throw entry.promise
     },
-    preload(key) {
-      const entry = start(key)
+    preload(key, timeout) {
+      const entry = start(key, timeout)
       entry.pinned = true
       return entry.promise
     },
-    load(key) {
-      return start(key).promise
+    load(key, timeout) {
+      return start(key, timeout).promise
     },
     clear(key) {
       if (key === undefined) for (const [k, entry] of [...entries]) forget(k, entry)
@@ -159,6 +196,36 @@ export function createAssetCache<T>(
       }
     },
   }
+}
+
+/** The errors of loads that timed out, told apart from the loaders' own. */
+const timeouts = new WeakSet<object>()
+
+/** Milliseconds a load may take before it fails with `LOAD_FAILED` (`Infinity`: no limit). */
+let loadTimeout = 30_000
+
+/**
+ * Sets how long loads started from now on may take (models, skins, tag files, archives) before they
+ * fail with `LOAD_FAILED` and leave the cache: milliseconds, `Infinity` for no limit. Default 30 s.
+ */
+export function setLoadTimeout(ms: number): void {
+  loadTimeout = checkedTimeout(ms, 'setLoadTimeout(ms)') ?? loadTimeout
+}
+
+/** The timeout loads get when none is given. */
+export function getLoadTimeout(): number {
+  return loadTimeout
+}
+
+/** A timeout in ms from a prop or an argument: a positive number or `Infinity`, else a warning and `undefined`. */
+export function checkedTimeout(ms: number | undefined, what: string): number | undefined {
+  if (ms === undefined) return undefined
+  if (typeof ms === 'number' && ms > 0) return ms
+  warnOnce(
+    `timeout:${what}:${String(ms)}`,
+    `${what}: ${String(ms)} is not a timeout (a positive number of milliseconds or Infinity); using ${loadTimeout} ms`,
+  )
+  return undefined
 }
 
 /** Long enough for a remount in the same interaction to pick the entry up again. */

@@ -1,7 +1,7 @@
 import type { LoadingManager } from 'three'
 import { MD2Loader } from '../three/loaders/MD2Loader.js'
 import type { MD2Model } from '../core/format/types.js'
-import { createAssetCache, useAssetHold } from './assetCache.js'
+import { checkedTimeout, createAssetCache, useAssetHold } from './assetCache.js'
 import { useArchiveUrl } from './MD2Archive.js'
 
 /** How `useMD2` fetches: the three.js loader's own settings, as drei's `useGLTF` takes them. */
@@ -14,6 +14,11 @@ export interface UseMD2Options {
   withCredentials?: boolean
   /** Configures the loader before it loads (a path, an animation table); called once per cache entry. */
   extendLoader?: (loader: MD2Loader) => void
+  /**
+   * Milliseconds the load may take before it fails with `LOAD_FAILED` and leaves the cache (a later
+   * use loads afresh). Default: `setLoadTimeout`'s, 30 s; `Infinity` waits forever. Not part of the key.
+   */
+  timeout?: number
 }
 
 const plainLoader = new MD2Loader()
@@ -64,11 +69,12 @@ export const models = createAssetCache<MD2Model>(
 export function useMD2(url: string, options?: UseMD2Options): MD2Model {
   const key = modelKey(useArchiveUrl(url), options)
   useAssetHold(models, key)
-  return models.read(key)
+  return models.read(key, checkedTimeout(options?.timeout, 'useMD2 timeout'))
 }
 
 /** Starts loading a model before any component asks for it, and keeps it until `clear`. */
-useMD2.preload = (url: string, options?: UseMD2Options): Promise<MD2Model> => models.preload(modelKey(url, options))
+useMD2.preload = (url: string, options?: UseMD2Options): Promise<MD2Model> =>
+  models.preload(modelKey(url, options), checkedTimeout(options?.timeout, 'useMD2.preload timeout'))
 
 /** Drops a cached model (or all of them), aborting a load in flight, so the next use loads it again. */
 useMD2.clear = (url?: string, options?: UseMD2Options): void => models.clear(url === undefined ? undefined : modelKey(url, options))
