@@ -18,7 +18,15 @@ export default defineConfig({
     },
     rollupOptions: {
       // Peers and dependencies are resolved by the user's bundler.
-      external: [/^fflate($|\/)/, /^react($|\/)/, /^react-dom($|\/)/, /^three($|\/)/, /^@react-three\/fiber($|\/)/, /^node:/],
+      external: [
+        /^fflate($|\/)/,
+        /^fast-png($|\/)/,
+        /^react($|\/)/,
+        /^react-dom($|\/)/,
+        /^three($|\/)/,
+        /^@react-three\/fiber($|\/)/,
+        /^node:/,
+      ],
     },
   },
 })

@@ -1,22 +1,13 @@
-import { isMD2Error, type MD2Error } from '../core/errors.js'
+import { isMD2Error } from '../core/errors.js'
 import { parseMD2 } from '../core/format/parse.js'
 import type { MD2Model } from '../core/format/types.js'
 import { writeMD2 } from '../core/format/write.js'
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, describeError, describeFileError, type CliIO, type Parsed } from './common.js'
+import { convert } from './convert.js'
 import { formatInspectReport, inspectReport } from './inspect.js'
+import { pak } from './pak.js'
 
-/** What the CLI touches outside itself, so tests run it in-process. Output strings carry their own newlines. */
-export interface CliIO {
-  stdout(text: string): void
-  stderr(text: string): void
-  readFile(path: string): Uint8Array
-  writeFile(path: string, data: Uint8Array): void
-}
-
-export const EXIT_OK = 0
-/** A file was refused, unreadable or unwritable. */
-export const EXIT_FAILED = 1
-/** The command line itself is wrong. */
-export const EXIT_USAGE = 2
+export { EXIT_FAILED, EXIT_OK, EXIT_USAGE, describeError, type CliIO } from './common.js'
 
 export const USAGE = `Usage: react-three-md2 <command> [options]
 
@@ -24,28 +15,42 @@ Commands:
   inspect FILE [--json]    header, sections (offsets and sizes), animations, skins, warnings
   validate FILE...         one line per file: OK, or why it is refused (exit 1 if any is)
   rebuild FILE -o OUT      rewrite in Quake II's qdata layout with rebuilt GL commands
+  convert IN OUT           .md2 → .glb/.gltf (morph targets, clips, skin); .glb/.gltf/.obj → .md2
+  pak list ARCHIVE         the files in a .pak, .pk3 or .zip
+  pak extract ARCHIVE DIR  every file under DIR (never outside it; --force overwrites)
+  pak add ARCHIVE FILE...  add files (creates the archive; .pak: PACK, .pk3/.zip: zip)
+
+  react-three-md2 <command> --help shows a command's options.
 
 Options:
   -h, --help               show this help
 `
 
-/** A wrong command line: reported with the usage, exit 2. */
-class UsageError extends Error {}
-
-interface Parsed {
-  command: string | undefined
-  files: string[]
-  json: boolean
-  output: string | undefined
-  help: boolean
-}
-
 function parseArguments(argv: readonly string[]): Parsed {
-  const parsed: Parsed = { command: undefined, files: [], json: false, output: undefined, help: false }
+  const parsed: Parsed = {
+    command: undefined,
+    files: [],
+    json: false,
+    output: undefined,
+    help: false,
+    force: false,
+    store: false,
+    skin: undefined,
+    skinSize: undefined,
+  }
+  const value = (arg: string, i: number): string => {
+    const given = argv[i]
+    if (given === undefined) throw new UsageError(`${arg} needs a value`)
+    return given
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '-h' || arg === '--help') parsed.help = true
     else if (arg === '--json') parsed.json = true
+    else if (arg === '--force') parsed.force = true
+    else if (arg === '--store') parsed.store = true
+    else if (arg === '--skin') parsed.skin = value(arg, ++i)
+    else if (arg === '--skin-size') parsed.skinSize = value(arg, ++i)
     else if (arg === '-o' || arg === '--output') {
       const value = argv[++i]
       if (value === undefined) throw new UsageError(`${arg} needs a file name`)
@@ -56,26 +61,6 @@ function parseArguments(argv: readonly string[]): Parsed {
     else parsed.files.push(arg)
   }
   return parsed
-}
-
-/** An MD2Error as one line without a stack: code, where, why. */
-export function describeError(error: MD2Error): string {
-  const where =
-    error.section === undefined ? '' : error.offset === undefined ? `${error.section}: ` : `${error.section} at offset ${error.offset}: `
-  return `${error.code}: ${where}${error.reason}`
-}
-
-/** Node's file errors carry a code (ENOENT, EACCES, EISDIR): say it in words. */
-function describeFileError(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code
-  const known: Record<string, string> = {
-    ENOENT: 'no such file',
-    EACCES: 'permission denied',
-    EISDIR: 'is a directory',
-    ENOTDIR: 'a parent is not a directory',
-  }
-  if (typeof code === 'string' && known[code]) return known[code]
-  return error instanceof Error ? error.message : String(error)
 }
 
 type Loaded = { model: MD2Model; bytes: number } | { failure: string }
@@ -168,24 +153,26 @@ function rebuild(parsed: Parsed, io: CliIO): number {
   return EXIT_OK
 }
 
-const COMMANDS: Record<string, (parsed: Parsed, io: CliIO) => number> = { inspect, validate, rebuild }
+const COMMANDS: Record<string, (parsed: Parsed, io: CliIO) => number | Promise<number>> = { inspect, validate, rebuild, convert, pak }
+/** Commands with a help text of their own. */
+const OWN_HELP = new Set(['convert', 'pak'])
 
 /**
  * Runs the command line `argv` (without node and the script name) and returns the exit code:
  * 0 done, 1 a file was refused or could not be read or written, 2 a wrong command line.
  * Bad input gets a one-line message, never a stack trace.
  */
-export function runCli(argv: readonly string[], io: CliIO): number {
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   try {
     const parsed = parseArguments(argv)
-    if (parsed.help || parsed.command === 'help') {
+    if ((parsed.help && !OWN_HELP.has(parsed.command ?? '')) || parsed.command === 'help') {
       io.stdout(USAGE)
       return EXIT_OK
     }
     if (parsed.command === undefined) throw new UsageError('no command given')
     const command = COMMANDS[parsed.command]
     if (!command) throw new UsageError(`unknown command "${parsed.command}"`)
-    return command(parsed, io)
+    return await command(parsed, io)
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`react-three-md2: ${error.message}\n\n${USAGE}`)

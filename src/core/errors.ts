@@ -27,6 +27,8 @@ export type MD2ErrorCode =
   | 'BAD_ARGUMENT'
   /** A network or file load failed before parsing. */
   | 'LOAD_FAILED'
+  /** An archive entry's name would leave the folder it is extracted to (`..`, an absolute path, a drive). */
+  | 'UNSAFE_PATH'
 
 export interface MD2ErrorDetails {
   /** The file part: `header`, `skins`, `st`, `triangles`, `frames`, `glcmds`, `pcx`, ... */

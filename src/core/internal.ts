@@ -68,3 +68,8 @@ export {
   type ArchiveByteSource,
 } from './archive/open-archive.js'
 export { CrowdAnimation, CROWD_POSE_STRIDE } from './animation/crowd-player.js'
+export { writeGLB, type WriteGLBOptions } from './gltf/write-glb.js'
+export { packGLB, readGLB, type GLBContents } from './gltf/glb.js'
+export { encodePNG } from './images/png.js'
+export { safeEntryPath } from './archive/entry-path.js'
+export { writePak, writeZip, type ArchiveInput } from './archive/write-archive.js'

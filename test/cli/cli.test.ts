@@ -10,11 +10,11 @@ import { parseMD2 } from '../../src/core/format/parse'
 import { ALL_MD2, ASSETS_DIR, readAsset } from '../support/assets'
 
 /** Runs the CLI in-process: files under assets/ by their relative path, plus in-memory ones. */
-function run(argv: string[], files: Record<string, Uint8Array> = {}) {
+async function run(argv: string[], files: Record<string, Uint8Array> = {}) {
   let stdout = ''
   let stderr = ''
   const written = new Map<string, Uint8Array>()
-  const code = runCli(argv, {
+  const code = await runCli(argv, {
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
     readFile: (path) => {
@@ -28,6 +28,8 @@ function run(argv: string[], files: Record<string, Uint8Array> = {}) {
       if (path.startsWith('/readonly/')) throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' })
       written.set(path, data)
     },
+    exists: (path) => path in files || written.has(path),
+    writeInside: (_dir, path, data) => void written.set(path, data),
   })
   // No stack trace, whatever happened.
   expect(stdout + stderr).not.toMatch(/\n\s+at /)
@@ -49,18 +51,24 @@ function damaged(): Record<string, Uint8Array> {
 }
 
 describe('CLI usage', () => {
-  it('prints help with --help, -h or help, exit 0', () => {
+  it('prints help with --help, -h or help, exit 0', async () => {
     for (const argv of [['--help'], ['-h'], ['help'], ['inspect', '--help']]) {
-      const { code, stdout } = run(argv)
+      const { code, stdout } = await run(argv)
       expect(code).toBe(0)
       expect(stdout).toBe(USAGE)
     }
   })
 
-  it('answers a wrong command line with the usage, exit 2', () => {
+  it('answers a wrong command line with the usage, exit 2', async () => {
     const cases: [string[], RegExp][] = [
       [[], /no command given/],
-      [['convert', 'x.md2'], /unknown command "convert"/],
+      [['frobnicate', 'x.md2'], /unknown command "frobnicate"/],
+      [['convert', 'x.md2'], /convert needs IN and OUT/],
+      [['convert', 'x.md2', 'y.md2'], /not \.md2 into \.md2/],
+      [['convert', 'x.fbx', 'y.md2'], /convert reads \.md2, \.glb, \.gltf or \.obj/],
+      [['pak', 'list'], /pak list needs an ARCHIVE/],
+      [['pak', 'squash', 'a.pak'], /unknown pak action "squash"/],
+      [['pak', 'add', 'a.tar', 'x.md2'], /\.pak, \.pk3 or \.zip/],
       [['inspect', '--yaml', 'x.md2'], /unknown option --yaml/],
       [['inspect'], /inspect needs a file/],
       [['inspect', 'a.md2', 'b.md2'], /inspect takes one file, got 2/],
@@ -69,7 +77,7 @@ describe('CLI usage', () => {
       [['rebuild', 'quake2/sydney/weapon.md2', '-o'], /-o needs a file name/],
     ]
     for (const [argv, message] of cases) {
-      const { code, stdout, stderr } = run(argv)
+      const { code, stdout, stderr } = await run(argv)
       expect(code, argv.join(' ')).toBe(2)
       expect(stdout).toBe('')
       expect(stderr).toMatch(message)
@@ -79,8 +87,8 @@ describe('CLI usage', () => {
 })
 
 describe('CLI inspect', () => {
-  it('prints the header, sections in file order, animations, skins and warnings', () => {
-    const { code, stdout } = run(['inspect', 'quake2/ogro/tris.MD2'])
+  it('prints the header, sections in file order, animations, skins and warnings', async () => {
+    const { code, stdout } = await run(['inspect', 'quake2/ogro/tris.MD2'])
     expect(code).toBe(0)
     expect(stdout).toContain('358 vertices, 469 st, 670 triangles, 199 frames of 1472 bytes, 13 skins')
     expect(stdout).toMatch(/ {2}header +0 +1 +68 +68 +68\n {2}skins +68 +13 +64 +832 +900\n {2}st +900 +469 +4 +1876 +2776\n/)
@@ -90,8 +98,8 @@ describe('CLI inspect', () => {
     expect(stdout).toContain('warnings (0)\n  none')
   })
 
-  it('follows the offsets of files laid out in another order', () => {
-    const { stdout } = run(['inspect', 'ufoai/bloodspider/bloodspider.md2'])
+  it('follows the offsets of files laid out in another order', async () => {
+    const { stdout } = await run(['inspect', 'ufoai/bloodspider/bloodspider.md2'])
     // No GL commands: the empty section is listed last; the skin height is past the engine limit.
     expect(
       stdout
@@ -103,8 +111,8 @@ describe('CLI inspect', () => {
     expect(stdout).toContain("1023 texels of skin height: past Quake II's engine limit of 480")
   })
 
-  it('gives the same as JSON with --json', () => {
-    const { code, stdout } = run(['inspect', '--json', 'quake2/pknight/tris.md2'])
+  it('gives the same as JSON with --json', async () => {
+    const { code, stdout } = await run(['inspect', '--json', 'quake2/pknight/tris.md2'])
     expect(code).toBe(0)
     const report = JSON.parse(stdout) as InspectReport
     const model = parseMD2(readAsset('quake2/pknight/tris.md2'))
@@ -117,8 +125,8 @@ describe('CLI inspect', () => {
     expect(report.glCommands.strips + report.glCommands.fans).toBe(model.glCommands.length)
   })
 
-  it('refuses a damaged file with its error code, exit 1', () => {
-    const { code, stdout, stderr } = run(['inspect', 'zip.md2'], damaged())
+  it('refuses a damaged file with its error code, exit 1', async () => {
+    const { code, stdout, stderr } = await run(['inspect', 'zip.md2'], damaged())
     expect(code).toBe(1)
     expect(stdout).toBe('')
     expect(stderr).toBe('zip.md2: BAD_MAGIC: header at offset 0: not an MD2 file: magic is "PK??", expected "IDP2"\n')
@@ -126,8 +134,8 @@ describe('CLI inspect', () => {
 })
 
 describe('CLI validate', () => {
-  it('says OK for every real model, one line each, exit 0', () => {
-    const { code, stdout } = run(['validate', ...ALL_MD2])
+  it('says OK for every real model, one line each, exit 0', async () => {
+    const { code, stdout } = await run(['validate', ...ALL_MD2])
     expect(code).toBe(0)
     const lines = stdout.trimEnd().split('\n')
     expect(lines).toHaveLength(ALL_MD2.length)
@@ -135,8 +143,8 @@ describe('CLI validate', () => {
     expect(stdout).toContain('ufoai/soldier-male/body.md2: OK (2 warnings: 1007 frames: past')
   })
 
-  it('names the reason for each refused file and exits 1', () => {
-    const { code, stdout } = run(
+  it('names the reason for each refused file and exits 1', async () => {
+    const { code, stdout } = await run(
       ['validate', 'quake2/sydney/weapon.md2', 'truncated.md2', 'zip.md2', 'v6.md2', 'badindex.md2', 'empty.md2', 'missing.md2'],
       damaged(),
     )
@@ -154,8 +162,8 @@ describe('CLI validate', () => {
 })
 
 describe('CLI rebuild', () => {
-  it('rewrites in qdata layout with rebuilt GL commands and prints a summary', () => {
-    const { code, stdout, written } = run(['rebuild', 'quake2/pknight/w_bfg.md2', '-o', 'out.md2'])
+  it('rewrites in qdata layout with rebuilt GL commands and prints a summary', async () => {
+    const { code, stdout, written } = await run(['rebuild', 'quake2/pknight/w_bfg.md2', '-o', 'out.md2'])
     expect(code).toBe(0)
     const data = written.get('out.md2')!
     const original = parseMD2(readAsset('quake2/pknight/w_bfg.md2'))
@@ -169,8 +177,8 @@ describe('CLI rebuild', () => {
     )
   })
 
-  it('builds GL commands for a file that has none, and passes its warnings on', () => {
-    const { code, stderr, written } = run(['rebuild', 'ufoai/wc/wc.md2', '--output=wc.md2'])
+  it('builds GL commands for a file that has none, and passes its warnings on', async () => {
+    const { code, stderr, written } = await run(['rebuild', 'ufoai/wc/wc.md2', '--output=wc.md2'])
     expect(code).toBe(0)
     expect(stderr).toMatch(/^ufoai\/wc\/wc\.md2: warning: 2 frame name\(s\) carry bytes/)
     const copy = parseMD2(written.get('wc.md2')!)
@@ -178,19 +186,19 @@ describe('CLI rebuild', () => {
     expect(copy.warnings).toEqual([])
   })
 
-  it('exits 1 on a damaged input or an unwritable output', () => {
-    const bad = run(['rebuild', 'v6.md2', '-o', 'out.md2'], damaged())
+  it('exits 1 on a damaged input or an unwritable output', async () => {
+    const bad = await run(['rebuild', 'v6.md2', '-o', 'out.md2'], damaged())
     expect(bad.code).toBe(1)
     expect(bad.stderr).toBe('v6.md2: BAD_VERSION: header at offset 4: unsupported version 6, expected 8\n')
     expect(bad.written.size).toBe(0)
-    const readonly = run(['rebuild', 'quake2/sydney/weapon.md2', '-o', '/readonly/out.md2'])
+    const readonly = await run(['rebuild', 'quake2/sydney/weapon.md2', '-o', '/readonly/out.md2'])
     expect(readonly.code).toBe(1)
     expect(readonly.stderr).toBe('/readonly/out.md2: cannot write: permission denied\n')
   })
 })
 
 const BIN = resolve(import.meta.dirname, '../../bin/react-three-md2.mjs')
-const BUILT = existsSync(resolve(import.meta.dirname, '../dist/cli.js'))
+const BUILT = existsSync(resolve(import.meta.dirname, '../../dist/cli.js'))
 
 describe.skipIf(!BUILT)('the built bin (after npm run build)', () => {
   function bin(args: string[]): { code: number; stdout: string; stderr: string } {
@@ -203,7 +211,7 @@ describe.skipIf(!BUILT)('the built bin (after npm run build)', () => {
     }
   }
 
-  it('runs validate, rebuild and a wrong command with the right exit codes', () => {
+  it('runs validate, rebuild and a wrong command with the right exit codes', async () => {
     const file = join(ASSETS_DIR, 'quake2/sydney/weapon.md2')
     expect(bin(['validate', file])).toMatchObject({ code: 0, stdout: `${file}: OK\n` })
     expect(bin(['validate', file, join(ASSETS_DIR, 'CREDITS.md')]).code).toBe(1)

@@ -55,6 +55,7 @@ const _ALL_CODES = [
   'UNWRITABLE',
   'BAD_ARGUMENT',
   'LOAD_FAILED',
+  'UNSAFE_PATH',
 ] as const satisfies readonly MD2ErrorCode[]
 const everyCodeListed: [Exclude<MD2ErrorCode, (typeof _ALL_CODES)[number]>] extends [never] ? true : false = true
 void everyCodeListed

@@ -1,0 +1,63 @@
+import type { MD2Error } from '../core/errors.js'
+
+/** What the CLI touches outside itself, so tests run it in-process. Output strings carry their own newlines. */
+export interface CliIO {
+  stdout(text: string): void
+  stderr(text: string): void
+  readFile(path: string): Uint8Array
+  writeFile(path: string, data: Uint8Array): void
+  exists(path: string): boolean
+  /**
+   * Writes `path` (creating its folders), which must lie inside `dir` once links are followed: a coded
+   * `UNSAFE_PATH` error otherwise (a link inside DIR pointing elsewhere), and nothing created or written.
+   */
+  writeInside(dir: string, path: string, data: Uint8Array): void
+}
+
+export const EXIT_OK = 0
+/** A file was refused, unreadable or unwritable. */
+export const EXIT_FAILED = 1
+/** The command line itself is wrong. */
+export const EXIT_USAGE = 2
+
+/** A wrong command line: reported with the usage, exit 2. */
+export class UsageError extends Error {}
+
+export interface Parsed {
+  command: string | undefined
+  files: string[]
+  json: boolean
+  output: string | undefined
+  help: boolean
+  force: boolean
+  store: boolean
+  skin: string | undefined
+  skinSize: string | undefined
+}
+
+/** An MD2Error as one line without a stack: code, where, why. */
+export function describeError(error: MD2Error): string {
+  const where =
+    error.section === undefined ? '' : error.offset === undefined ? `${error.section}: ` : `${error.section} at offset ${error.offset}: `
+  return `${error.code}: ${where}${error.reason}`
+}
+
+/** Node's file errors carry a code (ENOENT, EACCES, EISDIR): say it in words. */
+export function describeFileError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code
+  const known: Record<string, string> = {
+    ENOENT: 'no such file',
+    EACCES: 'permission denied',
+    EISDIR: 'is a directory',
+    ENOTDIR: 'a parent is not a directory',
+    EEXIST: 'a file is in the way',
+  }
+  if (typeof code === 'string' && known[code]) return known[code]
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The folder part of a `/`- or `\`-separated path ('' for a bare name). */
+export function folderOf(path: string): string {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'))
+  return cut < 0 ? '' : path.slice(0, cut + 1)
+}
