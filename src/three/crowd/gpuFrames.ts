@@ -256,7 +256,8 @@ function patchVertexShader(source: string, options: { quake2Light?: boolean; she
   let out = defines + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
   out = out.replace('#include <begin_vertex>', 'vec3 transformed = md2Position;')
   out = out.replace('#include <beginnormal_vertex>', 'vec3 objectNormal = md2ObjectNormal;')
+  // Older three.js releases declare vColor as a vec3, newer ones as a vec4: set its colour channels only.
   if (options.quake2Light)
-    out = out.replace('#include <color_vertex>', '#include <color_vertex>\n  #ifdef USE_COLOR\n  vColor = vec4(md2Color, 1.0);\n  #endif')
+    out = out.replace('#include <color_vertex>', '#include <color_vertex>\n  #if defined(USE_COLOR) || defined(USE_COLOR_ALPHA)\n  vColor.rgb = md2Color;\n  #endif')
   return out
 }
