@@ -36,7 +36,8 @@ import { models } from './useMD2.js'
 import { checkedTimeout, useAssetHold } from './assetCache.js'
 import { tagFiles } from './useMD2Tags.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator } from './useMD2Animation.js'
-import { useSkinProp } from './useMD2Skin.js'
+import { registerListing, useSkinProp } from './useMD2Skin.js'
+import { md2SourceUrl } from '../three/loaders/MD2Loader.js'
 
 type GroupProps = Omit<ThreeElements['group'], 'ref' | 'scale' | 'children'>
 
@@ -54,6 +55,12 @@ export interface MD2ModelProps extends GroupProps {
    * `setLoadTimeout`'s, 30 s; `Infinity` waits forever.
    */
   timeout?: number
+  /**
+   * The files next to the model, as a build-time listing (`['tris.md2', 'skin.pcx', …]`): skin names are
+   * looked for only among them, so a name written without its extension or in another case makes no
+   * request that misses (no 404 in the console).
+   */
+  files?: readonly string[]
   /** An already parsed model (from `useMD2` or `parseMD2`), shared, never modified. */
   model?: MD2ModelData
   /** Animation to play: a name (case-insensitive), an index into the model's animations, or a frame range. */
@@ -226,6 +233,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     shadowFloor,
     onSkinError,
     timeout,
+    files,
     children,
     ...groupProps
   } = viewProps
@@ -233,6 +241,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   useAssetHold(tagFiles, typeof tags === 'string' ? tags : undefined)
   const tagData = typeof tags === 'string' ? tagFiles.read(tags, checkedTimeout(timeout, '<MD2Model timeout>')) : tags
   checkTagFrames(model, tagData)
+  registerListing(modelUrl ?? md2SourceUrl(model), files)
   const texture = useSkinProp(model, skin, modelUrl, onSkinError)
   const parent = useMD2ModelContext()
   if (sync && !parent) {

@@ -71,7 +71,7 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   const look: LookProps = {}
   for (const key of LOOK_PROPS) if (props[key] !== undefined) (look as Record<string, unknown>)[key] = props[key]
   return (
-    <MD2Model ref={ref} model={body.model} skin={skin === undefined ? undefined : fileIn(files, `${skin}.pcx`)} {...props}>
+    <MD2Model ref={ref} model={body.model} files={files} skin={skin === undefined ? undefined : fileIn(files, `${skin}.pcx`)} {...props}>
       {weapon ? (
         <Suspense fallback={null}>
           <PlayerWeapon folder={folder} weapon={weapon} files={files} look={look} onError={onWeaponError} />

@@ -2,7 +2,7 @@ import { useThree } from '@react-three/fiber'
 import { useDeferredValue, useEffect, useRef } from 'react'
 import type { Texture } from 'three'
 import { MD2Error, isMD2Error } from '../core/errors.js'
-import { hasUrlScheme, skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/images/skin-paths.js'
+import { folderOf, hasUrlScheme, skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/images/skin-paths.js'
 import type { MD2Model } from '../core/format/types.js'
 import { md2SourceUrl } from '../three/loaders/MD2Loader.js'
 import { MD2SkinLoader, getMissingSkinTexture } from '../three/loaders/MD2SkinLoader.js'
@@ -38,6 +38,29 @@ const resolutions = createAssetCache<ResolvedMD2Skin>(
 )
 
 /**
+ * Folder listings (`<MD2Model files>`, `<MD2Player files>`): the files a model's folder holds, by the
+ * folder's URL. A skin search there asks only for listed names, so a name written without its
+ * extension (`.bloodspider`) or in another case makes no request that misses.
+ */
+const listings = new Map<string, ReadonlySet<string>>()
+
+/** @internal Notes the files next to the model at `modelUrl` (a build-time listing), for its skin look-ups. */
+export function registerListing(modelUrl: string | undefined, files: readonly string[] | undefined): void {
+  if (modelUrl === undefined || files === undefined) return
+  const folder = folderOf(modelUrl)
+  const known = listings.get(folder)
+  if (!known || known.size !== files.length || files.some((file) => !known.has(file))) listings.set(folder, new Set(files))
+}
+
+/** The candidates a listing allows: files directly in the listed folder, named as listed. */
+function listed(modelUrl: string, round: string[]): string[] {
+  const folder = folderOf(modelUrl)
+  const files = listings.get(folder)
+  if (!files) return round
+  return round.filter((url) => folderOf(url) === folder && files.has(url.slice(folder.length)))
+}
+
+/**
  * Tries the name as written next to the model (where Quake II keeps it: one request for a player's
  * skin), then every other candidate at once; within a round the first in candidate order that loads
  * wins. Misses are not cached: only the resolution (this whole search) is.
@@ -57,7 +80,8 @@ async function resolveSkin(modelUrl: string, name: string, signal: AbortSignal):
     }
   }
   let tried: string[] = []
-  for (const round of skinCandidateRounds(modelUrl, name)) {
+  for (const all of skinCandidateRounds(modelUrl, name)) {
+    const round = listed(modelUrl, all)
     tried = tried.concat(round)
     const textures = await Promise.all(round.map(attempt))
     const found = textures.findIndex((texture) => texture !== undefined)
@@ -66,10 +90,14 @@ async function resolveSkin(modelUrl: string, name: string, signal: AbortSignal):
   const where = modelUrl === '' ? 'a model with no URL' : modelUrl
   const reason =
     `skin ${JSON.stringify(name)} of ${where} not found; showing a checkerboard. ` +
-    (candidates.length === 0 ? 'The name holds no file name.' : `Tried:\n${failures.join('\n')}`)
+    (candidates.length === 0
+      ? 'The name holds no file name.'
+      : tried.length === 0
+        ? `The folder's listing has none of ${candidates.slice(0, 4).join(', ')}${candidates.length > 4 ? ', …' : ''}.`
+        : `Tried:\n${failures.join('\n')}`)
   console.warn(`react-three-md2: ${reason}`)
   const error = new MD2Error('LOAD_FAILED', reason, { section: 'skin', file: modelUrl || undefined })
-  return { name, url: undefined, texture: getMissingSkinTexture(), tried: candidates, error }
+  return { name, url: undefined, texture: getMissingSkinTexture(), tried, error }
 }
 
 /** A skin URL given as a prop: its texture, or the checkerboard and the error (warned once). */
@@ -253,4 +281,5 @@ useMD2Skin.clear = (url?: string): void => {
   urlSkins.clear(url)
   resolutions.clear()
   warnedIndex.clear()
+  if (url === undefined) listings.clear()
 }

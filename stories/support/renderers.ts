@@ -22,7 +22,9 @@ export function glFor(kind: RendererKind, parameters: WebGLRendererParameters = 
   return async (defaults) => {
     const { WebGPURenderer } = await import('three/webgpu')
     const { preserveDrawingBuffer: _unused, ...rest } = { ...defaults, ...parameters }
-    const renderer = new WebGPURenderer({ ...rest, forceWebGL: kind === 'webgpu-webgl2' } as ConstructorParameters<typeof WebGPURenderer>[0])
+    const renderer = new WebGPURenderer({ ...rest, forceWebGL: kind === 'webgpu-webgl2' } as ConstructorParameters<
+      typeof WebGPURenderer
+    >[0])
     await renderer.init()
     return renderer as never
   }

@@ -282,6 +282,31 @@ describe('useMD2Skin', () => {
     expect(server.requests).toHaveLength(12)
   })
 
+  it('<MD2Model files>: a folder listing makes the search ask only for listed names, so nothing misses', async () => {
+    const server = serve({ '/a/ufoai/bloodspider/bloodspider.tga': tinyTGA() })
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const files = ['bloodspider.anm', 'bloodspider.md2', 'bloodspider.tga']
+    const errors: MD2Error[] = []
+    const scene = (skin: string) => (
+      <Suspense fallback={null}>
+        <MD2Model url={BLOODSPIDER} files={files} skin={skin} onSkinError={(error) => errors.push(error)} />
+      </Suspense>
+    )
+    const r = await mount(scene('.bloodspider'))
+    await vi.waitFor(() => expect(server.requests).toContain('/a/ufoai/bloodspider/bloodspider.tga'))
+    // The model, then the one listed spelling of ".bloodspider": no .png, .jpg or .pcx asked for.
+    expect(server.requests).toEqual(['/a/ufoai/bloodspider/bloodspider.md2', '/a/ufoai/bloodspider/bloodspider.tga'])
+    expect((await useMD2Skin.resolve(BLOODSPIDER, '.bloodspider')).url).toBe(`${HOST}/a/ufoai/bloodspider/bloodspider.tga`)
+    // A skin the folder lacks: the checkerboard, one warning, and no request at all.
+    await r.update(scene('.bloodspider3'))
+    await vi.waitFor(() => expect(errors).toHaveLength(1))
+    expect(server.requests).toHaveLength(2)
+    expect(errors[0]!.code).toBe('LOAD_FAILED')
+    expect(String(warn.mock.calls.at(-1)![0])).toMatch(/listing has none of .*bloodspider3\.png/)
+    expect((await useMD2Skin.resolve(BLOODSPIDER, '.bloodspider3')).tried).toEqual([])
+    await r.unmount()
+  })
+
   it('the checkerboard is magenta and black, created once', () => {
     const board = getMissingSkinTexture()
     expect(getMissingSkinTexture()).toBe(board)

@@ -258,6 +258,9 @@ function patchVertexShader(source: string, options: { quake2Light?: boolean; she
   out = out.replace('#include <beginnormal_vertex>', 'vec3 objectNormal = md2ObjectNormal;')
   // Older three.js releases declare vColor as a vec3, newer ones as a vec4: set its colour channels only.
   if (options.quake2Light)
-    out = out.replace('#include <color_vertex>', '#include <color_vertex>\n  #if defined(USE_COLOR) || defined(USE_COLOR_ALPHA)\n  vColor.rgb = md2Color;\n  #endif')
+    out = out.replace(
+      '#include <color_vertex>',
+      '#include <color_vertex>\n  #if defined(USE_COLOR) || defined(USE_COLOR_ALPHA)\n  vColor.rgb = md2Color;\n  #endif',
+    )
   return out
 }
