@@ -9,7 +9,7 @@ import {
   type ColorRepresentation,
   type Group,
   type Material,
-  type Mesh,
+  Mesh,
   type Texture,
   type Vector3,
 } from 'three'
@@ -154,6 +154,18 @@ export interface MD2ModelProps extends GroupProps {
   shadow?: 'blob' | false
   /** World height of the floor the blob shadow lies on. Default: under the model's lowest point in any frame. */
   shadowFloor?: number
+  /**
+   * Whether rays (pointer events, `Raycaster`) may hit the blob shadow and the shells. Default false:
+   * clicking the floor under a model, or the glow around it, is not clicking the model.
+   */
+  raycastExtras?: boolean
+  /**
+   * Whether the vertices are written while the model is out of the camera's view: for its shadow-map
+   * shadow, a second camera (a mini-map, a `CubeCamera`), or a clone. The animation clock runs either
+   * way, so a model coming back into view shows the pose of the moment, with no catch-up. Default: when
+   * it casts shadows (`castShadow`), or when `frustumCulled` is false.
+   */
+  animateOffscreen?: boolean
   /** A keyframe was reached (footsteps, muzzle flashes): once per keyframe, in order, at any frame rate. */
   onFrame?: (frame: number, animation: MD2Animation) => void
   /** A looping animation went round. */
@@ -231,6 +243,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     opacity = 1,
     shadow = false,
     shadowFloor,
+    raycastExtras = false,
+    animateOffscreen,
     onSkinError,
     timeout,
     files,
@@ -328,7 +342,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     const relit = light !== undefined && light.update(mesh, clock)
     const moved = blob !== undefined && placeShadow(blob.parameters, mesh, model, shadowFloor)
     if (!relit && !moved && posesEqual(written, pose)) return
-    if (!inView(mesh, rootState.camera)) return
+    if (!(animateOffscreen ?? (castShadow === true || groupProps.frustumCulled === false)) && !inView(mesh, rootState.camera)) return
     copyPose(written, pose)
     writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob)
   })
@@ -362,10 +376,19 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
           material={blob.material}
           scale={scale}
           frustumCulled={false}
+          raycast={raycastExtras ? Mesh.prototype.raycast : ignoreRays}
           name={`${model.name ?? 'md2'} shadow`}
         />
       )}
-      {shellGeometry && <mesh geometry={shellGeometry} material={shellMaterial} scale={scale} name={`${model.name ?? 'md2'} shell`} />}
+      {shellGeometry && (
+        <mesh
+          geometry={shellGeometry}
+          material={shellMaterial}
+          scale={scale}
+          raycast={raycastExtras ? Mesh.prototype.raycast : ignoreRays}
+          name={`${model.name ?? 'md2'} shell`}
+        />
+      )}
       {children !== undefined && (
         // The model's space (scaled like the mesh), so synced models and attachments line up with it.
         <group scale={scale} name={`${model.name ?? 'md2'} children`}>
@@ -400,6 +423,9 @@ function copyClampedPose(target: MD2Pose, source: Readonly<MD2Pose>, model: MD2M
     target.fadeTo = Math.min(target.fadeTo, last)
   }
 }
+
+/** The raycast of meshes that rays pass through (a blob shadow, a shell). */
+function ignoreRays(): void {}
 
 /** Models and tag files whose frame counts were found to differ (warned once per pair). */
 const tagFramesWarned = new WeakMap<MD2ModelData, WeakSet<MD2Tags>>()

@@ -1,4 +1,4 @@
-import { Suspense, forwardRef, useEffect, useRef } from 'react'
+import { Suspense, forwardRef, useEffect, useMemo, useRef } from 'react'
 import type { Group, Texture } from 'three'
 import { MD2Error, isMD2Error } from '../core/errors.js'
 import { fileSpellings, findInListing } from '../core/images/skin-paths.js'
@@ -47,6 +47,12 @@ export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 's
    * tried in its likely spellings (`tris.md2`, `tris.MD2`, `TRIS.MD2`) until one loads.
    */
   files?: readonly string[]
+  /**
+   * The weapon drawn when the folder has neither `w_<weapon>.md2` nor `weapon.md2`: Quake II's base
+   * (male) weapon. Default: `male/weapon.md2` beside the player's folder (`/players/male/weapon.md2` for
+   * `/players/ogro/`); a URL names another; `null` draws none.
+   */
+  fallbackWeapon?: string | null
   /** The weapon could not be loaded (the body is drawn alone), and why. */
   onWeaponError?: (error: MD2Error) => void
 }
@@ -59,10 +65,11 @@ export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 's
  * HUD icon (`<skin>_i.pcx`) comes from `usePlayerIcon`.
  */
 export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
-  { path, skin, weapon, files, onWeaponError, children, ...props },
+  { path, skin, weapon, files, fallbackWeapon, onWeaponError, children, ...props },
   ref,
 ) {
   const folder = useArchiveUrl(folderUrl(path))
+  const fallbackUrl = useArchiveUrl(fallbackWeapon ?? undefined)
   const bodyKey = foundKey(folder, ['tris.md2'], files)
   useAssetHold(found, bodyKey)
   const body = found.read(bodyKey)
@@ -74,7 +81,14 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
     <MD2Model ref={ref} model={body.model} files={files} skin={skin === undefined ? undefined : fileIn(files, `${skin}.pcx`)} {...props}>
       {weapon ? (
         <Suspense fallback={null}>
-          <PlayerWeapon folder={folder} weapon={weapon} files={files} look={look} onError={onWeaponError} />
+          <PlayerWeapon
+            folder={folder}
+            weapon={weapon}
+            files={files}
+            fallback={fallbackWeapon === undefined ? maleWeaponOf(folder) : fallbackWeapon === null ? undefined : fallbackUrl}
+            look={look}
+            onError={onWeaponError}
+          />
         </Suspense>
       ) : null}
       {children}
@@ -82,16 +96,25 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   )
 })
 
+/** Quake II's base weapon for a player folder: `male/weapon.md2` beside it (none for the male himself). */
+function maleWeaponOf(folder: string): string | undefined {
+  const parent = folder.replace(/[^/]+\/$/, '')
+  return `${parent}male/` === folder ? undefined : `${parent}male/weapon.md2`
+}
+
 function PlayerWeapon({
   folder,
   weapon,
   files,
+  fallback,
   look,
   onError,
 }: {
   folder: string
   weapon: string
   files: readonly string[] | undefined
+  /** The base weapon's URL, tried when the folder has neither file. */
+  fallback: string | undefined
   look: LookProps
   onError: ((error: MD2Error) => void) | undefined
 }) {
@@ -100,9 +123,23 @@ function PlayerWeapon({
   const key = foundKey(folder, [specific, 'weapon.md2'], files)
   useAssetHold(found, key)
   const weaponFound = found.read(key)
+  // As Quake II falls back: the folder's own weapon, else the base (male) weapon.
+  const fallbackKey =
+    weaponFound instanceof MD2Error && fallback !== undefined ? foundKey(folderOf(fallback), [fileOf(fallback)], undefined) : undefined
+  useAssetHold(found, fallbackKey)
+  const fallbackFound = fallbackKey === undefined ? undefined : found.read(fallbackKey)
+  const shown = weaponFound instanceof MD2Error ? (fallbackFound ?? weaponFound) : weaponFound
   const report = useRef(onError)
   report.current = onError
-  const error = weaponFound instanceof MD2Error ? weaponFound : undefined
+  const error = useMemo(
+    () =>
+      fallbackFound instanceof MD2Error && weaponFound instanceof MD2Error
+        ? new MD2Error('LOAD_FAILED', `${weaponFound.reason}; and the base weapon: ${fallbackFound.reason}`, { file: folder })
+        : shown instanceof MD2Error
+          ? shown
+          : undefined,
+    [weaponFound, fallbackFound, shown, folder],
+  )
   useEffect(() => {
     if (error) report.current?.(error)
   }, [error])
@@ -110,8 +147,16 @@ function PlayerWeapon({
     warnOnce(`player-weapon:${folder}:${specific}`, `${error.message}; drawing the body alone`)
     return null
   }
-  const { model, url } = weaponFound as Found
-  return <HeldModel model={model} url={url} files={files} look={look} />
+  const { model, url } = shown as Found
+  return <HeldModel model={model} url={url} files={url.startsWith(folder) ? files : undefined} look={look} />
+}
+
+function folderOf(url: string): string {
+  return url.slice(0, url.lastIndexOf('/') + 1)
+}
+
+function fileOf(url: string): string {
+  return url.slice(url.lastIndexOf('/') + 1)
 }
 
 /** A found weapon, its model held in the cache while shown. */

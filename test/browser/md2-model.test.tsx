@@ -138,3 +138,43 @@ describe('<MD2Model> in a real WebGL canvas', () => {
     expect(useMD2.peek(OGRO), 'the cached model').toBeDefined()
   })
 })
+
+describe('a model out of the camera’s view', () => {
+  /**
+   * A floor in view, a low light from the left, and an ogro running far to the left: its all-frames
+   * bounding sphere (with the margin the view test adds) lies wholly outside the camera's view.
+   */
+  const scene = (animateOffscreen?: boolean) => (
+    <>
+      <directionalLight
+        position={[-400, 80, 0]}
+        intensity={3}
+        castShadow
+        shadow-mapSize={[1024, 1024]}
+        shadow-camera-left={-300}
+        shadow-camera-right={300}
+        shadow-camera-top={300}
+        shadow-camera-bottom={-300}
+      />
+      <mesh rotation={[-Math.PI / 2, 0, 0]} position={[0, -24, 0]} receiveShadow>
+        <planeGeometry args={[400, 400]} />
+        <meshLambertMaterial color="#808080" />
+      </mesh>
+      <MD2Model url={OGRO} material={red} animation="run" castShadow position={[-260, 0, 0]} animateOffscreen={animateOffscreen} />
+    </>
+  )
+
+  test('casting shadows, it keeps animating: its shadow on the floor in view moves between frames', async () => {
+    const { stage } = await mount(scene(), { shadows: true })
+    const first = await stage.next(4)
+    // The caster itself is not drawn: no pixel of its red material.
+    expect(pixelsOf(first).get('255,0,0') ?? 0).toBe(0)
+    await stage.until((picture) => difference(first, picture) > 200, 'the off-screen caster’s shadow to move')
+  })
+
+  test('with animateOffscreen={false} it holds its pose while out of view, so its shadow stands still', async () => {
+    const { stage } = await mount(scene(false), { shadows: true })
+    await stage.settle(() => true, 'the floor and the shadow')
+    await stage.expectStill()
+  })
+})

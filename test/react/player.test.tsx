@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRef } from 'react'
 import type { BufferGeometry, DataTexture, Group, Mesh, MeshLambertMaterial } from 'three'
@@ -77,6 +77,39 @@ describe('<MD2Player>', () => {
     await mount(<MD2Player ref={body} path={OGRO} files={ogroFiles} weapon="grapple" />)
     await vi.waitFor(() => expect((mapOf(weaponOf(body.current!)!) as DataTexture | null)?.name).toContain('weapon.pcx'))
     expect(weaponOf(body.current!)!.children[0]!.name).toBe(`${OGRO}weapon.md2`)
+  })
+
+  it('a folder with neither w_<weapon>.md2 nor weapon.md2 falls back to the base (male) weapon, as Quake II does', async () => {
+    const maleWeapon = readFileSync(join(ASSETS_DIR, 'quake2/ogro/weapon.md2'))
+    const server = serveAssets({
+      '/a/quake2/ogro/weapon.md2': 404,
+      '/a/quake2/male/weapon.md2': new Uint8Array(maleWeapon),
+      '/a/quake2/male/weapon.pcx': new Uint8Array(readFileSync(join(ASSETS_DIR, 'quake2/ogro/weapon.pcx'))),
+    })
+    const lacking = ogroFiles.filter((f) => f !== 'weapon.md2')
+    const body = createRef<Group>()
+    const onWeaponError = vi.fn()
+    const r = await mount(<MD2Player ref={body} path={OGRO} files={lacking} weapon="grapple" onWeaponError={onWeaponError} />)
+    await vi.waitFor(() => expect(weaponOf(body.current!)?.children[0]?.name).toBe(`${HOST}/a/quake2/male/weapon.md2`))
+    expect(server.requests).toContain('/a/quake2/male/weapon.md2')
+    expect(onWeaponError).not.toHaveBeenCalled()
+    await r.unmount()
+
+    // Another base weapon by URL; or none.
+    const named = createRef<Group>()
+    await mount(
+      <MD2Player ref={named} path={OGRO} files={lacking} weapon="grapple" fallbackWeapon={`${HOST}/a/quake2/sydney/weapon.md2`} />,
+    )
+    await vi.waitFor(() => expect(weaponOf(named.current!)?.children[0]?.name).toBe(`${HOST}/a/quake2/sydney/weapon.md2`))
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const bare = createRef<Group>()
+    const failed = vi.fn<(error: MD2Error) => void>()
+    await mount(<MD2Player ref={bare} path={OGRO} files={lacking} weapon="chainfist" fallbackWeapon={null} onWeaponError={failed} />)
+    await vi.waitFor(() => expect(failed).toHaveBeenCalledTimes(1))
+    expect(weaponOf(bare.current!)).toBeUndefined()
+    // The base weapon was asked for once (the first player), not for the one that declined it.
+    expect(server.requests.filter((path) => /\/male\/weapon\.md2$/i.test(path))).toEqual(['/a/quake2/male/weapon.md2'])
+    expect(warn.mock.calls.filter(([message]) => String(message).includes('w_chainfist.md2'))).toHaveLength(1)
   })
 
   it('a weapon found nowhere warns once and the body is drawn alone; a missing body goes to the error boundary', async () => {
