@@ -4,12 +4,12 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import react from '@vitejs/plugin-react'
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/browser/chromium'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
 
 // Debian's Chromium (npm cannot download a browser here); test/browser/require-chromium.ts checks
 // the same path as a globalSetup of the browser projects.
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const CHROMIUM_MISSING =
   `Chromium not found at ${CHROMIUM_PATH}. The browser tests drive Debian's Chromium: ` +
   'install it with `apt-get install -y chromium` (or point CHROMIUM_PATH at a Chromium binary).'
@@ -37,21 +37,7 @@ function chromium() {
     provider: playwright({
       launchOptions: {
         executablePath: CHROMIUM_PATH,
-        args: [
-          '--use-angle=swiftshader',
-          '--enable-unsafe-swiftshader',
-          // A real WebGPU adapter (SwiftShader's Vulkan) for WebGPURenderer; the test page is served
-          // from localhost, a secure context, so navigator.gpu exists.
-          '--enable-unsafe-webgpu',
-          '--use-webgpu-adapter=swiftshader',
-          '--ignore-gpu-blocklist',
-          '--no-sandbox',
-          '--disable-dev-shm-usage',
-          // Keep rAF and timers running at full speed in a hidden headless page.
-          '--disable-background-timer-throttling',
-          '--disable-renderer-backgrounding',
-          '--disable-backgrounding-occluded-windows',
-        ],
+        args: [...CHROMIUM_ARGS],
       },
     }),
     instances: [{ browser: 'chromium' as const }],

@@ -9,7 +9,7 @@ import type { MD2Model as MD2ModelData } from '../src/core/format/types'
 import { MD2Model } from '../src/react/MD2Model'
 import { useMD2Animation } from '../src/react/useMD2Animation'
 import { OGRO, readArrayBuffer } from './lib/models'
-import { compareScenes } from './lib/compare'
+import { compareOgros, compareScenes } from './lib/compare'
 import { type Table, fmt, perFrameNote, ratio } from './lib/stats'
 
 export interface AnimationControlOptions {
@@ -28,19 +28,8 @@ function Crossfading({ model, index, controllers }: { model: MD2ModelData; index
 
 /** 300 Ogros lit by three (Lambert) against the same lit by Quake II's table, same run, alternating. */
 export async function runQuake2LightingBench(options: AnimationControlOptions): Promise<Table> {
-  const model = parseMD2(readArrayBuffer(OGRO), { name: 'ogro' })
   const n = options.count
-  const { lambert, quake2 } = await compareScenes(
-    ['lambert', 'quake2'],
-    (kind) => (
-      <>
-        {Array.from({ length: n }, (_, i) => (
-          <MD2Model key={i} model={model} animation="run" lighting={kind} rotation-y={i * 0.1} />
-        ))}
-      </>
-    ),
-    options,
-  )
+  const { lambert, quake2 } = await compareOgros(['lambert', 'quake2'], (lighting) => ({ lighting }), options)
   const r = quake2 / lambert
   return {
     title: 'Quake II lighting, CPU: lighting="quake2" vs Lambert',

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,crowd,browser] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,bounds,crowd,browser] [--quick] [--write | --no-write]]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
  * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer;
@@ -18,6 +18,7 @@ import { runAnimateCpuBench } from './animate-cpu'
 import { runArchiveBench } from './archive'
 import { runCrowdCpuBench } from './crowd-cpu'
 import { runAttachmentsBench } from './attachments'
+import { runPoseBoundsBench } from './pose-bounds'
 import { runAnimationControlBench, runQuake2LightingBench } from './animation-control'
 import { CHROMIUM, runBrowserBench } from './browser'
 import { ASSETS, ROOT, listModels } from './lib/models'
@@ -34,7 +35,7 @@ const flags = new Map(
     }),
 )
 const folders = args.filter((arg) => !arg.startsWith('--'))
-const sections = new Set((flags.get('only') ?? 'parse,archive,cpu,control,attach,crowd,browser').split(','))
+const sections = new Set((flags.get('only') ?? 'parse,archive,cpu,control,attach,bounds,crowd,browser').split(','))
 const quick = flags.has('quick')
 const full = !flags.has('only') && !quick
 const write = flags.has('write') || (full && !flags.has('no-write'))
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
     ['control', 'animation control, CPU: 300 crossfading controllers vs 300 plain instances', runAnimationControlBench, 300],
     ['control', 'Quake II lighting, CPU: 300 Ogros lit by the table vs by three', runQuake2LightingBench, 300],
     ['attach', 'attachments, CPU: 100 soldiers with head and weapon vs 100 bodies', runAttachmentsBench, 100],
+    ['bounds', 'pose bounds, CPU: 300 Ogros with bounds="pose" vs the all-frames box', runPoseBoundsBench, 300],
   ] as const
   for (const [section, title, run, count] of comparisons) {
     if (!sections.has(section)) continue

@@ -6,12 +6,13 @@
  * unhandled error, unless the story names it in `parameters.expected` (as the dev-mode story tests do,
  * test/browser/story-guards.ts). Every docs page is opened too and must load without any of those.
  *
- *   node scripts/check-static-storybook.mjs [--dir storybook-static] [--only <id part>] [--renderer webgl|webgpu|webgpu-webgl2]
+ *   node --import tsx scripts/check-static-storybook.mjs [--dir storybook-static] [--only <id part>] [--renderer webgl|webgpu|webgpu-webgl2]
  */
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { extname, join, normalize, resolve } from 'node:path'
 import { chromium } from 'playwright'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/browser/chromium.ts'
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {
@@ -21,7 +22,6 @@ const option = (name, fallback) => {
 const root = resolve(option('--dir', 'storybook-static'))
 const only = option('--only', undefined)
 const renderer = option('--renderer', undefined)
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const STORY_TIMEOUT = 180_000
 /** Noise from the libraries underneath, not from this one (fiber 9.8 constructs a THREE.Clock). */
 const KNOWN_NOISE = ['THREE.Clock: This module has been deprecated']
@@ -65,20 +65,9 @@ const stories = entries.filter((entry) => entry.type === 'story' && entry.tags?.
 const docs = entries.filter((entry) => entry.type === 'docs')
 
 const browser = await chromium.launch({
-  executablePath: CHROMIUM,
+  executablePath: CHROMIUM_PATH,
   headless: true,
-  args: [
-    '--use-angle=swiftshader',
-    '--enable-unsafe-swiftshader',
-    '--enable-unsafe-webgpu',
-    '--use-webgpu-adapter=swiftshader',
-    '--ignore-gpu-blocklist',
-    '--no-sandbox',
-    '--disable-dev-shm-usage',
-    '--disable-background-timer-throttling',
-    '--disable-renderer-backgrounding',
-    '--disable-backgrounding-occluded-windows',
-  ],
+  args: [...CHROMIUM_ARGS],
 })
 
 /** Listens to the preview's channel from the first script on: the play function's outcome lands on window. */

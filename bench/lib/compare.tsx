@@ -1,5 +1,8 @@
 import ReactThreeTestRenderer from '@react-three/test-renderer'
 import type { ReactElement } from 'react'
+import { parseMD2 } from '../../src/core/format/parse'
+import { MD2Model, type MD2ModelProps } from '../../src/react/MD2Model'
+import { OGRO, readArrayBuffer } from './models'
 import { median, now } from './stats'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
@@ -11,6 +14,11 @@ const DELTA = 1 / 60
 export interface CompareOptions {
   rounds: number
   frames: number
+}
+
+/** A comparison of N instances each way. */
+export interface CountedCompareOptions extends CompareOptions {
+  count: number
 }
 
 /**
@@ -44,4 +52,27 @@ export async function compareScenes<K extends string>(
   }
   process.stdout.write('\n')
   return { [kinds[0]]: median(samples[kinds[0]]), [kinds[1]]: median(samples[kinds[1]]) } as Record<K, number>
+}
+
+/**
+ * `compareScenes` of `options.count` running Ogros each way, turned apart, whose props differ by kind
+ * (`propsOf(kind, i)`): the cost of one feature of `<MD2Model>` at scale.
+ */
+export async function compareOgros<K extends string>(
+  kinds: readonly [K, K],
+  propsOf: (kind: K, i: number) => Partial<MD2ModelProps>,
+  options: CountedCompareOptions,
+): Promise<Record<K, number>> {
+  const model = parseMD2(readArrayBuffer(OGRO), { name: 'ogro' })
+  return compareScenes(
+    kinds,
+    (kind) => (
+      <>
+        {Array.from({ length: options.count }, (_, i) => (
+          <MD2Model key={i} model={model} animation="run" rotation-y={i * 0.1} {...propsOf(kind, i)} />
+        ))}
+      </>
+    ),
+    options,
+  )
 }

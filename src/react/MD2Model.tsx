@@ -25,6 +25,7 @@ import {
   createMD2ShadowGeometry,
   createMD2ShellGeometry,
   getMD2RenderData,
+  resetMD2Bounds,
   writeMD2Pose,
 } from '../three/mesh/MD2Geometry.js'
 import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
@@ -166,6 +167,13 @@ export interface MD2ModelProps extends GroupProps {
    * it casts shadows (`castShadow`), or when `frustumCulled` is false.
    */
   animateOffscreen?: boolean
+  /**
+   * What the mesh geometry's `boundingBox` and `boundingSphere` hold: `"frames"` (default), the box of
+   * every frame, fixed; `"pose"`, the box of the pose drawn, found in the same pass that writes the
+   * vertices, so `Box3.setFromObject`, drei's `<Bounds>` and `BoxHelper`, colliders and raycasting follow
+   * the animation (a lying ogro in a lying ogro's box).
+   */
+  bounds?: 'frames' | 'pose'
   /** A keyframe was reached (footsteps, muzzle flashes): once per keyframe, in order, at any frame rate. */
   onFrame?: (frame: number, animation: MD2Animation) => void
   /** A looping animation went round. */
@@ -245,6 +253,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     shadowFloor,
     raycastExtras = false,
     animateOffscreen,
+    bounds = 'frames',
     onSkinError,
     timeout,
     files,
@@ -344,7 +353,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     if (!relit && !moved && posesEqual(written, pose)) return
     if (!(animateOffscreen ?? (castShadow === true || groupProps.frustumCulled === false)) && !inView(mesh, rootState.camera)) return
     copyPose(written, pose)
-    writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob)
+    writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob, bounds === 'pose')
   })
 
   // Show the pose right away, before any tick (a new geometry starts on frame 0).
@@ -353,8 +362,10 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     copyPose(written, pose)
     if (light && meshRef.current) light.update(meshRef.current, clock)
     if (blob && meshRef.current) placeShadow(blob.parameters, meshRef.current, model, shadowFloor)
-    writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob)
-  }, [geometry, shellGeometry, blob, shadowFloor, model, source, pose, written, light, clock, frame, animation])
+    // The all-frames box unless the pose's is asked for (then written with the pose).
+    if (bounds !== 'pose') resetMD2Bounds(geometry, model)
+    writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob, bounds === 'pose')
+  }, [geometry, shellGeometry, blob, shadowFloor, model, source, pose, written, light, clock, frame, animation, bounds])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
   const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose, tags: tagData }), [model, source, tagData])

@@ -92,6 +92,7 @@ export function blendVerticesYUpBy(
   positions: Float32Array,
   normals?: Float32Array,
   colors?: VertexLight,
+  bounds?: Float64Array,
 ): void {
   const t = factor.t
   const back = 1 - t
@@ -124,13 +125,31 @@ export function blendVerticesYUpBy(
     const ob = (data.byteOffset + vb) >>> 2
     if (colors !== undefined) blendWordPositionsLit(words, oa, words, ob, xyzIndex, positions, colors.colors, colors.table)
     else if (normals === undefined) blendWordPositions(words, oa, words, ob, xyzIndex, positions)
-    else blendWords(words, oa, words, ob, xyzIndex, positions, normals)
+    else blendWords(words, oa, words, ob, xyzIndex, positions, normals, bounds)
   } else {
     // Unaligned frames (a file read from an odd offset) or a big-endian host: byte by byte.
     blendBytePositions(data, va, vb, xyzIndex, positions)
     if (normals !== undefined) blendByteNormals(data, va, vb, xyzIndex, normals)
     if (colors !== undefined) lightBytes(data, vb, xyzIndex, colors)
   }
+  // The box of the positions is found in the word kernel's pass; the other kernels leave it to this walk.
+  if (bounds !== undefined && (words === undefined || colors !== undefined || normals === undefined)) boundsOf(positions, bounds)
+}
+
+/** Min x, y, z then max x, y, z of 3-float positions, into `out`. */
+export function boundsOf(positions: Float32Array, out: Float64Array): void {
+  out[0] = out[1] = out[2] = Infinity
+  out[3] = out[4] = out[5] = -Infinity
+  for (let o = 0; o < positions.length; o += 3) growBounds(out, positions[o]!, positions[o + 1]!, positions[o + 2]!)
+}
+
+function growBounds(bounds: Float64Array, x: number, y: number, z: number): void {
+  if (x < bounds[0]!) bounds[0] = x
+  if (x > bounds[3]!) bounds[3] = x
+  if (y < bounds[1]!) bounds[1] = y
+  if (y > bounds[4]!) bounds[4] = y
+  if (z < bounds[2]!) bounds[2] = z
+  if (z > bounds[5]!) bounds[5] = z
 }
 
 /**
@@ -244,7 +263,12 @@ function blendWords(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals: Float32Array,
+  bounds?: Float64Array,
 ): void {
+  if (bounds !== undefined) {
+    bounds[0] = bounds[1] = bounds[2] = Infinity
+    bounds[3] = bounds[4] = bounds[5] = -Infinity
+  }
   const k = coefficients
   const ax = k[AX]!,
     ay = k[AY]!,
@@ -271,6 +295,8 @@ function blendWords(
     normals[o] = table[na]! * back + table[nb]! * t
     normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t
     normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t
+    // The stored floats, so the box holds exactly what is drawn.
+    if (bounds !== undefined) growBounds(bounds, positions[o]!, positions[o + 1]!, positions[o + 2]!)
   }
 }
 
@@ -578,6 +604,8 @@ export interface PoseOutputs {
    */
   shadow?: Float32Array
   shadowParameters?: Float64Array
+  /** The box of the positions written, min x, y, z then max x, y, z (Y-up), found in the same pass. */
+  bounds?: Float64Array
 }
 
 /**
@@ -615,7 +643,11 @@ export function blendPoseInto(model: MD2BlendSource, pose: Readonly<MD2Pose>, xy
   const stride = model.frameStride
   const offsets = fadeOffsets
   for (let f = 0; f < 4; f++) offsets[f] = frames[f]! * stride + FRAME_HEADER_SIZE
-  const { positions, normals, colors, lightTable, shell, shadow } = out
+  const { positions, normals, colors, lightTable, shell, shadow, bounds } = out
+  if (bounds !== undefined) {
+    bounds[0] = bounds[1] = bounds[2] = Infinity
+    bounds[3] = bounds[4] = bounds[5] = -Infinity
+  }
   const shadowing = out.shadowParameters
   const sx = shadowing?.[0] ?? 0,
     sy = shadowing?.[1] ?? 0,
@@ -647,6 +679,7 @@ export function blendPoseInto(model: MD2BlendSource, pose: Readonly<MD2Pose>, xy
     positions[o] = px
     positions[o + 1] = py
     positions[o + 2] = pz
+    if (bounds !== undefined) growBounds(bounds, positions[o]!, positions[o + 1]!, positions[o + 2]!)
     if (normals !== undefined) {
       normals[o] = nx
       normals[o + 1] = ny

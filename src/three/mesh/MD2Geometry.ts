@@ -180,6 +180,7 @@ export function writeMD2Pose(
   light?: Float32Array,
   shell?: BufferGeometry,
   shadow?: { geometry: BufferGeometry; parameters: Float64Array },
+  poseBounds = false,
 ): void {
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
@@ -199,8 +200,8 @@ export function writeMD2Pose(
   const lit = light !== undefined && color !== undefined
   const positions = position.array as Float32Array
   const normals = lit ? undefined : (normal?.array as Float32Array | undefined)
-  if (shell !== undefined || shadow !== undefined) {
-    // A power shell or a blob shadow: body, shell and shadow from one pass of the general kernel.
+  if (shell !== undefined || shadow !== undefined || (poseBounds && fading)) {
+    // A power shell, a blob shadow (or the bounds of a crossfade): all from one pass of the general kernel.
     const shellPosition = shell?.getAttribute('position') as BufferAttribute | undefined
     const shadowPosition = shadow?.geometry.getAttribute('position') as BufferAttribute | undefined
     const out = poseOutputs
@@ -211,7 +212,9 @@ export function writeMD2Pose(
     out.shell = shellPosition?.array as Float32Array | undefined
     out.shadow = shadowPosition?.array as Float32Array | undefined
     out.shadowParameters = shadow?.parameters
+    out.bounds = poseBounds ? poseBox : undefined
     blendPoseInto(model, pose, layout.xyzIndex, out)
+    if (poseBounds) setPoseBounds(geometry, poseBox)
     if (shellPosition) shellPosition.needsUpdate = true
     if (shadowPosition) shadowPosition.needsUpdate = true
   } else {
@@ -226,12 +229,44 @@ export function writeMD2Pose(
       const held = heldPoseOf(geometry, model, pose, layout.xyzIndex, normals !== undefined)
       blendOverHeldPose(model, pose, layout.xyzIndex, positions, normals, held.positions, held.normals)
     } else if (fading) blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, vertexColors)
-    else blendVerticesYUpBy(model, pose.from, pose.to, pose, layout.xyzIndex, positions, normals, vertexColors)
+    else
+      blendVerticesYUpBy(
+        model,
+        pose.from,
+        pose.to,
+        pose,
+        layout.xyzIndex,
+        positions,
+        normals,
+        vertexColors,
+        poseBounds ? poseBox : undefined,
+      )
+    if (poseBounds) setPoseBounds(geometry, poseBox)
   }
   position.needsUpdate = true
   if (normal && normals) normal.needsUpdate = true
   if (color && lit) color.needsUpdate = true
 }
+
+/**
+ * Sets the geometry's `boundingBox` to the pose's box and its `boundingSphere` to the sphere around that
+ * box (what three's `Box3.setFromObject`, drei's `<Bounds>` and raycasting read).
+ */
+function setPoseBounds(geometry: BufferGeometry, box: Float64Array): void {
+  const bounds = (geometry.boundingBox ??= new Box3())
+  bounds.min.set(box[0]!, box[1]!, box[2]!)
+  bounds.max.set(box[3]!, box[4]!, box[5]!)
+  bounds.getBoundingSphere((geometry.boundingSphere ??= new Sphere()))
+}
+
+/** Puts back the all-frames bounds every instance starts with (after `writeMD2Pose` wrote a pose's). */
+export function resetMD2Bounds(geometry: BufferGeometry, model: MD2Model): void {
+  const data = getMD2RenderData(model)
+  ;(geometry.boundingBox ??= new Box3()).copy(data.boundingBox)
+  ;(geometry.boundingSphere ??= new Sphere()).copy(data.boundingSphere)
+}
+
+const poseBox = new Float64Array(6)
 
 /** The outputs of a shelled write, reused (the kernel reads them synchronously). */
 const poseOutputs: PoseOutputs = { positions: new Float32Array(0), shellOffset: POWERSUIT_SCALE }

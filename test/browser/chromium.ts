@@ -1,0 +1,22 @@
+/**
+ * Debian's Chromium and the flags every browser run here uses (vitest's browser projects, the static
+ * Storybook check): npm cannot download a browser, and there is no GPU.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export const CHROMIUM_ARGS: readonly string[] = [
+  // WebGL through ANGLE on SwiftShader.
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  // A real WebGPU adapter (SwiftShader's Vulkan) for WebGPURenderer, on a page from localhost or
+  // 127.0.0.1 (a secure context, so navigator.gpu exists).
+  '--enable-unsafe-webgpu',
+  '--use-webgpu-adapter=swiftshader',
+  '--ignore-gpu-blocklist',
+  '--no-sandbox',
+  '--disable-dev-shm-usage',
+  // Keep rAF and timers running at full speed in a hidden headless page.
+  '--disable-background-timer-throttling',
+  '--disable-renderer-backgrounding',
+  '--disable-backgrounding-occluded-windows',
+]
