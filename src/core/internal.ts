@@ -67,7 +67,7 @@ export {
   type MD2RangeArchive,
   type ArchiveByteSource,
 } from './archive/open-archive.js'
-export { CrowdAnimation, CROWD_POSE_STRIDE } from './animation/crowd-player.js'
+export { CrowdAnimation, CROWD_POSE_STRIDE, type CrowdEvents } from './animation/crowd-player.js'
 export { writeGLB, type WriteGLBOptions } from './gltf/write-glb.js'
 export { packGLB, readGLB, type GLBContents } from './gltf/glb.js'
 export { encodePNG } from './images/png.js'

@@ -20,7 +20,7 @@ const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/t
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2').slice(), { name: 'soldier/body.md2' })
 
 describe('CrowdAnimation', () => {
-  it('writes the poses AnimationPlayer writes, for any sequence of plays, still frames and time steps', () => {
+  it('writes the poses and reports the events AnimationPlayer does, for any sequence of plays, still frames and time steps', () => {
     const frames = ogro.header.numFrames
     const range = fc.record({
       start: fc.integer({ min: 0, max: frames - 1 }),
@@ -46,13 +46,27 @@ describe('CrowdAnimation', () => {
         const player = new AnimationPlayer(frames)
         const crowd = new CrowdAnimation(3, frames)
         const i = 1
+        // The events each reports, in order: keyframes reached, loops, ends.
+        const heard: { player: string[]; crowd: string[] } = { player: [], crowd: [] }
+        const events = {
+          onFrame: (frame: number) => heard.player.push(`frame ${frame}`),
+          onLoop: () => heard.player.push('loop'),
+          onEnd: () => heard.player.push('end'),
+        }
+        // The other slots play too (their own events are theirs).
+        crowd.events = {
+          onFrame: (at, frame) => void (at === i && heard.crowd.push(`frame ${frame}`)),
+          onLoop: (at) => void (at === i && heard.crowd.push('loop')),
+          onEnd: (at) => void (at === i && heard.crowd.push('end')),
+        }
         for (const c of commands) {
           if (c.kind === 'play') {
             player.play(c.range, c)
             crowd.play(i, c.range, c)
           } else if (c.kind === 'advance') {
-            player.advance(c.seconds)
+            player.advance(c.seconds, events)
             crowd.advance(c.seconds)
+            expect(heard.crowd).toEqual(heard.player)
           } else if (c.kind === 'still') {
             player.showFrame(c.frame)
             crowd.showFrame(i, c.frame)
@@ -71,6 +85,28 @@ describe('CrowdAnimation', () => {
       }),
       { numRuns: 300 },
     )
+  })
+})
+
+describe('MD2Crowd events', () => {
+  it('reports keyframes, loops and ends per instance through crowd.events, in order, at any frame rate', () => {
+    const crowd = new MD2Crowd(ogro, { limit: 2, maxTextureSize: 4096 })
+    const heard: string[] = []
+    crowd.events = {
+      onFrame: (i, frame) => heard.push(`${i}:${frame}`),
+      onLoop: (i) => heard.push(`${i}:loop`),
+      onEnd: (i) => heard.push(`${i}:end`),
+    }
+    crowd.play(0, 'run') // 40–45, looping, 10 fps
+    crowd.play(1, 'attack', { loop: false }) // 46–53, once
+    crowd.update(0.25) // one hitch of two and a half keyframes
+    crowd.update(0.5)
+    crowd.update(0.1)
+    const of = (i: number) => heard.filter((e) => e.startsWith(`${i}:`)).map((e) => e.slice(2))
+    // 0.85 s at 10 fps: the first frame, then eight more keyframes, going round once.
+    expect(of(0)).toEqual(['40', '41', '42', '43', '44', '45', 'loop', '40', '41', '42'])
+    expect(of(1)).toEqual(['46', '47', '48', '49', '50', '51', '52', '53', 'end'])
+    crowd.dispose()
   })
 })
 

@@ -12,6 +12,16 @@ const NO_INTERPOLATION = 1 << 5
 /** Posed from outside (`setPose`): advance leaves it alone. */
 const EXTERNAL = 1 << 6
 
+/** What a crowd's instances report while they advance (see `CrowdAnimation.events`). */
+export interface CrowdEvents {
+  /** Instance `i` reached keyframe `frame` (footsteps, muzzle flashes). */
+  onFrame?(i: number, frame: number): void
+  /** Instance `i`'s looping animation went round. */
+  onLoop?(i: number): void
+  /** Instance `i`'s play-once animation reached its last frame. */
+  onEnd?(i: number): void
+}
+
 /** Floats per instance in `poses`: from, to, t, fadeWeight, fadeFrom, fadeTo, fadeT, 0 (two vec4s for a shader). */
 export const CROWD_POSE_STRIDE = 8
 
@@ -33,6 +43,14 @@ export class CrowdAnimation {
   private readonly fadeDuration: Float64Array
   private readonly fadeElapsed: Float64Array
   private readonly flags: Uint8Array
+  /** Keyframe counts already reported through `events.onFrame` (−1: not even the first). */
+  private readonly reported: Float64Array
+  /**
+   * What instances tell their owner while they advance, as `AnimationPlayer`'s events with the instance
+   * first: a keyframe reached (once each, in order, at any frame rate), a loop gone round, a play-once
+   * animation ended. Called synchronously from `advance`; nothing is allocated.
+   */
+  events: CrowdEvents | undefined
 
   constructor(
     /** Slots. */
@@ -51,6 +69,7 @@ export class CrowdAnimation {
     this.fadeElapsed = new Float64Array(capacity)
     // As a new AnimationPlayer: looping, playing, on frame 0.
     this.flags = new Uint8Array(capacity).fill(LOOP | PLAYING)
+    this.reported = new Float64Array(capacity).fill(-1)
   }
 
   /** Starts `range` on instance `i` (see `AnimationPlayer.play`). */
@@ -73,6 +92,7 @@ export class CrowdAnimation {
     this.fps[i] = options.fps ?? range.fps ?? QUAKE2_FPS
     this.speed[i] = options.speed ?? 1
     this.position[i] = 0
+    this.reported[i] = -1
     this.flags[i] = ((options.loop ?? true) ? LOOP : 0) | PLAYING | (options.reverse ? REVERSE : 0) | (this.flags[i]! & NO_INTERPOLATION)
     this.writeRangePose(i)
   }
@@ -129,7 +149,8 @@ export class CrowdAnimation {
 
   /** Moves instances `0 … count − 1` on by `seconds`. */
   advance(seconds: number, count = this.capacity): void {
-    if (!(seconds > 0) || !Number.isFinite(seconds)) return
+    // A zero step still reports the first frame of animations just started, as AnimationPlayer does.
+    if (!(seconds >= 0) || !Number.isFinite(seconds)) return
     const p = this.poses
     for (let i = 0; i < count; i++) {
       const o = i * CROWD_POSE_STRIDE
@@ -140,20 +161,51 @@ export class CrowdAnimation {
         p[o + 3] = elapsed >= duration ? 0 : fadeOutWeight(elapsed / duration)
       }
       const flags = this.flags[i]!
-      if (flags & HOLDING || !(flags & PLAYING) || flags & FINISHED) continue
+      if (flags & HOLDING) continue
+      const events = this.events
+      if (events !== undefined && this.reported[i]! < 0) {
+        // The first frame is reached as the animation starts.
+        this.reported[i] = 0
+        events.onFrame?.(i, this.frameAt(i, 0))
+      }
+      if (!(flags & PLAYING) || flags & FINISHED) continue
       const step = seconds * this.speed[i]! * this.fps[i]!
       if (!(step > 0) || !Number.isFinite(step)) continue
       const length = this.end[i]! - this.start[i]! + 1
       let position = this.position[i]! + step
-      if (!(flags & LOOP) && position >= length - 1) {
+      const finishing = !(flags & LOOP) && position >= length - 1
+      if (events !== undefined) this.report(i, events, Math.floor(position), length, finishing)
+      if (finishing) {
         this.position[i] = length - 1
         this.flags[i] = (flags | FINISHED) & ~PLAYING
       } else {
-        if (flags & LOOP && position >= length) position -= Math.floor(position / length) * length
+        if (flags & LOOP && position >= length) {
+          const laps = Math.floor(position / length)
+          position -= laps * length
+          // The reported count moves with the playhead.
+          this.reported[i] = this.reported[i]! - laps * length
+        }
         this.position[i] = position
       }
       this.writeRangePose(i)
+      if (finishing) events?.onEnd?.(i)
     }
+  }
+
+  /**
+   * Reports the keyframes instance `i` reached up to count `reached`, in order (one lap at most, as
+   * `AnimationPlayer` caps a long hitch); a play-once animation that is finishing reports its last frame.
+   */
+  private report(i: number, events: CrowdEvents, reached: number, length: number, finishing: boolean): void {
+    const last = finishing ? length - 2 : reached
+    for (let count = Math.max(this.reported[i]! + 1, reached - length + 1); count <= last; count++) {
+      if (count % length === 0) events.onLoop?.(i)
+      events.onFrame?.(i, this.frameAt(i, count))
+    }
+    if (finishing) {
+      if (this.reported[i]! < length - 1) events.onFrame?.(i, this.frameAt(i, length - 1))
+      this.reported[i] = length - 1
+    } else this.reported[i] = reached
   }
 
   private frameAt(i: number, count: number): number {

@@ -22,7 +22,7 @@ import {
 } from 'three'
 import { findAnimation, type AnimationSelector } from '../../core/animation/animation-table.js'
 import type { PlayOptions } from '../../core/animation/range-player.js'
-import { CROWD_POSE_STRIDE, CrowdAnimation } from '../../core/animation/crowd-player.js'
+import { CROWD_POSE_STRIDE, CrowdAnimation, type CrowdEvents } from '../../core/animation/crowd-player.js'
 import { MD2Error } from '../../core/errors.js'
 import { createPose, type MD2Pose } from '../../core/animation/pose.js'
 import {
@@ -419,6 +419,18 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     ;(this.shell?.material as Material | undefined)?.dispose()
     this.scratch?.mesh.geometry.dispose()
     super.dispose()
+  }
+
+  /**
+   * Events of every instance, with the instance first: `onFrame(i, frame)` as a keyframe is reached
+   * (once each, in order, at any frame rate), `onLoop(i)`, `onEnd(i)`; called during `update`.
+   */
+  get events(): CrowdEvents | undefined {
+    return this.animation.events
+  }
+
+  set events(events: CrowdEvents | undefined) {
+    this.animation.events = events
   }
 
   private checkIndex(i: number): void {
