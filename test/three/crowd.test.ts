@@ -5,10 +5,11 @@
  * 10,000 instances allocates nothing.
  */
 import fc from 'fast-check'
-import { PerspectiveCamera, Raycaster, Vector2, Vector3 } from 'three'
+import { Box3, Matrix4, PerspectiveCamera, Quaternion, Raycaster, Vector2, Vector3 } from 'three'
 import { describe, expect, it } from 'vitest'
 import { AnimationPlayer } from '../../src/core/animation/range-player'
 import { CROWD_POSE_STRIDE, CrowdAnimation } from '../../src/core/animation/crowd-player'
+import { decodeFrame } from '../../src/core/format/decode-frame'
 import { parseMD2 } from '../../src/core/format/parse'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { readAsset } from '../support/assets'
@@ -106,6 +107,36 @@ describe('MD2Crowd events', () => {
     // 0.85 s at 10 fps: the first frame, then eight more keyframes, going round once.
     expect(of(0)).toEqual(['40', '41', '42', '43', '44', '45', 'loop', '40', '41', '42'])
     expect(of(1)).toEqual(['46', '47', '48', '49', '50', '51', '52', '53', 'end'])
+    crowd.dispose()
+  })
+})
+
+describe('MD2Crowd.getPoseBounds', () => {
+  it("is the box of the instance's pose as decoded from the file, placed by its transform, to 1e-4", () => {
+    const crowd = new MD2Crowd(ogro, { limit: 3, maxTextureSize: 4096 })
+    crowd.setTransform(2, new Vector3(30, 0, -12), 0.7, 0.5)
+    crowd.showFrame(2, 183.25) // lying in the death animation, a quarter of the way to the next frame
+    crowd.update(0)
+    const box = crowd.getPoseBounds(2, new Box3())
+    // Independently: the two keyframes decoded, blended, turned Y-up, placed by the same matrix.
+    const a = decodeFrame(ogro, 183)
+    const b = decodeFrame(ogro, 184)
+    const matrix = new Matrix4().compose(
+      new Vector3(30, 0, -12),
+      new Quaternion().setFromAxisAngle(new Vector3(0, 1, 0), 0.7),
+      new Vector3(0.5, 0.5, 0.5),
+    )
+    const want = new Box3()
+    for (let v = 0; v < a.length; v += 3) {
+      const q = [0, 1, 2].map((k) => a[v + k]! * 0.75 + b[v + k]! * 0.25)
+      want.expandByPoint(new Vector3(q[1], q[2], q[0]).applyMatrix4(matrix))
+    }
+    for (const axis of ['x', 'y', 'z'] as const) {
+      expect(Math.abs(box.min[axis] - want.min[axis])).toBeLessThan(1e-4)
+      expect(Math.abs(box.max[axis] - want.max[axis])).toBeLessThan(1e-4)
+    }
+    // Lying down: under half the standing height (frame 0 spans its Z scale × 255), at this scale.
+    expect(box.max.y - box.min.y).toBeLessThan(0.5 * 0.5 * (ogro.frameTransforms[2]! * 255))
     crowd.dispose()
   })
 })

@@ -15,6 +15,7 @@ import {
   WebGPUCoordinateSystem,
   type BufferGeometry,
   type Camera,
+  type Box3,
   type Intersection,
   type Material,
   type Raycaster,
@@ -369,6 +370,47 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     return this.ids[k]!
   }
 
+  /**
+   * The box of instance `i`'s pose as drawn now, placed by its transform (in the crowd's space, as
+   * `getMatrixAt`), written into `target`: for colliders and camera fitting. A query, not a per-frame
+   * path: the pose is blended once into a scratch buffer and its vertices transformed.
+   */
+  getPoseBounds(i: number, target: Box3): Box3 {
+    this.checkIndex(i)
+    const scratch = (this.scratch ??= this.makeScratch())
+    this.readPose(i, scratch.pose)
+    const geometry = scratch.mesh.geometry
+    writeMD2Pose(geometry, this.model, scratch.pose)
+    const positions = geometry.getAttribute('position').array as Float32Array
+    const e = instanceWorld.fromArray(this.transforms, i * 16).elements
+    target.makeEmpty()
+    for (let o = 0; o < positions.length; o += 3) {
+      const x = positions[o]!,
+        y = positions[o + 1]!,
+        z = positions[o + 2]!
+      corner.set(
+        e[0]! * x + e[4]! * y + e[8]! * z + e[12]!,
+        e[1]! * x + e[5]! * y + e[9]! * z + e[13]!,
+        e[2]! * x + e[6]! * y + e[10]! * z + e[14]!,
+      )
+      target.expandByPoint(corner)
+    }
+    return target
+  }
+
+  /** Instance `i`'s pose from the animation's arrays. */
+  private readPose(i: number, pose: MD2Pose): void {
+    const s = i * CROWD_POSE_STRIDE
+    const p = this.animation.poses
+    pose.from = p[s]!
+    pose.to = p[s + 1]!
+    pose.t = p[s + 2]!
+    pose.fadeWeight = p[s + 3]!
+    pose.fadeFrom = p[s + 4]!
+    pose.fadeTo = p[s + 5]!
+    pose.fadeT = p[s + 6]!
+  }
+
   /** Hits against each drawn instance's animated triangles, nearest first by the caller's sort; `instanceId` is the instance. */
   override raycast(raycaster: Raycaster, intersects: Intersection[]): void {
     const scratch = (this.scratch ??= this.makeScratch())
@@ -377,17 +419,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       instanceWorld.fromArray(this.transforms, i * 16).premultiply(this.matrixWorld)
       worldSphere.copy(this.sphere).applyMatrix4(instanceWorld)
       if (!raycaster.ray.intersectsSphere(worldSphere)) continue
-      const s = i * CROWD_POSE_STRIDE
-      const p = this.animation.poses
-      const pose = scratch.pose
-      pose.from = p[s]!
-      pose.to = p[s + 1]!
-      pose.t = p[s + 2]!
-      pose.fadeWeight = p[s + 3]!
-      pose.fadeFrom = p[s + 4]!
-      pose.fadeTo = p[s + 5]!
-      pose.fadeT = p[s + 6]!
-      writeMD2Pose(scratch.mesh.geometry, this.model, pose)
+      this.readPose(i, scratch.pose)
+      writeMD2Pose(scratch.mesh.geometry, this.model, scratch.pose)
       scratch.mesh.geometry.boundingSphere = this.sphere
       scratch.mesh.matrixWorld.copy(instanceWorld)
       const before = intersects.length
@@ -459,6 +492,7 @@ const scratchQuaternion = new Quaternion()
 const scratchPosition = new Vector3()
 const scratchScale = new Vector3()
 const instanceWorld = new Matrix4()
+const corner = new Vector3()
 const worldSphere = new Sphere()
 const projection = new Matrix4()
 const localPlanes = new Float32Array(24)
