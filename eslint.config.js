@@ -6,7 +6,20 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist', 'storybook-static', 'coverage', 'node_modules', 'bench/results', '**/*.d.ts.map'] },
+  {
+    ignores: [
+      'dist',
+      'storybook-static',
+      'coverage',
+      'node_modules',
+      'bench/results',
+      '**/*.d.ts.map',
+      // The arena example's build output and packed library (examples/arena/README.md).
+      'examples/arena/dist',
+      'examples/arena/vendor',
+      'examples/arena/node_modules',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -45,6 +45,28 @@ function chromium() {
   }
 }
 
+/** The story tests, drawn by one of three.js's renderers. */
+function storybookProject(name: string, renderer: 'webgl' | 'webgpu') {
+  return {
+    plugins: [
+      storybookTest({
+        configDir: `${root}.storybook`,
+        // A 640×480 viewport (defined in .storybook/preview.tsx): SwiftShader draws it quickly.
+        initialGlobals: { viewport: { value: 'pixelTests', isRotated: false }, renderer },
+      }),
+    ],
+    test: {
+      name,
+      globalSetup: ['test/browser/require-chromium.ts'],
+      setupFiles: ['test/browser/story-guards.ts'],
+      browser: chromium(),
+      fileParallelism: false,
+      testTimeout: 180_000,
+      hookTimeout: 120_000,
+    },
+  }
+}
+
 export default defineConfig({
   test: {
     // The second reporter prints how many stories were checked in Chromium (silent otherwise).
@@ -73,25 +95,10 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      {
-        // Every story is a test: its play function checks the pixels (see stories/support/pixels.ts).
-        plugins: [
-          storybookTest({
-            configDir: `${root}.storybook`,
-            // A 640×480 viewport (defined in .storybook/preview.tsx): SwiftShader draws it quickly.
-            initialGlobals: { viewport: { value: 'pixelTests', isRotated: false } },
-          }),
-        ],
-        test: {
-          name: 'storybook',
-          globalSetup: ['test/browser/require-chromium.ts'],
-          setupFiles: ['test/browser/story-guards.ts'],
-          browser: chromium(),
-          fileParallelism: false,
-          testTimeout: 180_000,
-          hookTimeout: 120_000,
-        },
-      },
+      // Every story is a test: its play function checks the pixels (see stories/support/pixels.ts); once
+      // with WebGLRenderer and once with WebGPURenderer on real WebGPU (the toolbar's `renderer` global).
+      storybookProject('storybook', 'webgl'),
+      storybookProject('storybook-webgpu', 'webgpu'),
     ],
   },
 })

@@ -1,5 +1,6 @@
 import type { Preview } from '@storybook/react-vite'
 import { MINIMAL_VIEWPORTS } from 'storybook/viewport'
+import { isRendererKind, StoryRenderer } from '../stories/support/renderers'
 import { Stage, type StageOptions } from '../stories/support/Stage'
 
 const preview: Preview = {
@@ -7,7 +8,7 @@ const preview: Preview = {
     layout: 'fullscreen',
     controls: { expanded: true, sort: 'none' },
     options: {
-      storySort: { order: ['Introduction', 'Quake II', 'UFO:AI', 'Animation', 'Skins', 'Writer', 'Crowds', 'Tools', 'Failures'] },
+      storySort: { order: ['Introduction', 'Quake II', 'UFO:AI', 'Animation', 'Skins', 'Writer', 'Crowds', 'Games', 'Tools', 'Failures'] },
     },
     viewport: {
       options: {
@@ -18,6 +19,23 @@ const preview: Preview = {
     },
   },
   tags: ['autodocs'],
+  // Which of three.js's renderers draws every story (toolbar, or `&globals=renderer:webgpu` in the URL).
+  globalTypes: {
+    renderer: {
+      description: "three.js's renderer for every story",
+      toolbar: {
+        title: 'Renderer',
+        icon: 'component',
+        dynamicTitle: true,
+        items: [
+          { value: 'webgl', title: 'WebGLRenderer' },
+          { value: 'webgpu', title: 'WebGPURenderer (WebGPU)' },
+          { value: 'webgpu-webgl2', title: 'WebGPURenderer (WebGL2 backend)' },
+        ],
+      },
+    },
+  },
+  initialGlobals: { renderer: 'webgl' },
   decorators: [
     // What a story that fails on purpose expects (failed requests, console messages): the story
     // tests fail on anything else a visitor would see go wrong (test/browser/story-guards.ts).
@@ -27,14 +45,21 @@ const preview: Preview = {
     },
     // Every story is R3F content: wrap it in the shared <Canvas>. `parameters.stage` moves the camera;
     // `stage: false` leaves a story that brings its own <Canvas> alone.
-    (Story, { parameters }) =>
-      parameters.stage === false ? (
-        <Story />
-      ) : (
-        <Stage {...((parameters.stage ?? {}) as StageOptions)}>
-          <Story />
-        </Stage>
-      ),
+    (Story, { parameters, globals }) => {
+      const renderer = isRendererKind(globals.renderer) ? globals.renderer : 'webgl'
+      return (
+        <StoryRenderer.Provider value={renderer}>
+          {parameters.stage === false ? (
+            <Story />
+          ) : (
+            // A new canvas when the renderer changes: a canvas keeps the context it was first given.
+            <Stage key={renderer} renderer={renderer} {...((parameters.stage ?? {}) as StageOptions)}>
+              <Story />
+            </Stage>
+          )}
+        </StoryRenderer.Provider>
+      )
+    },
   ],
 }
 

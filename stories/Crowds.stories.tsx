@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { useFrame } from '@react-three/fiber'
+import { useFrame, useThree } from '@react-three/fiber'
 import { useEffect, useMemo, useRef } from 'react'
 import { Vector3 } from 'three'
 import { expect } from 'storybook/test'
@@ -132,12 +132,20 @@ function Fps() {
   )
 }
 
+/** Which of three.js's renderers draws the canvas, and on which backend. */
+function rendererName(gl: unknown): string {
+  const renderer = gl as { isWebGPURenderer?: boolean; backend?: { isWebGPUBackend?: boolean } }
+  if (!renderer.isWebGPURenderer) return 'WebGLRenderer'
+  return `WebGPURenderer (${renderer.backend?.isWebGPUBackend ? 'WebGPU' : 'WebGL2 backend'})`
+}
+
 function Army(props: ArmyArgs) {
   const { count, gpu, lighting } = useLiveArgs(props)
   const ogro = useMD2(OGRO)
   const soldier = useMD2(SOLDIER)
   const half = Math.ceil(count / 2)
   const Path = gpu ? GpuArmy : CpuArmy
+  const gl = useThree((state) => state.gl)
   return (
     <>
       <Path
@@ -161,9 +169,9 @@ function Army(props: ArmyArgs) {
         lighting={lighting}
       />
       <Fps />
-      <Overlay
-        at={{ x: 0.5, y: 0.95 }}
-      >{`${count} characters · ${gpu ? 'GPU path: 2 draw calls' : `CPU path: ${count} <MD2Model>`}`}</Overlay>
+      <Overlay at={{ x: 0.5, y: 0.95 }} role="status">
+        {`${count} characters · ${gpu ? 'GPU path (vertex shader): 2 draw calls' : `CPU path: ${count} <MD2Model>`} · ${rendererName(gl)}`}
+      </Overlay>
     </>
   )
 }
@@ -191,6 +199,9 @@ export const Army1000: Story = {
     const first = await stage.expectModel(undefined, 0.02)
     const later = await stage.until((p) => difference(first, p) > 2000, 'the army moving')
     expect(difference(first, later)).toBeGreaterThan(2000)
+    // It says which renderer draws it (the toolbar's `renderer`) and which path.
+    const status = canvasElement.querySelector('[role="status"]')?.textContent ?? ''
+    expect(status).toMatch(/GPU path .* · (WebGLRenderer|WebGPURenderer \((WebGPU|WebGL2 backend)\))$/)
   },
 }
 

@@ -7,6 +7,7 @@ import { MD2Model, useMD2, usePlayerAnimation, type PlayerAnimationController } 
 import { PLAYER_PRIORITY, type PlayerGesture } from '../src/core/internal'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON } from './support/assets'
 import { difference, findStage } from './support/pixels'
+import { canvasGl, useStoryRenderer } from './support/renderers'
 import { BACKGROUND } from './support/Stage'
 
 interface PlayerControlArgs {
@@ -133,13 +134,15 @@ function describe(animation: PlayerAnimationController): string {
 
 function PlayerControlDemo(args: PlayerControlArgs) {
   const hud = useRef<HTMLPreElement>(null)
+  const renderer = useStoryRenderer()
   return (
     <div style={{ position: 'relative', width: '100%', height: '100vh', minHeight: 360 }}>
       <Canvas
+        key={renderer}
         shadows="percentage"
         dpr={[1, 2]}
         flat
-        gl={{ preserveDrawingBuffer: true }}
+        gl={canvasGl(renderer)}
         camera={{ position: [0, 80, -110], fov: 55, near: 1, far: 4000 }}
         style={{ position: 'absolute', inset: 0 }}
       >

@@ -1,4 +1,4 @@
-import { useFrame, useThree, type ThreeElements } from '@react-three/fiber'
+import { useFrame, type ThreeElements } from '@react-three/fiber'
 import {
   createContext,
   forwardRef,
@@ -16,12 +16,16 @@ import type { Group, MeshBasicMaterial, MeshLambertMaterial } from 'three'
 import type { MD2AnimationController } from '../core/animation/animation-controller.js'
 import { MD2Error } from '../core/errors.js'
 import type { MD2Model as MD2ModelData } from '../core/format/types.js'
+import type { MD2Tags } from '../core/tags/tag-file.js'
+import { warnOnce } from '../core/warn-once.js'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
 import { useArchiveUrl } from './MD2Archive.js'
 import type { MD2PoseSource } from './MD2Model.js'
 import { useAssetHold } from './assetCache.js'
+import { tagFiles } from './useMD2Tags.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator, type UseMD2AnimationOptions } from './useMD2Animation.js'
 import { models } from './useMD2.js'
+import { useMaxTextureSize } from './useMaxTextureSize.js'
 import { useSkinProp, type MD2SkinProp } from './useMD2Skin.js'
 
 /** Options of `useMD2Crowd`: the crowd's, with the device's texture limit filled in. */
@@ -35,7 +39,7 @@ export type UseMD2CrowdOptions = Omit<MD2CrowdOptions, 'maxTextureSize'>
  * lighting change; disposed on unmount.
  */
 export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): MD2Crowd {
-  const maxTextureSize = useThree((state) => state.gl.capabilities?.maxTextureSize ?? 4096)
+  const maxTextureSize = useMaxTextureSize(4096)
   const { limit, lighting, opacity } = options
   const translucent = opacity !== undefined && opacity < 1
   const shell = options.shell === undefined ? undefined : JSON.stringify(options.shell)
@@ -63,6 +67,7 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
   return crowd
 }
 
+/** What an `<MD2Instances>` tells what is inside it: its crowd, its instance slots (for `<MD2Instance>`). */
 const CrowdContext = createContext<{ crowd: MD2Crowd; claim(): number; free(i: number): void } | null>(null)
 
 export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 'children'> {
@@ -83,7 +88,20 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   shell?: UseMD2CrowdOptions['shell']
   castShadow?: boolean
   receiveShadow?: boolean
-  /** `<MD2Instance>` elements (and anything else). */
+  /**
+   * Inside another `<MD2Instances>`: draw this model on each of its instances (a weapon in every hand),
+   * with exactly its frames, as `<MD2Model sync>` (frames this model lacks show its last, warned once).
+   */
+  sync?: boolean
+  /**
+   * Inside another `<MD2Instances tags>`: place this model on that tag of each instance (`tag_head`,
+   * `tag_rweapon`, or the tag's index), for the instance's pose, as `<MD2Attach>`. Without `sync`, its
+   * instances keep their own animation (frame 0 unless played through the ref).
+   */
+  tag?: string | number
+  /** This model's UFO:AI tags: a `.tag` URL (Suspense, cached) or `parseMD2Tags` output, for `tag` followers inside. */
+  tags?: string | MD2Tags
+  /** `<MD2Instance>` elements, followers (`<MD2Instances sync>`, `tag`) and anything else. */
   children?: ReactNode
 }
 
@@ -91,6 +109,7 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
  * Instanced rendering of one model, as drei's `<Instances>`: every `<MD2Instance>` inside is one
  * instance of a single draw call, animated on the GPU from the file's own frame bytes. Each instance
  * takes `<MD2Model>`'s animation props and its own transform. The ref is the `MD2Crowd` (an `InstancedMesh`).
+ * An `<MD2Instances sync>` or `tag` inside draws another model on every instance (`MD2Crowd.follow`).
  */
 export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2Instances({ url: givenUrl, model, ...props }, ref) {
   const url = useArchiveUrl(givenUrl)
@@ -112,7 +131,10 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     {
       model,
       modelUrl,
-      limit = 1000,
+      limit: givenLimit,
+      sync = false,
+      tag,
+      tags,
       skin,
       lighting,
       shadelight,
@@ -128,17 +150,50 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     },
     ref,
   ) {
+    useAssetHold(tagFiles, typeof tags === 'string' ? tags : undefined)
+    const tagData = typeof tags === 'string' ? tagFiles.read(tags) : tags
     const map = useSkinProp(model, skin, modelUrl)
+    const parent = useContext(CrowdContext)
+    const follows = sync || tag !== undefined
+    if (follows && !parent) {
+      warnOnce(
+        `${model.name}:instances-follow`,
+        `<MD2Instances ${sync ? 'sync' : `tag=${JSON.stringify(tag)}`}> (${model.name ?? 'model'}) needs an enclosing <MD2Instances>; drawn on its own`,
+      )
+    }
+    const leader = follows ? parent?.crowd : undefined
+    // A follower holds exactly its leader's instances.
+    const limit = leader?.capacity ?? givenLimit ?? 1000
+    if (leader && givenLimit !== undefined && givenLimit !== leader.capacity) {
+      warnOnce(
+        `${model.name}:instances-limit:${givenLimit}`,
+        `<MD2Instances limit={${givenLimit}}> (${model.name ?? 'model'}) follows a crowd of ${leader.capacity}; using ${leader.capacity}`,
+      )
+    }
     const crowd = useMD2Crowd(model, { limit, lighting, shadelight, minlight, fullbright, glow, opacity, shell, map })
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false
     crowd.receiveShadow = receiveShadow ?? false
+    // Set while rendering, so followers inside find the tags in their own (earlier) layout effects.
+    crowd.tags = tagData
+    useLayoutEffect(() => {
+      if (!leader) return
+      crowd.follow(leader, { tag, sync })
+      return () => {
+        if (crowd.leader === leader) crowd.follow(null)
+      }
+    }, [crowd, leader, tag, sync, leader?.tags])
     const slots = useMemo(() => {
       const free: number[] = []
       let next = 0
       return {
         crowd,
         claim: () => {
+          if (leader)
+            throw new MD2Error(
+              'BAD_ARGUMENT',
+              `<MD2Instance> inside a follower <MD2Instances> (${crowd.model.name ?? 'model'}): its instances are its leader's; put it in the leader`,
+            )
           const i = free.pop() ?? next++
           if (i >= crowd.capacity) {
             throw new MD2Error(
@@ -153,7 +208,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
           free.push(i)
         },
       }
-    }, [crowd])
+    }, [crowd, leader])
     return (
       <group {...groupProps}>
         <primitive object={crowd}>

@@ -1,6 +1,7 @@
 import { useFrame, useThree } from '@react-three/fiber'
 import { forwardRef, useImperativeHandle, useRef } from 'react'
-import { Matrix4, type Group, type Material, type Mesh, type Object3D, type WebGLProgramParametersWithUniforms } from 'three'
+import { Matrix4, type Group, type Material, type Mesh, type Object3D } from 'three'
+import { squeezeDepth } from '../three/materials/depthHack.js'
 import { MD2Model, type MD2ModelProps } from './MD2Model.js'
 
 export interface MD2ViewWeaponProps extends Omit<MD2ModelProps, 'castShadow' | 'receiveShadow'> {
@@ -12,19 +13,12 @@ export interface MD2ViewWeaponProps extends Omit<MD2ModelProps, 'castShadow' | '
   hand?: 'right' | 'left' | 'center'
 }
 
-/** RF_DEPTHHACK: glDepthRange(0, 0.3). Depth d = (z/w + 1) / 2 becomes 0.3 d, i.e. z' = 0.3 z − 0.7 w. */
-const DEPTH_HACK = 'gl_Position.z = 0.3 * gl_Position.z - 0.7 * gl_Position.w;'
-
-function squeezeDepth(shader: WebGLProgramParametersWithUniforms): void {
-  shader.vertexShader = shader.vertexShader.replace('#include <project_vertex>', `#include <project_vertex>\n${DEPTH_HACK}`)
-}
-
 /**
  * The weapon in the player's hand (`RF_WEAPONMODEL | RF_DEPTHHACK`): an `<MD2Model>` that follows the
  * camera every frame, drawn with its depth squeezed into the nearest 30% of the depth range so it
  * never clips into walls. Takes `<MD2Model>`'s props (animation, controller, skin, lighting…); its
  * origin is the eye, as Quake II's `v_*.md2` view models are made. The ref is the group that follows
- * the camera.
+ * the camera. Works on both of three.js's renderers.
  */
 export const MD2ViewWeapon = forwardRef<Group, MD2ViewWeaponProps>(function MD2ViewWeapon({ hand = 'right', ...props }, ref) {
   const camera = useThree((state) => state.camera)
@@ -60,12 +54,6 @@ function patch(material: Material | Material[]): void {
   for (const one of Array.isArray(material) ? material : [material]) {
     if (patched.has(one)) continue
     patched.add(one)
-    const previous = one.onBeforeCompile
-    one.onBeforeCompile = (shader, renderer) => {
-      previous.call(one, shader, renderer)
-      squeezeDepth(shader)
-    }
-    one.customProgramCacheKey = () => 'md2-depth-hack'
-    one.needsUpdate = true
+    squeezeDepth(one)
   }
 }

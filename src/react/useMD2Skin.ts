@@ -1,4 +1,3 @@
-import { useThree } from '@react-three/fiber'
 import { useDeferredValue, useEffect, useRef } from 'react'
 import type { Texture } from 'three'
 import { MD2Error, isMD2Error } from '../core/errors.js'
@@ -8,6 +7,7 @@ import { md2SourceUrl } from '../three/loaders/MD2Loader.js'
 import { MD2SkinLoader, getMissingSkinTexture } from '../three/loaders/MD2SkinLoader.js'
 import { createAssetCache, loadWhileWanted, useAssetHold } from './assetCache.js'
 import { useArchiveUrl } from './MD2Archive.js'
+import { useMaxTextureSize } from './useMaxTextureSize.js'
 import { isAbort } from '../three/loaders/fetchBytes.js'
 
 /** How one of a model's own skin names was resolved. */
@@ -160,7 +160,7 @@ export function useSkinProp(
   onSkinError?: (error: MD2Error) => void,
 ): Texture | undefined {
   // Skins larger than this renderer can hold are resampled as they are decoded.
-  loader.maxTextureSize = useThree((state) => state.gl.capabilities?.maxTextureSize ?? Infinity)
+  loader.maxTextureSize = useMaxTextureSize(Infinity)
   const loadedFrom = modelUrl ?? md2SourceUrl(model)
   const key = skinKey(model, skin, loadedFrom)
   const deferred = useDeferredValue(key)

@@ -11,6 +11,11 @@ import {
   type CSSProperties,
   type ReactNode,
 } from 'react'
+import { PCFShadowMap } from 'three'
+import { canvasGl, type RendererKind } from './renderers'
+
+/** Shadow maps off until a story's light casts them, in the one filtering every renderer has. */
+const SHADOW_MAP = { enabled: false, type: PCFShadowMap }
 
 /** The scene background. Pixel checks compare against it (flat: no tone mapping, exact colours). */
 export const BACKGROUND = '#1d2733'
@@ -25,12 +30,14 @@ export interface StageOptions {
   fov?: number
   /** Height of the floor the soft shadow lies on (Quake II players stand at −24). `null`: no floor. */
   floor?: number | null
+  /** three.js's renderer (the toolbar's `renderer` global). */
+  renderer?: RendererKind
 }
 
 /**
  * The `<Canvas>` every story renders in: lights, orbit controls, a plain background and a Suspense
  * fallback that draws nothing into WebGL (so "the model is drawn" means the model, not a spinner).
- * `preserveDrawingBuffer` and `flat` let the play functions read exact pixels. Text from the
+ * `flat` (and `preserveDrawingBuffer`, or a copy of each frame on WebGPURenderer) lets the play functions read exact pixels. Text from the
  * scene (`<Overlay>`) is plain DOM laid over the canvas.
  */
 export function Stage({
@@ -39,19 +46,28 @@ export function Stage({
   target = [0, 2, 0],
   fov = 50,
   floor = -24,
+  renderer = 'webgl',
 }: StageOptions & { children?: ReactNode }) {
   const overlays = useMemo(() => createOverlayStore(), [])
   const entries = useSyncExternalStore(overlays.subscribe, overlays.snapshot)
   return (
     <OverlayContext.Provider value={overlays}>
       <div style={{ position: 'relative', width: '100%', height: '100vh', minHeight: 360, background: BACKGROUND }}>
-        <Canvas flat dpr={[1, 2]} gl={{ preserveDrawingBuffer: true }} camera={{ position: camera, fov, near: 1, far: 5000 }}>
+        <Canvas
+          flat
+          dpr={[1, 2]}
+          gl={canvasGl(renderer)}
+          // R3F picks PCFSoftShadowMap by default, which three r18x no longer has (and warns of on WebGPU).
+          shadows={SHADOW_MAP}
+          camera={{ position: camera, fov, near: 1, far: 5000 }}
+        >
           <color attach="background" args={[BACKGROUND]} />
           <hemisphereLight args={['#e8eeff', '#4d4034', 1.5]} />
           <directionalLight position={[60, 90, 80]} intensity={2.2} />
           <directionalLight position={[-70, 30, -60]} intensity={0.8} />
-          {floor !== null && (
+          {floor !== null && renderer === 'webgl' && (
             // A soft contact shadow where the models stand: the floor without a plane over the background.
+            // (drei's contact shadow is GLSL: WebGPURenderer cannot run it, so its stages have no floor.)
             <ContactShadows position={[0, floor, 0]} scale={160} resolution={256} blur={2.5} far={80} opacity={0.55} frames={Infinity} />
           )}
           <OrbitControls makeDefault target={target} />

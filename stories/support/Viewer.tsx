@@ -17,6 +17,7 @@ import {
   type MD2ModelData,
   type MD2Tags,
 } from '../../src/index'
+import { useStoryRenderer } from './renderers'
 import { Stage } from './Stage'
 
 /** Files a viewer opens: models, skins, animation tables and tags, or whole archives. */
@@ -108,6 +109,7 @@ export interface ViewerProps {
  * read the header and warnings; export `.glb` or re-save `.md2`. Nothing leaves the browser.
  */
 export function Viewer({ initial }: ViewerProps) {
+  const renderer = useStoryRenderer()
   const [source, setSource] = useState<ViewerSource | undefined>(initial)
   const [dropError, setDropError] = useState<string>()
   const [over, setOver] = useState(false)
@@ -340,7 +342,7 @@ export function Viewer({ initial }: ViewerProps) {
         )}
       </aside>
       <div style={{ flex: 1, position: 'relative', outline: over ? '3px dashed #58a6ff' : 'none', outlineOffset: -3 }}>
-        <Stage>
+        <Stage key={renderer} renderer={renderer}>
           {source && path && model && (
             <ViewerBoundary key={`${source.name}:${path}`}>
               <MD2Archive archive={source.archive}>

@@ -1,3 +1,4 @@
+import type { MirroredCanvas } from './renderers'
 import { BACKGROUND } from './Stage'
 
 /**
@@ -61,15 +62,23 @@ export function coverage(picture: Picture, region?: Region, bg: RGB = background
   return count === 0 ? 0 : drawn / count
 }
 
-/** Number of pixels in the region that differ at all between two pictures of one canvas. */
-export function difference(a: Picture, b: Picture, region?: Region): number {
+/**
+ * Number of pixels in the region that differ between two pictures of one canvas: in any channel by more
+ * than `tolerance` levels (0: at all).
+ */
+export function difference(a: Picture, b: Picture, region?: Region, tolerance = 0): number {
   if (a.width !== b.width || a.height !== b.height) return a.width * a.height
   const { x0, x1, y0, y1 } = bounds(a, region)
   let changed = 0
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const i = (y * a.width + x) * 4
-      if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) changed++
+      if (
+        Math.abs(a.data[i]! - b.data[i]!) > tolerance ||
+        Math.abs(a.data[i + 1]! - b.data[i + 1]!) > tolerance ||
+        Math.abs(a.data[i + 2]! - b.data[i + 2]!) > tolerance
+      )
+        changed++
     }
   }
   return changed
@@ -88,8 +97,10 @@ export async function findStage(root: HTMLElement, timeout = DEFAULT_TIMEOUT, bg
   const deadline = performance.now() + timeout
   for (;;) {
     // Never call getContext before R3F has: that would lock in default context attributes.
-    const canvas = root.querySelector<HTMLCanvasElement>('canvas[data-engine]')
-    if (canvas && canvas.width > 0 && canvas.height > 0) return new StageProbe(canvas, bg)
+    const canvas = root.querySelector<HTMLCanvasElement & MirroredCanvas>('canvas[data-engine]')
+    // WebGPURenderer's canvases are read once a first frame is copied (stories/support/renderers.ts).
+    const drawn = canvas !== null && (canvas.md2Renderer === undefined || canvas.md2Mirror !== undefined)
+    if (canvas && drawn && canvas.width > 0 && canvas.height > 0) return new StageProbe(canvas, bg)
     if (performance.now() > deadline) throw new Error(`no canvas[data-engine] appeared within ${timeout} ms`)
     await delay(50)
   }
@@ -112,7 +123,8 @@ export class StageProbe {
     const context = this.reader.getContext('2d', { willReadFrequently: true })
     if (!context) throw new Error('no 2D context to read the WebGL canvas with')
     context.clearRect(0, 0, width, height)
-    context.drawImage(this.canvas, 0, 0)
+    // WebGPURenderer's canvases are read from the copy of their last frame (stories/support/renderers.ts).
+    context.drawImage((this.canvas as MirroredCanvas).md2Mirror ?? this.canvas, 0, 0)
     return { width, height, data: context.getImageData(0, 0, width, height).data }
   }
 
@@ -183,7 +195,10 @@ function expectBackgroundAt(picture: Picture, x: number, y: number, bg: RGB): vo
   const i = (y * picture.width + x) * 4
   const pixel = [picture.data[i]!, picture.data[i + 1]!, picture.data[i + 2]!]
   const exact = pixel.every((value, c) => Math.abs(value - bg[c]!) <= 2)
-  check(exact, `the corner pixel is ${pixel.join(',')}, not the background (${bg.join(',')})`)
+  check(
+    exact,
+    `the corner pixel is ${pixel.join(',')} (alpha ${picture.data[i + 3]}, ${picture.width}×${picture.height}), not the background (${bg.join(',')})`,
+  )
 }
 
 /** Play functions and plain browser tests both use these checks: fail with a plain Error. */

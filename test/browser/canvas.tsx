@@ -2,7 +2,8 @@
 import { Canvas, type RootState } from '@react-three/fiber'
 import { Suspense, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
-import type { WebGLRenderer } from 'three'
+import { PCFShadowMap, type WebGLRenderer } from 'three'
+import { canvasGl, type MirroredCanvas, type RendererKind } from '../../stories/support/renderers'
 import { afterEach } from 'vitest'
 import { findStage, hexToRgb, type StageProbe } from '../../stories/support/pixels'
 
@@ -35,16 +36,20 @@ export function openHost(width: number, height: number): { host: HTMLDivElement;
 }
 
 /** A 400×300 R3F canvas with a black background, flat colours, no antialiasing (shadow maps when asked). */
-export async function mount(children: ReactNode, { antialias = false, shadows = false } = {}): Promise<Mounted> {
+export async function mount(
+  children: ReactNode,
+  { antialias = false, shadows = false, renderer = 'webgl' as RendererKind } = {},
+): Promise<Mounted> {
   const { host, root } = openHost(400, 300)
   let state: RootState | undefined
   const render = (scene: ReactNode) =>
     root.render(
       <Canvas
         flat
-        shadows={shadows}
+        // PCF: R3F's default (PCFSoftShadowMap) is gone from three r18x, which warns of it.
+        shadows={shadows ? 'percentage' : { enabled: false, type: PCFShadowMap }}
         dpr={1}
-        gl={{ preserveDrawingBuffer: true, antialias }}
+        gl={canvasGl(renderer, { antialias })}
         camera={{ position: [0, 2, 100], fov: 50, near: 1, far: 1000 }}
         onCreated={(created) => {
           state = created
@@ -69,4 +74,16 @@ export async function waitUntil(condition: () => boolean, what: string, timeout 
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => requestAnimationFrame(resolve))
   }
+}
+
+/** The canvas was drawn by the renderer asked for: on `webgpu`, real WebGPU on a real adapter, not a fallback. */
+export async function expectRenderer(canvas: HTMLCanvasElement, kind: RendererKind): Promise<void> {
+  const info = (canvas as MirroredCanvas).md2Renderer
+  if (kind === 'webgl') {
+    if (info) throw new Error(`asked for WebGLRenderer, drawn by ${info.backend}`)
+    return
+  }
+  if (!info || info.kind !== kind) throw new Error(`asked for ${kind}, drawn by ${info?.backend ?? 'WebGLRenderer'}`)
+  if (kind === 'webgpu' && (info.backend !== 'WebGPU' || !info.adapter || !/swiftshader|\w+\/\w+/.test(info.adapter)))
+    throw new Error(`asked for WebGPU, drawn by ${info.backend} on adapter ${info.adapter ?? 'none'}`)
 }

@@ -12,6 +12,10 @@ export const CHROMIUM_ARGS: readonly string[] = [
   // 127.0.0.1 (a secure context, so navigator.gpu exists).
   '--enable-unsafe-webgpu',
   '--use-webgpu-adapter=swiftshader',
+  // Without Vulkan on SwiftShader for the GPU process, the WebGPU device is lost as soon as it is made
+  // ("A valid external Instance reference no longer exists") and nothing is drawn.
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
   '--ignore-gpu-blocklist',
   '--no-sandbox',
   '--disable-dev-shm-usage',

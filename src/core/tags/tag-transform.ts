@@ -50,7 +50,8 @@ function clampFrame(frame: number, last: number): number {
 
 function normaliseAxes(m: Float32Array): void {
   for (let o = 0; o < 9; o += 3) {
-    const length = Math.hypot(m[o]!, m[o + 1]!, m[o + 2]!)
+    // Not Math.hypot: V8 allocates in it, and attachments call this every frame.
+    const length = Math.sqrt(m[o]! * m[o]! + m[o + 1]! * m[o + 1]! + m[o + 2]! * m[o + 2]!)
     if (length > 0) {
       m[o] = m[o]! / length
       m[o + 1] = m[o + 1]! / length

@@ -1,6 +1,8 @@
 import {
   DynamicDrawUsage,
   InstancedBufferAttribute,
+  InstancedInterleavedBuffer,
+  InterleavedBufferAttribute,
   InstancedMesh,
   Matrix4,
   Mesh,
@@ -35,9 +37,11 @@ import {
   type ShellSpec,
 } from '../../core/lighting/quake2-light.js'
 import type { MD2Model } from '../../core/format/types.js'
+import type { MD2Tags } from '../../core/tags/tag-file.js'
 import { warnOnce } from '../../core/warn-once.js'
 import { createMD2Geometry, writeMD2Pose } from '../mesh/MD2Geometry.js'
 import { acquireMD2GpuFrames, drawWithGpuFrames, releaseMD2GpuFrames, type MD2GpuFrames } from './gpuFrames.js'
+import { copyClampedCrowdPose, placeOnTag, resolveFollowing, type CrowdFollowing, type CrowdFollowOptions } from './crowdFollower.js'
 
 export interface MD2CrowdOptions extends Quake2LightFlags {
   /** Instances it can hold (buffers are sized once). */
@@ -59,8 +63,19 @@ export interface MD2CrowdOptions extends Quake2LightFlags {
 /** The most instances one crowd holds (its buffers are sized by its limit up front). */
 const MAX_CROWD_SIZE = 1 << 20
 
-/** Floats per visible instance in the per-frame attributes (pose, fade, light). */
-const ATTRIBUTE_SIZE = 4
+/**
+ * Floats per drawn instance in the per-frame data, one interleaved buffer (one vertex buffer: WebGPU
+ * allows a pipeline 8): where its keyframes are, the crossfade's, the blends, the light, and the two
+ * keyframes' scales and blended translate.
+ */
+const INSTANCE_STRIDE = 25
+const FRAMES = 0
+const FADE_FRAMES = 4
+const BLEND = 8
+const LIGHT = 12
+const SCALE_A = 16
+const SCALE_B = 19
+const SHIFT = 22
 
 /**
  * Many instances of one MD2 model in one draw call, animated on the GPU. The model's frames go to the GPU
@@ -72,6 +87,9 @@ const ATTRIBUTE_SIZE = 4
  * `setTransform(i, …)` places instance `i`, `play(i, …)` animates it (the rules of `MD2Animator`),
  * `update(seconds, camera)` moves time on and prepares the draw; `count` is then the instances drawn.
  * Raycasting reports the instance hit (`instanceId`) against its animated triangles.
+ *
+ * Another model (a weapon, a head) is drawn on every instance by a second crowd that `follow`s this
+ * one: one more draw, each of its instances copying this crowd's instance of the same index.
  */
 export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   readonly model: MD2Model
@@ -87,13 +105,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly shade: Float32Array
   private readonly ids: Int32Array
   private readonly hidden: Uint8Array
-  private readonly framesAttribute: InstancedBufferAttribute
-  private readonly fadeAttribute: InstancedBufferAttribute
-  private readonly blendAttribute: InstancedBufferAttribute
-  private readonly lightAttribute: InstancedBufferAttribute
-  private readonly scaleAAttribute: InstancedBufferAttribute
-  private readonly scaleBAttribute: InstancedBufferAttribute
-  private readonly shiftAttribute: InstancedBufferAttribute
+  private readonly instanceData: InstancedInterleavedBuffer
   private readonly quake2: boolean
   private flags: Quake2LightFlags
   private readonly sphere: Sphere
@@ -102,6 +114,12 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly clock = { seconds: 0 }
   private readonly lightOut = new Float64Array(3)
   private readonly lightIn = new Float64Array(3)
+  /** This model's UFO:AI tags (`parseMD2Tags`), where followers given a `tag` find it. */
+  tags: MD2Tags | undefined
+  private leaderCrowd: MD2Crowd | undefined
+  private following: CrowdFollowing | undefined
+  /** Crowds following this one, updated by this one's `update`, in the order they began following. */
+  private readonly followers: MD2Crowd[] = []
 
   constructor(model: MD2Model, options: MD2CrowdOptions) {
     const limit = options.limit
@@ -134,25 +152,21 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.ids = new Int32Array(limit)
     this.hidden = new Uint8Array(limit)
     this.sphere = frames.geometry.boundingSphere!.clone()
-    const attribute = (size = ATTRIBUTE_SIZE) =>
-      new InstancedBufferAttribute(new Float32Array(limit * size), size).setUsage(DynamicDrawUsage)
-    this.framesAttribute = attribute()
-    this.fadeAttribute = attribute()
-    this.blendAttribute = attribute()
-    this.lightAttribute = attribute()
-    this.scaleAAttribute = attribute(3)
-    this.scaleBAttribute = attribute(3)
-    this.shiftAttribute = attribute(3)
+    this.instanceData = new InstancedInterleavedBuffer(new Float32Array(limit * INSTANCE_STRIDE), INSTANCE_STRIDE).setUsage(
+      DynamicDrawUsage,
+    )
     this.instanceMatrix.setUsage(DynamicDrawUsage)
     // The geometry is shared by every crowd of the model: the per-crowd attributes go on a light copy.
     this.geometry = frames.geometry.clone()
-    this.geometry.setAttribute('md2Frames', this.framesAttribute)
-    this.geometry.setAttribute('md2FadeFrames', this.fadeAttribute)
-    this.geometry.setAttribute('md2Blend', this.blendAttribute)
-    this.geometry.setAttribute('md2Light', this.lightAttribute)
-    this.geometry.setAttribute('md2ScaleA', this.scaleAAttribute)
-    this.geometry.setAttribute('md2ScaleB', this.scaleBAttribute)
-    this.geometry.setAttribute('md2Shift', this.shiftAttribute)
+    const slot = (name: string, size: number, offset: number) =>
+      this.geometry.setAttribute(name, new InterleavedBufferAttribute(this.instanceData, size, offset))
+    slot('md2Frames', 4, FRAMES)
+    slot('md2FadeFrames', 4, FADE_FRAMES)
+    slot('md2Blend', 4, BLEND)
+    slot('md2Light', 4, LIGHT)
+    slot('md2ScaleA', 3, SCALE_A)
+    slot('md2ScaleB', 3, SCALE_B)
+    slot('md2Shift', 3, SHIFT)
     this.customDepthMaterial = drawWithGpuFrames(new MeshDepthMaterial({ depthPacking: RGBADepthPacking }), frames)
     this.customDistanceMaterial = drawWithGpuFrames(new MeshDistanceMaterial(), frames)
     if (options.shell !== undefined) {
@@ -172,7 +186,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     // Culled here, instance by instance, in `update`.
     this.frustumCulled = false
     this.count = 0
-    this.gpuBytes = { frames: frames.frameBytes, shared: frames.sharedBytes, perInstance: (16 + 4 * ATTRIBUTE_SIZE + 9) * 4 }
+    this.gpuBytes = { frames: frames.frameBytes, shared: frames.sharedBytes, perInstance: (16 + INSTANCE_STRIDE) * 4 }
   }
 
   /** Places instance `i` (relative to the crowd): a position, a rotation (a yaw in radians about +Y, or a quaternion) and a scale. */
@@ -196,11 +210,13 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   /** Places instance `i` by a matrix (relative to the crowd). */
   setMatrix(i: number, matrix: Readonly<Matrix4>): void {
     this.checkIndex(i)
+    if (this.ledBy('setMatrix', 'place')) return
     const e = matrix.elements
     this.transforms.set(e, i * 16)
-    const sx = Math.hypot(e[0]!, e[1]!, e[2]!)
-    const sy = Math.hypot(e[4]!, e[5]!, e[6]!)
-    const sz = Math.hypot(e[8]!, e[9]!, e[10]!)
+    // Not Math.hypot: V8 allocates in it, and <MD2Instance> places its instance every frame.
+    const sx = Math.sqrt(e[0]! * e[0]! + e[1]! * e[1]! + e[2]! * e[2]!)
+    const sy = Math.sqrt(e[4]! * e[4]! + e[5]! * e[5]! + e[6]! * e[6]!)
+    const sz = Math.sqrt(e[8]! * e[8]! + e[9]! * e[9]! + e[10]! * e[10]!)
     this.radii[i] = this.sphere.radius * Math.max(sx, sy, sz)
     this.hidden[i] = 0
     if (i >= this.size) this.size = i + 1
@@ -209,12 +225,14 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   /** Stops drawing instance `i` until it is placed again. */
   hide(i: number): void {
     this.checkIndex(i)
+    if (this.ledBy('hide', 'place')) return
     this.hidden[i] = 1
   }
 
   /** Plays an animation of the model (by name, index or range) on instance `i`, as `MD2Animator.play`. */
   play(i: number, animation: AnimationSelector, options: PlayOptions = {}): void {
     this.checkIndex(i)
+    if (this.following?.sync && this.ledBy('play', 'pose')) return
     const found = findAnimation(this.model, animation)
     if (!found) {
       warnOnce(
@@ -230,12 +248,14 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   /** Shows a still frame on instance `i` (fractional: between two keyframes). */
   showFrame(i: number, frame: number): void {
     this.checkIndex(i)
+    if (this.following?.sync && this.ledBy('showFrame', 'pose')) return
     this.animation.showFrame(i, frame)
   }
 
   /** Shows a pose computed elsewhere (an `MD2Animator` of its own) on instance `i`. */
   setPose(i: number, pose: Readonly<MD2Pose>): void {
     this.checkIndex(i)
+    if (this.following?.sync && this.ledBy('setPose', 'pose')) return
     this.animation.setPose(i, pose)
   }
 
@@ -258,32 +278,23 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   /**
    * Moves every instance's animation on by `seconds`, then writes the instances in `camera`'s view (all
-   * of them without a camera) into the per-frame attributes: `count` becomes the number drawn.
+   * of them without a camera) into the per-frame attributes: `count` becomes the number drawn. Then
+   * updates the crowds that follow this one, in the same call. A follower's own `update` does nothing:
+   * its leader's draws it.
    */
   update(seconds: number, camera?: Camera): void {
+    if (this.leaderCrowd) return
     this.animation.advance(seconds, this.size)
     if (seconds > 0 && Number.isFinite(seconds)) this.clock.seconds += seconds
     this.updateMatrixWorld()
     const planes = camera ? localFrustum(this, camera) : undefined
     const t = this.transforms
     const c = this.sphere.center
-    const matrices = this.instanceMatrix.array as Float32Array
-    const frames = this.framesAttribute.array as Float32Array
-    const fade = this.fadeAttribute.array as Float32Array
-    const blend = this.blendAttribute.array as Float32Array
-    const light = this.lightAttribute.array as Float32Array
-    const rows = this.frames.rows
-    const scaleA = this.scaleAAttribute.array as Float32Array
-    const scaleB = this.scaleBAttribute.array as Float32Array
-    const shift = this.shiftAttribute.array as Float32Array
-    const m = this.model.frameTransforms
-    const poses = this.animation.poses
-    const w = this.matrixWorld.elements
     let drawn = 0
     for (let i = 0; i < this.size; i++) {
       if (this.hidden[i]) continue
-      const o = i * 16
       if (planes) {
+        const o = i * 16
         const x = t[o]! * c.x + t[o + 4]! * c.y + t[o + 8]! * c.z + t[o + 12]!
         const y = t[o + 1]! * c.x + t[o + 5]! * c.y + t[o + 9]! * c.z + t[o + 13]!
         const z = t[o + 2]! * c.x + t[o + 6]! * c.y + t[o + 10]! * c.z + t[o + 14]!
@@ -297,30 +308,124 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
         }
         if (!inside) continue
       }
-      const k = drawn++
+      this.ids[drawn++] = i
+    }
+    this.writeDrawn(drawn)
+    this.updateFollowers(seconds)
+  }
+
+  /**
+   * Makes this crowd draw its model on `leader`'s instances (a weapon in every hand, a head on every
+   * neck), in one more draw: its instance `i` copies the leader's instance `i` on every leader
+   * `update` (which updates it, after itself), with its transform (times `tag`'s placement for the
+   * leader's pose, when given), hidden state and culling (drawn exactly when the leader's instance is,
+   * never culled again), and, with `sync` (the default), the leader's frames, clamped to this model's
+   * as `<MD2Model sync>` does. The instances are in the leader's space: a crowd with no parent is added
+   * to the leader. Its own look (skin, lighting, shadelight, shell) stays its own. `follow(null)` stops.
+   * Refused with an `MD2Error`: following itself or its own follower, a leader of a larger limit, a tag
+   * without tags; an unknown tag warns once and places the instances at the leader's origin.
+   */
+  follow(leader: MD2Crowd | null, options: CrowdFollowOptions = {}): void {
+    if (leader) {
+      for (let above: MD2Crowd | undefined = leader; above; above = above.leaderCrowd) {
+        if (above === this)
+          throw new MD2Error(
+            'BAD_ARGUMENT',
+            `MD2Crowd.follow: ${this.model.name ?? 'a crowd'} cannot follow ${leader === this ? 'itself' : 'a crowd that follows it'}`,
+          )
+      }
+      if (leader.capacity > this.capacity)
+        throw new MD2Error(
+          'BAD_ARGUMENT',
+          `MD2Crowd.follow: the leader (${leader.model.name ?? 'a crowd'}) holds ${leader.capacity} instances and this crowd (${this.model.name ?? 'a crowd'}) ${this.capacity}; give it a limit of at least ${leader.capacity}`,
+        )
+    }
+    const following = leader ? resolveFollowing(leader.model, leader.tags, options) : undefined
+    const before = this.leaderCrowd
+    if (before) before.followers.splice(before.followers.indexOf(this), 1)
+    if (this.addedTo && this.parent === this.addedTo) this.addedTo.remove(this)
+    this.addedTo = undefined
+    this.leaderCrowd = leader ?? undefined
+    this.following = following
+    this.count = 0
+    if (this.shell) this.shell.count = 0
+    if (!leader) return
+    leader.followers.push(this)
+    if (!this.parent) {
+      leader.add(this)
+      this.addedTo = leader
+    }
+  }
+
+  /** The leader `follow` added this crowd to (removed from it again when it stops following). */
+  private addedTo: MD2Crowd | undefined
+
+  /** The crowd this one follows (`follow`), if any. */
+  get leader(): MD2Crowd | undefined {
+    return this.leaderCrowd
+  }
+
+  /** Each follower's instances: the leader's drawn ones, in the leader's order, posed and placed from it. */
+  private updateFollowers(seconds: number): void {
+    for (let f = 0; f < this.followers.length; f++) this.followers[f]!.updateFromLeader(seconds)
+  }
+
+  private updateFromLeader(seconds: number): void {
+    const leader = this.leaderCrowd!
+    const following = this.following!
+    this.size = leader.size
+    if (!following.sync) this.animation.advance(seconds, this.size)
+    if (seconds > 0 && Number.isFinite(seconds)) this.clock.seconds += seconds
+    this.updateMatrixWorld()
+    const drawn = leader.count
+    for (let k = 0; k < drawn; k++) {
+      const i = leader.ids[k]!
       this.ids[k] = i
+      this.copyFromLeader(i, leader, following)
+    }
+    this.writeDrawn(drawn)
+    this.updateFollowers(seconds)
+  }
+
+  /** Instance `i`'s transform (and, synced, its pose) from the leader's, into this crowd's own arrays. */
+  private copyFromLeader(i: number, leader: MD2Crowd, following: CrowdFollowing): void {
+    if (following.sync) copyClampedCrowdPose(this.animation.poses, leader.animation.poses, i, this.model)
+    placeOnTag(this.transforms, leader.transforms, leader.animation.poses, i, following)
+  }
+
+  /** Writes the per-frame attributes of the instances listed in `ids[0 … drawn − 1]`; `count` becomes `drawn`. */
+  private writeDrawn(drawn: number): void {
+    const t = this.transforms
+    const matrices = this.instanceMatrix.array as Float32Array
+    const data = this.instanceData.array as Float32Array
+    const rows = this.frames.rows
+    const m = this.model.frameTransforms
+    const poses = this.animation.poses
+    const w = this.matrixWorld.elements
+    for (let k = 0; k < drawn; k++) {
+      const i = this.ids[k]!
+      const o = i * 16
       for (let e = 0; e < 16; e++) matrices[k * 16 + e] = t[o + e]!
       const s = i * CROWD_POSE_STRIDE
-      const a = k * ATTRIBUTE_SIZE
+      const a = k * INSTANCE_STRIDE
       // Each keyframe as (block, row) of the frames texture: the shader then needs no division.
-      placeFrame(frames, a, poses[s]!, rows)
-      placeFrame(frames, a + 2, poses[s + 1]!, rows)
+      placeFrame(data, a + FRAMES, poses[s]!, rows)
+      placeFrame(data, a + FRAMES + 2, poses[s + 1]!, rows)
       const toward = poses[s + 2]!
-      blend[a] = toward
-      blend[a + 2] = poses[s + 3]!
+      data[a + BLEND] = toward
+      data[a + BLEND + 2] = poses[s + 3]!
       // The CPU kernel's coefficients: each keyframe's scale times its share, and the blended translate.
       const fa = poses[s]! * 6
       const fb = poses[s + 1]! * 6
-      const at = k * 3
       for (let axis = 0; axis < 3; axis++) {
-        scaleA[at + axis] = m[fa + axis]! * (1 - toward)
-        scaleB[at + axis] = m[fb + axis]! * toward
-        shift[at + axis] = m[fa + 3 + axis]! * (1 - toward) + m[fb + 3 + axis]! * toward
+        data[a + SCALE_A + axis] = m[fa + axis]! * (1 - toward)
+        data[a + SCALE_B + axis] = m[fb + axis]! * toward
+        data[a + SHIFT + axis] = m[fa + 3 + axis]! * (1 - toward) + m[fb + 3 + axis]! * toward
       }
       if (poses[s + 3]! > 0) {
-        placeFrame(fade, a, poses[s + 4]!, rows)
-        placeFrame(fade, a + 2, poses[s + 5]!, rows)
-        blend[a + 1] = poses[s + 6]!
+        placeFrame(data, a + FADE_FRAMES, poses[s + 4]!, rows)
+        placeFrame(data, a + FADE_FRAMES + 2, poses[s + 5]!, rows)
+        data[a + BLEND + 1] = poses[s + 6]!
       }
       if (this.quake2) {
         // The instance's world yaw: its +Z axis seen from above.
@@ -331,30 +436,28 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
         lightIn[1] = this.shade[i * 3 + 1]!
         lightIn[2] = this.shade[i * 3 + 2]!
         const shade = effectiveShadelight(lightIn, this.flags, this.clock, this.lightOut)
-        light[a] = shade[0]!
-        light[a + 1] = shade[1]!
-        light[a + 2] = shade[2]!
-        blend[a + 3] = shadeDotsRow((Math.atan2(zx, zz) * 180) / Math.PI)
+        data[a + LIGHT] = shade[0]!
+        data[a + LIGHT + 1] = shade[1]!
+        data[a + LIGHT + 2] = shade[2]!
+        data[a + BLEND + 3] = shadeDotsRow((Math.atan2(zx, zz) * 180) / Math.PI)
       }
     }
     this.count = drawn
     if (this.shell) this.shell.count = drawn
     this.uploadFirst(this.instanceMatrix, this.ranges[0]!, drawn)
-    this.uploadFirst(this.framesAttribute, this.ranges[1]!, drawn)
-    this.uploadFirst(this.fadeAttribute, this.ranges[2]!, drawn)
-    this.uploadFirst(this.blendAttribute, this.ranges[3]!, drawn)
-    this.uploadFirst(this.scaleAAttribute, this.ranges[4]!, drawn)
-    this.uploadFirst(this.scaleBAttribute, this.ranges[5]!, drawn)
-    this.uploadFirst(this.shiftAttribute, this.ranges[6]!, drawn)
-    if (this.quake2) this.uploadFirst(this.lightAttribute, this.ranges[7]!, drawn)
+    this.uploadFirst(this.instanceData, this.ranges[1]!, drawn)
   }
 
   /** One update range object per attribute, reused every frame (`addUpdateRange` makes a new one). */
-  private readonly ranges = [0, 1, 2, 3, 4, 5, 6, 7].map(() => ({ start: 0, count: 0 }))
+  private readonly ranges = [0, 1].map(() => ({ start: 0, count: 0 }))
 
-  private uploadFirst(attribute: InstancedBufferAttribute, range: { start: number; count: number }, instances: number): void {
+  private uploadFirst(
+    attribute: InstancedBufferAttribute | InstancedInterleavedBuffer,
+    range: { start: number; count: number },
+    instances: number,
+  ): void {
     if (instances === 0) return
-    range.count = instances * attribute.itemSize
+    range.count = instances * ('stride' in attribute ? attribute.stride : attribute.itemSize)
     const ranges = attribute.updateRanges
     // Setting the length to 0 would drop the array's storage (a new one on push): replace in place.
     if (ranges.length === 0) ranges.push(range)
@@ -377,6 +480,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
    */
   getPoseBounds(i: number, target: Box3): Box3 {
     this.checkIndex(i)
+    // A follower's instance as its leader places it now (its arrays are written only for instances drawn).
+    if (this.leaderCrowd) this.copyFromLeader(i, this.leaderCrowd, this.following!)
     const scratch = (this.scratch ??= this.makeScratch())
     this.readPose(i, scratch.pose)
     const geometry = scratch.mesh.geometry
@@ -445,6 +550,9 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     // The shared frame data is counted: releasing it twice would free it under another crowd.
     if (!this.released) releaseMD2GpuFrames(this.model, this.frames)
     this.released = true
+    // Followers stop drawing; a disposed follower leaves its leader's list.
+    for (const follower of [...this.followers]) follower.follow(null)
+    if (this.leaderCrowd) this.follow(null)
     this.geometry.dispose()
     this.material.dispose()
     this.customDepthMaterial?.dispose()
@@ -464,6 +572,17 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   set events(events: CrowdEvents | undefined) {
     this.animation.events = events
+  }
+
+  /** On a follower, `what` comes from the leader: warns once and says so (true: the call is ignored). */
+  private ledBy(method: string, what: 'place' | 'pose'): boolean {
+    const leader = this.leaderCrowd
+    if (!leader) return false
+    warnOnce(
+      `crowd-follower:${this.model.name}:${method}`,
+      `MD2Crowd.${method}: ${this.model.name ?? 'this crowd'} follows ${leader.model.name ?? 'another crowd'}, which ${what === 'place' ? 'places and hides' : 'poses'} its instances; call it on the leader (ignored here)`,
+    )
+    return true
   }
 
   private checkIndex(i: number): void {

@@ -8,14 +8,14 @@ import {
   RGBAFormat,
   UnsignedByteType,
   type Material,
-  type WebGLProgramParametersWithUniforms,
 } from 'three'
 import { ANORMS_256_YUP } from '../../core/animation/blend-vertices.js'
 import { MD2Error } from '../../core/errors.js'
 import { ANORMTAB, SHADEDOT_QUANT } from '../../core/lighting/shade-dots.js'
-import { POWERSUIT_SCALE } from '../../core/lighting/quake2-light.js'
 import { FRAME_HEADER_SIZE, VERTEX_SIZE } from '../../core/format/spec.js'
 import type { MD2Model } from '../../core/format/types.js'
+import { decodeInGLSL, type GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
+import { decodeInTSL } from '../materials/gpuDecodeTSL.js'
 import { getMD2RenderData } from '../mesh/MD2Geometry.js'
 
 /**
@@ -116,9 +116,12 @@ function buildGpuFrames(model: MD2Model, maxTextureSize: number): MD2GpuFrames {
   const geometry = new BufferGeometry()
   geometry.setIndex(render.index)
   geometry.setAttribute('uv', render.uv)
-  geometry.setAttribute('md2Vertex', new BufferAttribute(Float32Array.from(render.layout.xyzIndex), 1))
-  // Never read (the shader decodes normals), but without a normal attribute three draws Lambert flat-shaded.
-  geometry.setAttribute('normal', new BufferAttribute(new Int8Array(render.layout.vertexCount), 1))
+  // Which MD2 vertex each drawn vertex reads, as its only position (both shaders decode the rest).
+  const vertexIndex = new BufferAttribute(Float32Array.from(render.layout.xyzIndex), 1)
+  geometry.setAttribute('position', vertexIndex)
+  // Never read as a normal (the shaders decode normals), but without one three draws Lambert flat-shaded
+  // and WebGPURenderer warns: the same buffer again.
+  geometry.setAttribute('normal', vertexIndex)
   geometry.boundingBox = render.boundingBox.clone()
   geometry.boundingSphere = render.boundingSphere.clone()
   geometry.name = `${model.name ?? 'md2'} (GPU frames)`
@@ -129,7 +132,7 @@ function buildGpuFrames(model: MD2Model, maxTextureSize: number): MD2GpuFrames {
     vertices: numVertices,
     geometry,
     frameBytes: bytes.byteLength,
-    sharedBytes: table.byteLength + render.layout.vertexCount * (4 + 8 + 1) + render.layout.indices.byteLength + SHARED_TABLE_BYTES,
+    sharedBytes: table.byteLength + render.layout.vertexCount * (4 + 8) + render.layout.indices.byteLength + SHARED_TABLE_BYTES,
   }
 }
 
@@ -157,110 +160,14 @@ function sharedTables(): { normals: DataTexture; light: DataTexture } {
 }
 
 /**
- * Makes `material` draw an `MD2Crowd`: its vertex shader reads each vertex's two keyframes (and the two
- * of a crossfade's outgoing pose) from the frames texture, dequantizes, blends and turns them to Y-up
- * exactly as the CPU kernel does, and, with `quake2Light`, writes Quake II's `shadedots × shadelight`
- * colour. Works for the crowd's material and its depth and distance materials (so shadows animate).
+ * Makes `material` draw an `MD2Crowd` on either renderer: `WebGLRenderer` runs the GLSL decode
+ * (`onBeforeCompile`), `WebGPURenderer` the TSL one (`positionNode`, `colorNode`), each ignoring the
+ * other's. Works for the crowd's material and its depth and distance materials (so shadows animate).
  */
-export function drawWithGpuFrames(
-  material: Material,
-  frames: MD2GpuFrames,
-  options: { quake2Light?: boolean; shell?: boolean; normals?: boolean } = {},
-): Material {
+export function drawWithGpuFrames(material: Material, frames: MD2GpuFrames, options: GpuDecodeOptions = {}): Material {
   const tables = sharedTables()
-  const previous = material.onBeforeCompile.bind(material)
-  material.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer) => {
-    previous(shader, renderer)
-    shader.uniforms.md2FrameBytes = { value: frames.frames }
-    shader.uniforms.md2Table = { value: frames.table }
-    shader.uniforms.md2Normals = { value: tables.normals }
-    shader.uniforms.md2LightTable = { value: tables.light }
-    shader.uniforms.md2Vertices = { value: frames.vertices }
-    shader.vertexShader = patchVertexShader(shader.vertexShader, options)
-  }
-  const key = material.customProgramCacheKey.bind(material)
-  material.customProgramCacheKey = () =>
-    `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}`
+  const inputs = { frames: frames.frames, table: frames.table, normals: tables.normals, light: tables.light, vertices: frames.vertices }
+  decodeInGLSL(material, inputs, options)
+  decodeInTSL(material, inputs, options)
   return material
-}
-
-const DECLARATIONS = /* glsl */ `
-uniform highp sampler2D md2FrameBytes;
-uniform highp sampler2D md2Table;
-uniform highp sampler2D md2Normals;
-uniform highp sampler2D md2LightTable;
-uniform int md2Vertices;
-attribute float md2Vertex;
-// Per instance: where its two keyframes are (block, row each) and the same for a crossfade's outgoing
-// pair; the blends (t, the outgoing t, the outgoing weight, the light table row); the two keyframes'
-// scales with the blend folded in, and their blended translate (the CPU kernel's coefficients); the shadelight.
-attribute vec4 md2Frames;
-attribute vec4 md2FadeFrames;
-attribute vec4 md2Blend;
-attribute vec3 md2ScaleA;
-attribute vec3 md2ScaleB;
-attribute vec3 md2Shift;
-attribute vec4 md2Light;
-vec3 md2Position;
-vec3 md2ObjectNormal = vec3(0.0, 1.0, 0.0);
-vec3 md2Color;
-// A vertex's 4 bytes (x, y, z, normal index) as the whole numbers they are.
-vec4 md2Texel(vec2 frame, int vertex) {
-  return floor(texelFetch(md2FrameBytes, ivec2(int(frame.x) * md2Vertices + vertex, int(frame.y)), 0) * 255.0 + 0.5);
-}
-vec3 md2Normal(float index) { return texelFetch(md2Normals, ivec2(int(index), 0), 0).xyz; }
-// Quake's x, y, z drawn as y, z, x (Y up).
-vec3 md2YUp(vec3 q) { return vec3(q.y, q.z, q.x); }
-// One keyframe of the outgoing pose, through the frame table (a crossfade only).
-vec3 md2ReadFaded(vec2 frame, int vertex, out float normalIndex) {
-  vec4 b = md2Texel(frame, vertex);
-  ivec2 at = ivec2(int(frame.x) * 2, int(frame.y));
-  normalIndex = b.w;
-  return md2YUp(b.xyz * texelFetch(md2Table, at, 0).xyz + texelFetch(md2Table, at + ivec2(1, 0), 0).xyz);
-}
-float md2Linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
-void md2Decode() {
-  int v = int(md2Vertex);
-  vec4 a = md2Texel(md2Frames.xy, v);
-  vec4 b = md2Texel(md2Frames.zw, v);
-  md2Position = md2YUp(a.xyz * md2ScaleA + b.xyz * md2ScaleB + md2Shift);
-  #ifdef MD2_NORMALS
-  md2ObjectNormal = mix(md2Normal(a.w), md2Normal(b.w), md2Blend.x);
-  #endif
-  if (md2Blend.z > 0.0) {
-    float fa; float fb;
-    vec3 outgoing = mix(md2ReadFaded(md2FadeFrames.xy, v, fa), md2ReadFaded(md2FadeFrames.zw, v, fb), md2Blend.y);
-    md2Position = mix(md2Position, outgoing, md2Blend.z);
-    #ifdef MD2_NORMALS
-    md2ObjectNormal = mix(md2ObjectNormal, mix(md2Normal(fa), md2Normal(fb), md2Blend.y), md2Blend.z);
-    #endif
-  }
-  #ifdef MD2_SHELL
-  // A power-up shell stands off the body along the normals of the frame blended towards.
-  md2Position += md2Normal(b.w) * POWERSUIT_SCALE;
-  #endif
-  #ifdef MD2_QUAKE2_LIGHT
-  // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
-  float dots = texelFetch(md2LightTable, ivec2(int(b.w), int(md2Blend.w)), 0).r;
-  vec3 c = clamp(dots * md2Light.rgb, 0.0, 1.0);
-  md2Color = vec3(md2Linear(c.r), md2Linear(c.g), md2Linear(c.b));
-  #endif
-}
-`
-
-function patchVertexShader(source: string, options: { quake2Light?: boolean; shell?: boolean; normals?: boolean }): string {
-  const defines =
-    (options.quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') +
-    (options.normals ? '#define MD2_NORMALS\n' : '') +
-    (options.shell ? `#define MD2_SHELL\n#define POWERSUIT_SCALE ${POWERSUIT_SCALE.toFixed(1)}\n` : '')
-  let out = defines + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
-  out = out.replace('#include <begin_vertex>', 'vec3 transformed = md2Position;')
-  out = out.replace('#include <beginnormal_vertex>', 'vec3 objectNormal = md2ObjectNormal;')
-  // Older three.js releases declare vColor as a vec3, newer ones as a vec4: set its colour channels only.
-  if (options.quake2Light)
-    out = out.replace(
-      '#include <color_vertex>',
-      '#include <color_vertex>\n  #if defined(USE_COLOR) || defined(USE_COLOR_ALPHA)\n  vColor.rgb = md2Color;\n  #endif',
-    )
-  return out
 }

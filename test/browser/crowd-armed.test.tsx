@@ -1,0 +1,144 @@
+/**
+ * Armed characters on the GPU path against the CPU path in Chromium: an Ogro and a Perpetual Knight with
+ * their synced weapons (the knight's weapon has 173 frames to his 198: shown clamped), and a UFO:AI
+ * soldier with his head on `tag_head`, drawn by <MD2Model> (+ <MD2Model sync>, <MD2Attach>) and by
+ * <MD2Instances> with follower crowds, in both lighting modes: the same picture but for a handful of
+ * edge pixels.
+ */
+import { describe, expect, test } from 'vitest'
+import type { MD2Model as MD2ModelData, MD2Pose, MD2Tags } from '../../src/core/internal'
+import { MD2Attach, MD2Instance, MD2Instances, MD2Model, parseMD2, parseMD2Tags } from '../../src/index'
+import { coverage, difference } from '../../stories/support/pixels'
+import { BLACK, mount } from './canvas'
+
+const Q2 = '/assets/quake2'
+const SOLDIER = '/assets/ufoai/soldier-male'
+const URLS = {
+  ogro: `${Q2}/ogro/tris.MD2`,
+  ogroWeapon: `${Q2}/ogro/weapon.md2`,
+  knight: `${Q2}/pknight/tris.md2`,
+  knightWeapon: `${Q2}/pknight/weapon.md2`,
+  soldier: `${SOLDIER}/body.md2`,
+  head: `${SOLDIER}/head01.md2`,
+}
+const SKINS = {
+  ogro: `${Q2}/ogro/igdosh.pcx`,
+  ogroWeapon: `${Q2}/ogro/weapon.pcx`,
+  knight: `${Q2}/pknight/knight.pcx`,
+  knightWeapon: `${Q2}/pknight/weapon.pcx`,
+  soldier: `${SOLDIER}/body.png`,
+  head: `${SOLDIER}/head01a.png`,
+}
+
+const pose = (from: number, to: number, t: number, fade?: [number, number, number, number]): { pose: MD2Pose } => ({
+  pose: { from, to, t, fadeFrom: fade?.[0] ?? 0, fadeTo: fade?.[1] ?? 0, fadeT: fade?.[2] ?? 0, fadeWeight: fade?.[3] ?? 0 },
+})
+
+type Which = 'ogro' | 'knight' | 'soldier'
+interface Placed {
+  which: Which
+  controller: { pose: MD2Pose }
+  position: [number, number, number]
+  yaw: number
+  scale: number
+}
+
+/**
+ * An Ogro mid-attack, crossfading from a run; a knight in death frames past his weapon's last (183, and
+ * a fade from 190); a soldier between two frames of a walk, facing three quarters away.
+ */
+const SCENE: Placed[] = [
+  { which: 'ogro', controller: pose(50, 51, 0.4, [41, 42, 0.5, 0.3]), position: [-42, -6, 0], yaw: 0.9, scale: 0.55 },
+  { which: 'knight', controller: pose(183, 184, 0.5, [190, 191, 0.25, 0.4]), position: [-5, -6, 0], yaw: -0.6, scale: 0.55 },
+  { which: 'soldier', controller: pose(130, 131, 0.4), position: [36, -4, 0], yaw: 2.3, scale: 0.6 },
+]
+
+/** The weapon (synced) of each Quake II body, or the head (tagged) of the soldier. */
+const FOLLOWER: Record<Which, 'ogroWeapon' | 'knightWeapon' | 'head'> = { ogro: 'ogroWeapon', knight: 'knightWeapon', soldier: 'head' }
+
+async function fetchBytes(url: string): Promise<ArrayBuffer> {
+  return (await fetch(url)).arrayBuffer()
+}
+
+async function loadAll(): Promise<{ models: Record<keyof typeof URLS, MD2ModelData>; tags: MD2Tags }> {
+  const entries = await Promise.all(
+    Object.entries(URLS).map(async ([key, url]) => [key, parseMD2(await fetchBytes(url), { name: url }) as MD2ModelData] as const),
+  )
+  const tags = parseMD2Tags(await fetchBytes(`${SOLDIER}/body.tag`), { name: `${SOLDIER}/body.tag` })
+  return { models: Object.fromEntries(entries) as Record<keyof typeof URLS, MD2ModelData>, tags }
+}
+
+describe('armed <MD2Instances> (follower crowds) draw what armed <MD2Model>s draw', () => {
+  for (const lighting of ['lambert', 'quake2'] as const) {
+    test(`lighting="${lighting}"`, async () => {
+      const { models, tags } = await loadAll()
+      const look = { lighting, shadelight: 0.8 } as const
+      const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
+      const cpu = (
+        <>
+          {light}
+          {SCENE.map(({ which, controller, position, yaw, scale }) => {
+            const follower = FOLLOWER[which]
+            const child = <MD2Model model={models[follower]} skin={SKINS[follower]} sync={which !== 'soldier'} {...look} />
+            return (
+              <MD2Model
+                key={which}
+                model={models[which]}
+                skin={SKINS[which]}
+                tags={which === 'soldier' ? tags : undefined}
+                controller={controller}
+                position={position}
+                rotation={[0, yaw, 0]}
+                scale={scale}
+                {...look}
+              >
+                {which === 'soldier' ? <MD2Attach tag="tag_head">{child}</MD2Attach> : child}
+              </MD2Model>
+            )
+          })}
+        </>
+      )
+      const gpu = (armed: boolean) => (
+        <>
+          {light}
+          {SCENE.map(({ which, controller, position, yaw, scale }) => {
+            const follower = FOLLOWER[which]
+            return (
+              <MD2Instances
+                key={which}
+                model={models[which]}
+                skin={SKINS[which]}
+                tags={which === 'soldier' ? tags : undefined}
+                limit={2}
+                {...look}
+              >
+                <MD2Instance controller={controller} position={position} rotation={[0, yaw, 0]} scale={scale} />
+                {armed &&
+                  (which === 'soldier' ? (
+                    <MD2Instances model={models[follower]} skin={SKINS[follower]} tag="tag_head" {...look} />
+                  ) : (
+                    <MD2Instances model={models[follower]} skin={SKINS[follower]} sync {...look} />
+                  ))}
+              </MD2Instances>
+            )
+          })}
+        </>
+      )
+      const { stage, render } = await mount(cpu)
+      const cpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the CPU scene')
+      render(<></>)
+      await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
+      render(gpu(true))
+      const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the GPU scene')
+      const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
+      const differing = difference(cpuPicture, gpuPicture)
+      expect(drawn).toBeGreaterThan(5000)
+      // A handful of pixels where float rounding moves an edge by a hair.
+      expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
+      // The weapons and the head are really drawn by the followers: without them, hundreds of pixels change.
+      render(gpu(false))
+      const unarmed = await stage.settle((p) => difference(gpuPicture, p) > 0, 'the crowds without followers')
+      expect(difference(gpuPicture, unarmed)).toBeGreaterThan(300)
+    })
+  }
+})
