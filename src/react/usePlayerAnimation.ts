@@ -21,6 +21,11 @@ export interface UsePlayerAnimationOptions {
    * Default 0: as in Quake II, the client blends from the old frame into the new over one tick.
    */
   crossfade?: number
+  /**
+   * A keyframe reached: once a tick (10 Hz), with the frame the rules chose, in order, even when one
+   * rendered frame runs several ticks (footsteps on the run's 41 and 44, muzzle flashes).
+   */
+  onFrame?(frame: number): void
 }
 
 /**
@@ -44,6 +49,7 @@ class PlayerAnimator implements PlayerAnimationController {
   readonly state = createPlayerAnimationState()
   readonly input: PlayerInput = { onGround: true }
   crossfade = 0
+  onFrame: ((frame: number) => void) | undefined
   private time = 0
   private fadeElapsed = 0
 
@@ -73,6 +79,7 @@ class PlayerAnimator implements PlayerAnimationController {
     input.hurt = false
     input.gesture = null
     input.weaponChange = false
+    this.onFrame?.(state.frame)
     const pose = this.pose
     const step = state.frame - state.oldFrame
     if (this.crossfade > 0 && step !== 1 && step !== -1 && step !== 0) {
@@ -107,6 +114,7 @@ export function usePlayerAnimation(model: MD2Data, options: UsePlayerAnimationOp
   const [animator] = useState(() => new PlayerAnimator())
   animator.crossfade =
     options.crossfade !== undefined && options.crossfade > 0 && Number.isFinite(options.crossfade) ? options.crossfade : 0
+  animator.onFrame = options.onFrame
   useFrame((_, delta) => animator.update(delta), ANIMATION_FRAME_PRIORITY)
   return animator
 }

@@ -207,10 +207,15 @@ function Player({
   hud: RefObject<HTMLPreElement | null>
 }) {
   const model = useMD2(OGRO)
-  const animation = usePlayerAnimation(model, { crossfade: 0.1 })
+  // The rules move the frame at 10 Hz, one keyframe a tick: a run keyframe where a foot lands is a footstep.
+  const animation = usePlayerAnimation(model, {
+    crossfade: 0.1,
+    onFrame: (frame) => {
+      if (FOOTFALLS.has(frame)) world.footsteps++
+    },
+  })
   const root = useRef<Group>(null)
   const camera = useThree((state) => state.camera)
-  const lastFrame = useRef(-1)
 
   useFrame((_, frameSeconds) => {
     const group = root.current
@@ -257,10 +262,7 @@ function Player({
     placeCamera(camera, player)
     for (const key of presses) if (key === 'f') shoot(world, crowd, camera)
 
-    // The rules move the frame at 10 Hz: a run keyframe where a foot lands is a footstep.
     const frame = animation.state.frame
-    if (frame !== lastFrame.current && FOOTFALLS.has(frame)) world.footsteps++
-    lastFrame.current = frame
     if (hud.current) {
       const running = frame >= 40 && frame <= 45
       hud.current.textContent = `animation ${running ? 'run' : `frame ${frame}`} · footsteps ${world.footsteps} · kills ${world.kills}`

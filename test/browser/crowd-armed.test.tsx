@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest'
 import type { MD2Model as MD2ModelData, MD2Pose, MD2Tags } from '../../src/core/internal'
 import { MD2Attach, MD2Instance, MD2Instances, MD2Model, parseMD2, parseMD2Tags } from '../../src/index'
 import { coverage, difference } from '../../stories/support/pixels'
-import { BLACK, mount } from './canvas'
+import { BLACK, mount, expectRenderer } from './canvas'
+import { RENDERER_KINDS } from '../../stories/support/renderers'
 
 const Q2 = '/assets/quake2'
 const SOLDIER = '/assets/ufoai/soldier-male'
@@ -68,77 +69,79 @@ async function loadAll(): Promise<{ models: Record<keyof typeof URLS, MD2ModelDa
   return { models: Object.fromEntries(entries) as Record<keyof typeof URLS, MD2ModelData>, tags }
 }
 
-describe('armed <MD2Instances> (follower crowds) draw what armed <MD2Model>s draw', () => {
-  for (const lighting of ['lambert', 'quake2'] as const) {
-    test(`lighting="${lighting}"`, async () => {
-      const { models, tags } = await loadAll()
-      const look = { lighting, shadelight: 0.8 } as const
-      const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
-      const cpu = (
-        <>
-          {light}
-          {SCENE.map(({ which, controller, position, yaw, scale }) => {
-            const follower = FOLLOWER[which]
-            const child = <MD2Model model={models[follower]} skin={SKINS[follower]} sync={which !== 'soldier'} {...look} />
-            return (
-              <MD2Model
-                key={which}
-                model={models[which]}
-                skin={SKINS[which]}
-                tags={which === 'soldier' ? tags : undefined}
-                controller={controller}
-                position={position}
-                rotation={[0, yaw, 0]}
-                scale={scale}
-                {...look}
-              >
-                {which === 'soldier' ? <MD2Attach tag="tag_head">{child}</MD2Attach> : child}
-              </MD2Model>
-            )
-          })}
-        </>
-      )
-      const gpu = (armed: boolean) => (
-        <>
-          {light}
-          {SCENE.map(({ which, controller, position, yaw, scale }) => {
-            const follower = FOLLOWER[which]
-            return (
-              <MD2Instances
-                key={which}
-                model={models[which]}
-                skin={SKINS[which]}
-                tags={which === 'soldier' ? tags : undefined}
-                limit={2}
-                {...look}
-              >
-                <MD2Instance controller={controller} position={position} rotation={[0, yaw, 0]} scale={scale} />
-                {armed &&
-                  (which === 'soldier' ? (
-                    <MD2Instances model={models[follower]} skin={SKINS[follower]} tag="tag_head" {...look} />
-                  ) : (
-                    <MD2Instances model={models[follower]} skin={SKINS[follower]} sync {...look} />
-                  ))}
-              </MD2Instances>
-            )
-          })}
-        </>
-      )
-      const { stage, render } = await mount(cpu)
-      const cpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the CPU scene')
-      render(<></>)
-      await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
-      render(gpu(true))
-      const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the GPU scene')
-      const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
-      const differing = difference(cpuPicture, gpuPicture)
-      expect(drawn).toBeGreaterThan(5000)
-      // A handful of pixels where float rounding moves an edge by a hair.
-      expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
-      // The weapons and the head are really drawn by the followers: without them, hundreds of pixels change.
-      render(gpu(false))
-      const unarmed = await stage.settle((p) => difference(gpuPicture, p) > 0, 'the crowds without followers')
-      expect(difference(gpuPicture, unarmed)).toBeGreaterThan(300)
-    })
-  }
-})
+for (const renderer of RENDERER_KINDS)
+  describe(`armed <MD2Instances> (follower crowds) draw what armed <MD2Model>s draw (${renderer})`, () => {
+    for (const lighting of ['lambert', 'quake2'] as const) {
+      test(`lighting="${lighting}"`, async () => {
+        const { models, tags } = await loadAll()
+        const look = { lighting, shadelight: 0.8 } as const
+        const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
+        const cpu = (
+          <>
+            {light}
+            {SCENE.map(({ which, controller, position, yaw, scale }) => {
+              const follower = FOLLOWER[which]
+              const child = <MD2Model model={models[follower]} skin={SKINS[follower]} sync={which !== 'soldier'} {...look} />
+              return (
+                <MD2Model
+                  key={which}
+                  model={models[which]}
+                  skin={SKINS[which]}
+                  tags={which === 'soldier' ? tags : undefined}
+                  controller={controller}
+                  position={position}
+                  rotation={[0, yaw, 0]}
+                  scale={scale}
+                  {...look}
+                >
+                  {which === 'soldier' ? <MD2Attach tag="tag_head">{child}</MD2Attach> : child}
+                </MD2Model>
+              )
+            })}
+          </>
+        )
+        const gpu = (armed: boolean) => (
+          <>
+            {light}
+            {SCENE.map(({ which, controller, position, yaw, scale }) => {
+              const follower = FOLLOWER[which]
+              return (
+                <MD2Instances
+                  key={which}
+                  model={models[which]}
+                  skin={SKINS[which]}
+                  tags={which === 'soldier' ? tags : undefined}
+                  limit={2}
+                  {...look}
+                >
+                  <MD2Instance controller={controller} position={position} rotation={[0, yaw, 0]} scale={scale} />
+                  {armed &&
+                    (which === 'soldier' ? (
+                      <MD2Instances model={models[follower]} skin={SKINS[follower]} tag="tag_head" {...look} />
+                    ) : (
+                      <MD2Instances model={models[follower]} skin={SKINS[follower]} sync {...look} />
+                    ))}
+                </MD2Instances>
+              )
+            })}
+          </>
+        )
+        const { stage, render } = await mount(cpu, { renderer })
+        await expectRenderer(stage.canvas, renderer)
+        const cpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the CPU scene')
+        render(<></>)
+        await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
+        render(gpu(true))
+        const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the GPU scene')
+        const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
+        const differing = difference(cpuPicture, gpuPicture)
+        expect(drawn).toBeGreaterThan(5000)
+        // A handful of pixels where float rounding moves an edge by a hair.
+        expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
+        // The weapons and the head are really drawn by the followers: without them, hundreds of pixels change.
+        render(gpu(false))
+        const unarmed = await stage.settle((p) => difference(gpuPicture, p) > 0, 'the crowds without followers')
+        expect(difference(gpuPicture, unarmed)).toBeGreaterThan(300)
+      })
+    }
+  })

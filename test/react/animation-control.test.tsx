@@ -248,6 +248,27 @@ describe('controllers', () => {
     await r.advanceFrames(1, 0.1)
     expect(player!.state.frame).toBe(40)
   })
+
+  it('usePlayerAnimation onFrame reports each tick\'s keyframe once, in order, also when one rendered frame runs several ticks', async () => {
+    const heard: number[] = []
+    let player: PlayerAnimationController | undefined
+    function Player() {
+      const p = usePlayerAnimation(ogro, { onFrame: (frame) => heard.push(frame) })
+      useEffect(() => {
+        player = p
+      })
+      return <MD2Model model={ogro} controller={p} />
+    }
+    const r = await mount(<Player />)
+    player!.input.moving = true
+    await r.advanceFrames(1, 0.1)
+    // One rendered frame of 0.35 s: three ticks, three keyframes of the run.
+    await r.advanceFrames(1, 0.35)
+    await r.advanceFrames(4, 0.1)
+    expect(heard).toEqual([40, 41, 42, 43, 44, 45, 40, 41])
+    // Footsteps fall on the run's 41 and 44: counted from the events, not the frames drawn.
+    expect(heard.filter((frame) => frame === 41 || frame === 44)).toHaveLength(3)
+  })
 })
 
 describe('bad animation props', () => {

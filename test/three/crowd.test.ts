@@ -109,6 +109,22 @@ describe('MD2Crowd events', () => {
     expect(of(1)).toEqual(['46', '47', '48', '49', '50', '51', '52', '53', 'end'])
     crowd.dispose()
   })
+
+  it('a hitch longer than a play-once animation still reports each of its keyframes once, then the end', () => {
+    // death1 is 178–183: 0.6 s at 10 fps, passed in one 3-second frame (a tab in the background).
+    const crowd = new MD2Crowd(ogro, { limit: 1, maxTextureSize: 4096 })
+    const player = new AnimationPlayer(ogro.header.numFrames)
+    const heard = { crowd: [] as string[], player: [] as string[] }
+    crowd.events = { onFrame: (_, frame) => heard.crowd.push(String(frame)), onEnd: () => heard.crowd.push('end') }
+    const events = { onFrame: (frame: number) => heard.player.push(String(frame)), onEnd: () => heard.player.push('end') }
+    crowd.play(0, 'death1', { loop: false })
+    player.play({ start: 178, end: 183 }, { loop: false })
+    crowd.update(3)
+    player.advance(3, events)
+    expect(heard.crowd).toEqual(['178', '179', '180', '181', '182', '183', 'end'])
+    expect(heard.player).toEqual(heard.crowd)
+    crowd.dispose()
+  })
 })
 
 describe('MD2Crowd.getPoseBounds', () => {

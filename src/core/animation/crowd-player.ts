@@ -198,7 +198,9 @@ export class CrowdAnimation {
    */
   private report(i: number, events: CrowdEvents, reached: number, length: number, finishing: boolean): void {
     const last = finishing ? length - 2 : reached
-    for (let count = Math.max(this.reported[i]! + 1, reached - length + 1); count <= last; count++) {
+    // The lap a play-once animation reports is the one that ends on its last frame.
+    const lapEnd = finishing ? length - 1 : reached
+    for (let count = Math.max(this.reported[i]! + 1, lapEnd - length + 1); count <= last; count++) {
       if (count % length === 0) events.onLoop?.(i)
       events.onFrame?.(i, this.frameAt(i, count))
     }

@@ -183,8 +183,9 @@ export class AnimationPlayer {
     const length = this.length
     let position = this.position + step
     const reached = Math.floor(position)
-    // Report every keyframe the step reached, in order (a 10-second hitch reports each, capped to one lap per tick).
-    const first = Math.max(this.reported + 1, reached - length + 1)
+    // Report every keyframe the step reached, in order (a 10-second hitch reports each, capped to one lap
+    // per tick; a play-once animation's lap is the one that ends on its last frame).
+    const first = Math.max(this.reported + 1, (this.loop ? reached : Math.min(reached, length - 1)) - length + 1)
     for (let count = first; count <= reached; count++) {
       if (!this.loop && count >= length - 1) {
         this.finishAtEnd(events)

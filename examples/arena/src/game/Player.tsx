@@ -1,11 +1,11 @@
 import { useFrame, useThree } from '@react-three/fiber'
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import { MD2Model, useMD2, usePlayerAnimation, type MD2Crowd, type PlayerInput } from 'react-three-md2'
 import type { Group, Mesh } from 'three'
 import { placeCamera } from './camera'
 import { touchedEnemy, updatePlayerBox } from './colliders'
 import { aimAtNearest, shoot } from './combat'
-import { createKeyframeWatcher, FOOTFALLS, playerAnimationAt } from './keyframes'
+import { animationAt, FOOTFALLS } from './keyframes'
 import { useKeyboard } from './useKeyboard'
 import { ARENA_RADIUS, FEET, OGRO, OGRO_WEAPON, type Player as PlayerState, type World } from './world'
 
@@ -49,19 +49,17 @@ function steer(player: PlayerState, keys: ReadonlySet<string>, input: PlayerInpu
  */
 export function Player({ world, crowd }: { world: World; crowd: MD2Crowd }) {
   const model = useMD2(OGRO)
-  const animation = usePlayerAnimation(model, { crossfade: 0.1 })
+  // The rules' frame moves at 10 Hz, one keyframe a tick: each run keyframe where a foot lands is a footstep.
+  const animation = usePlayerAnimation(model, {
+    crossfade: 0.1,
+    onFrame: (frame) => {
+      if (FOOTFALLS.has(frame)) world.footsteps++
+    },
+  })
   const root = useRef<Group>(null)
   const { held: keys, pressed } = useKeyboard()
   const camera = useThree((state) => state.camera)
   const canvas = useThree((state) => state.gl.domElement)
-  // The rules' frame moves at 10 Hz: each run keyframe where a foot lands is a footstep.
-  const watch = useMemo(
-    () =>
-      createKeyframeWatcher((frame) => {
-        if (FOOTFALLS.has(frame)) world.footsteps++
-      }),
-    [world],
-  )
 
   useEffect(() => {
     const click = (event: PointerEvent) => event.button === 0 && pressed.current.push('f')
@@ -90,8 +88,7 @@ export function Player({ world, crowd }: { world: World; crowd: MD2Crowd }) {
     // Shots after the camera has moved: the crosshair is where the player sees it.
     for (const key of presses) if (key === 'f') shoot(world, crowd, camera)
 
-    watch(animation.state.frame)
-    player.animation = playerAnimationAt(animation.state.frame)
+    player.animation = animationAt(model, animation.state.frame)
   })
 
   return (
