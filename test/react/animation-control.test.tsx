@@ -249,7 +249,7 @@ describe('controllers', () => {
     expect(player!.state.frame).toBe(40)
   })
 
-  it('usePlayerAnimation onFrame reports each tick\'s keyframe once, in order, also when one rendered frame runs several ticks', async () => {
+  it("usePlayerAnimation onFrame reports each tick's keyframe once, in order, also when one rendered frame runs several ticks", async () => {
     const heard: number[] = []
     let player: PlayerAnimationController | undefined
     function Player() {

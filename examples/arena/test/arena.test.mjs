@@ -191,17 +191,20 @@ try {
     await page.keyboard.up('ArrowRight')
   })
 
-  await check('Space jumps (the jump animation, off the ground), C crouches (the crouched stand, cstand in the ogro frame names)', async () => {
-    const floor = (await game()).player.y
-    await page.keyboard.press(' ')
-    await waitFor((s) => s.player.y > floor + 10, 'the player to leave the floor')
-    await waitFor((s) => s.player.animation === 'jump', 'the jump animation')
-    await waitFor((s) => s.player.y === floor && s.player.animation === 'stand', 'landing, back to stand')
-    await page.keyboard.down('c')
-    await waitFor((s) => s.player.animation === 'cstand', 'the crouched stand')
-    await page.keyboard.up('c')
-    await waitFor((s) => s.player.animation === 'stand', 'standing up again')
-  })
+  await check(
+    'Space jumps (the jump animation, off the ground), C crouches (the crouched stand, cstand in the ogro frame names)',
+    async () => {
+      const floor = (await game()).player.y
+      await page.keyboard.press(' ')
+      await waitFor((s) => s.player.y > floor + 10, 'the player to leave the floor')
+      await waitFor((s) => s.player.animation === 'jump', 'the jump animation')
+      await waitFor((s) => s.player.y === floor && s.player.animation === 'stand', 'landing, back to stand')
+      await page.keyboard.down('c')
+      await waitFor((s) => s.player.animation === 'cstand', 'the crouched stand')
+      await page.keyboard.up('c')
+      await waitFor((s) => s.player.animation === 'stand', 'standing up again')
+    },
+  )
 
   await check('F at enemy 0 hurts it: a pain animation, no kill', async () => {
     // From the middle, where nothing stands between the player and the inner ring.
