@@ -1,8 +1,10 @@
 /**
  * Benchmarks 3 and 4, in Chromium (software WebGL here: ANGLE on SwiftShader): N animated Ogros,
- * this library against three.js's MD2Loader + AnimationMixer morph meshes; and the soldier's load
- * time, from the first suspend to the first drawn frame. Builds bench/browser/ with vite, serves it
- * with vite preview on 127.0.0.1 and drives it with playwright.
+ * this library against three.js's MD2Loader + AnimationMixer morph meshes; the GPU crowd against its
+ * drawing floor, on WebGLRenderer and on WebGPURenderer (WebGPU on SwiftShader's Vulkan, and its WebGL2
+ * backend); and the soldier's load time, from the first suspend to the first drawn frame. Builds
+ * bench/browser/ with vite, serves it with vite preview on 127.0.0.1 (a secure context, for WebGPU)
+ * and drives it with playwright, with the Chromium flags the browser tests use.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,11 +12,12 @@ import { join } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { type Browser, type Page, chromium } from 'playwright'
 import { build, preview } from 'vite'
+import { CHROMIUM_ARGS } from '../test/browser/chromium'
+import type { RendererKind } from './browser/renderer-kinds'
 import { ASSETS, ROOT } from './lib/models'
 import { type Table, fmt, median, ratio } from './lib/stats'
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium'
-const CHROMIUM_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--enable-precise-memory-info']
 
 export interface BrowserOptions {
   counts: number[]
@@ -26,6 +29,25 @@ export interface BrowserOptions {
   loadRuns: number
   /** Instance counts for the GPU crowd table (none: no table). */
   crowdCounts?: number[]
+  /** The per-renderer crowd table (none: no table). */
+  renderers?: RendererOptions
+}
+
+export interface RendererOptions {
+  renderers: RendererKind[]
+  /** GPU crowd and floor counts. */
+  counts: number[]
+  /** The CPU path (<MD2Model> each) at this count. */
+  cpuCount: number
+  rounds: number
+  /** Frames timed per page, and a time cap per page (the large counts reach the cap first). */
+  frames: number
+  maxMsPerPage: number
+  /** From this count up, a shorter cap: a frame there takes seconds. */
+  largeFrom: number
+  largeMaxMsPerPage: number
+  /** Also the compute prototype (bench/browser/computeCrowd.tsx) on WebGPU, at the same counts. */
+  compute?: boolean
 }
 
 interface Served {
@@ -78,21 +100,35 @@ interface PageBench {
   error?: string
   run(frames: number, maxMs: number): Promise<{ cpuMs: number[]; frameMs: number[] }>
   gpu(): Record<string, number>
+  drawnBy?: () => string
   load: Promise<Record<string, number>>
 }
 declare const bench: PageBench
 
-async function openPage(browser: Browser, url: string): Promise<{ page: Page; close: () => Promise<void> }> {
+/** Console errors and warnings seen on every page of the run, by text (with a count): reported once at the end. */
+export const consoleMessages = new Map<string, number>()
+
+async function openPage(browser: Browser, url: string): Promise<{ page: Page; close: () => Promise<void>; consoleErrors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 820, height: 620 } })
   const page = await context.newPage()
   const errors: string[] = []
+  const consoleErrors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    const type = message.type()
+    if (type !== 'error' && type !== 'warning') return
+    const text = message.text()
+    if (type === 'error') consoleErrors.push(text)
+    const key = `${type}: ${text.slice(0, 300)}`
+    consoleMessages.set(key, (consoleMessages.get(key) ?? 0) + 1)
+  })
   await page.goto(url)
   return {
     page,
+    consoleErrors,
     close: async () => {
       await context.close()
-      if (errors.length) console.log(`  page errors: ${errors.join('; ')}`)
+      if (errors.length) console.log(`  page errors (${url.replace(/^.*\?/, '?')}): ${errors.join('; ')}`)
     },
   }
 }
@@ -112,10 +148,31 @@ interface AnimateSample {
   frames: number
   gpu: Record<string, number>
   host: number
+  /** The renderer, backend and adapter that drew the page. */
+  drawnBy?: string
+  /** Errors the page logged (a shader or pipeline that failed to build: its frames drew nothing). */
+  errors?: string[]
 }
 
-async function animatePage(browser: Browser, base: string, lib: string, n: number, options: BrowserOptions): Promise<AnimateSample> {
-  const { page, close } = await openPage(browser, `${base}?mode=animate&lib=${lib}&n=${n}`)
+interface Timing {
+  frames: number
+  maxMsPerPage: number
+  /** Measure the page's memory too (a full GC and a heap read). */
+  host?: boolean
+}
+
+async function animatePage(
+  browser: Browser,
+  base: string,
+  lib: string,
+  n: number,
+  options: Timing,
+  renderer?: RendererKind,
+): Promise<AnimateSample> {
+  const { page, close, consoleErrors } = await openPage(
+    browser,
+    `${base}?mode=animate&lib=${lib}&n=${n}${renderer ? `&renderer=${renderer}` : ''}`,
+  )
   try {
     await page.waitForFunction(() => typeof bench !== 'undefined' && (bench.error !== undefined || 'run' in bench), undefined, {
       timeout: 120_000,
@@ -126,8 +183,10 @@ async function animatePage(browser: Browser, base: string, lib: string, n: numbe
     await page.evaluate((maxMs) => bench.run(10, maxMs), options.maxMsPerPage / 3)
     const timed = await page.evaluate(([frames, maxMs]) => bench.run(frames, maxMs), [options.frames, options.maxMsPerPage] as const)
     const gpu = await page.evaluate(() => bench.gpu())
-    const host = await hostBytes(page)
-    return { frameMs: median(timed.frameMs), cpuMs: median(timed.cpuMs), frames: timed.frameMs.length, gpu, host }
+    const drawnBy = await page.evaluate(() => bench.drawnBy?.())
+    const host = options.host === false ? Number.NaN : await hostBytes(page)
+    const errors = consoleErrors.length ? [...consoleErrors] : undefined
+    return { frameMs: median(timed.frameMs), cpuMs: median(timed.cpuMs), frames: timed.frameMs.length, gpu, host, drawnBy, errors }
   } finally {
     await close()
   }
@@ -141,9 +200,11 @@ function countAt(ms: number, a: [number, number], b: [number, number]): number {
 
 const MB = 1024 * 1024
 
-export async function runBrowserBench(options: BrowserOptions): Promise<{ animate: Table; memory: Table; load: Table; crowd?: Table }> {
+export async function runBrowserBench(
+  options: BrowserOptions,
+): Promise<{ animate: Table; memory: Table; load: Table; crowd?: Table; renderers?: Table }> {
   const served = await serve()
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] })
   try {
     const renderer = await rendererName(browser, served.url)
     const samples = new Map<string, AnimateSample[]>()
@@ -247,19 +308,38 @@ export async function runBrowserBench(options: BrowserOptions): Promise<{ animat
     }
 
     const crowd = options.crowdCounts?.length ? await runCrowd(browser, served.url, options, pick) : undefined
+    // The WebGL rows of the per-renderer table are the crowd table's and the animate table's pages
+    // when they were measured the same way (same rounds, frames and cap).
+    const same =
+      options.renderers &&
+      options.renderers.rounds === options.rounds &&
+      options.renderers.frames === options.frames &&
+      options.renderers.maxMsPerPage === options.maxMsPerPage
+    const reuse = (lib: string, n: number): AnimateSample | undefined => {
+      if (!same) return undefined
+      if (lib === 'md2')
+        return options.counts.includes(n) && options.libs.includes('md2') ? { ...pick('md2', n), host: Number.NaN } : undefined
+      return crowd?.cell.get(`${lib}:${n}`)
+    }
+    const renderers = options.renderers ? await runRenderers(browser, served.url, options.renderers, reuse) : undefined
     const load = await runLoad(browser, served.url, options.loadRuns)
     process.stdout.write('\n')
-    return { animate, memory, load, crowd }
+    return { animate, memory, load, crowd: crowd?.table, renderers }
   } finally {
     await browser.close()
     await served.close()
   }
 }
 
-type Pick = (lib: string, n: number) => { frameMs: number; cpuMs: number; frames: number }
+type Pick = (lib: string, n: number) => { frameMs: number; cpuMs: number; frames: number; gpu: Record<string, number> }
 
 /** The GPU crowd at N instances beside its drawing floor, the CPU path and three.js (from the table above). */
-async function runCrowd(browser: Browser, base: string, options: BrowserOptions, pick: Pick): Promise<Table> {
+async function runCrowd(
+  browser: Browser,
+  base: string,
+  options: BrowserOptions,
+  pick: Pick,
+): Promise<{ table: Table; cell: Map<string, AnimateSample> }> {
   const counts = options.crowdCounts!
   const samples = new Map<string, AnimateSample[]>()
   for (let round = 0; round < options.rounds; round++) {
@@ -281,6 +361,8 @@ async function runCrowd(browser: Browser, base: string, options: BrowserOptions,
       frames: list.reduce((total, s) => total + s.frames, 0),
       gpu: list[0]!.gpu,
       host: median(list.map((s) => s.host)),
+      drawnBy: list[0]!.drawnBy,
+      errors: list.some((s) => s.errors) ? list.flatMap((s) => s.errors ?? []) : undefined,
     })
   const cpuN = options.counts[options.counts.length - 1]!
   const cpu = pick('md2', cpuN)
@@ -301,10 +383,12 @@ async function runCrowd(browser: Browser, base: string, options: BrowserOptions,
       `${gpu.frames}/${floor.frames}`,
     ]
   })
+  const armed = counts.includes(ARMED_COUNT) ? await runArmed(browser, base, options) : undefined
+  if (armed) rows.push(...armed.rows)
   const [lo, hi] = [counts[0]!, counts[counts.length - 1]!]
   const line = countAt(cpu.frameMs, [lo, cell.get(`md2-gpu:${lo}`)!.frameMs], [hi, cell.get(`md2-gpu:${hi}`)!.frameMs])
   const measured = counts.filter((n) => cell.get(`md2-gpu:${n}`)!.frameMs <= cpu.frameMs)
-  return {
+  const table: Table = {
     title: 'Crowds, browser: N instanced Ogros on the GPU (one draw call) vs the drawing floor, the CPU path and three.js',
     note:
       `Same page and canvas as above, median of ${options.rounds} page loads per cell. gpu = MD2Crowd (useMD2Crowd), every Ogro running; floor = the same ` +
@@ -330,8 +414,253 @@ async function runCrowd(browser: Browser, base: string, options: BrowserOptions,
         : []),
       `CPU path at ${cpuN}: ${fmt(cpu.frameMs, 1)} ms (${cpuN} <MD2Model>); three.js MD2Loader + AnimationMixer at ${cpuN}: ${fmt(three.frameMs, 1)} ms.`,
       `In the CPU path's ${cpuN}-Ogro frame time the GPU path draws ${measured.length ? `${Math.max(...measured)} (measured), ` : ''}about ${fmt(line, 0)} by the line through its ${lo}- and ${hi}-instance times.`,
+      ...(armed ? armed.footer : []),
     ],
   }
+  return { table, cell }
+}
+
+const RENDERER_LABEL: Record<RendererKind, string> = {
+  webgl: 'WebGLRenderer',
+  webgpu: 'WebGPURenderer (WebGPU)',
+  'webgpu-webgl2': 'WebGPURenderer (WebGL2 backend)',
+}
+
+/** The per-renderer table alone, in its own browser (`npm run bench -- --only=renderers`). */
+export async function runRendererBench(options: RendererOptions): Promise<Table> {
+  const served = await serve()
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] })
+  try {
+    const table = await runRenderers(browser, served.url, options, () => undefined)
+    process.stdout.write('\n')
+    return table
+  } finally {
+    await browser.close()
+    await served.close()
+  }
+}
+
+/**
+ * The GPU crowd per renderer: N running Ogros (MD2Crowd) against that renderer's static InstancedMesh
+ * of the same triangles (the drawing floor), and the CPU path (<MD2Model> each) at one count. Pages
+ * alternate gpu/floor order by round; `reuse` gives cells already measured in this run (WebGL's, from
+ * the crowd and animate tables). A page that logged errors (a pipeline that failed to build draws
+ * nothing) is reported as failed, with its first error, not timed.
+ */
+async function runRenderers(
+  browser: Browser,
+  base: string,
+  options: RendererOptions,
+  reuse: (lib: string, n: number) => AnimateSample | undefined,
+): Promise<Table> {
+  const started = performance.now()
+  const samples = new Map<string, AnimateSample[]>()
+  const reused = new Set<string>()
+  const timing = (n: number): Timing => ({
+    frames: options.frames,
+    maxMsPerPage: n >= options.largeFrom ? options.largeMaxMsPerPage : options.maxMsPerPage,
+    host: false,
+  })
+  const measure = async (renderer: RendererKind, lib: string, n: number) => {
+    const key = `${renderer}:${lib}:${n}`
+    if (reused.has(key)) return
+    const known = renderer === 'webgl' ? reuse(lib, n) : undefined
+    if (known) {
+      reused.add(key)
+      samples.set(key, [known])
+      return
+    }
+    const sample = await animatePage(browser, base, lib, n, timing(n), renderer)
+    samples.set(key, [...(samples.get(key) ?? []), sample])
+    process.stdout.write(sample.errors ? 'x' : '.')
+  }
+  for (let round = 0; round < options.rounds; round++) {
+    for (const renderer of options.renderers) {
+      for (const n of options.counts) {
+        const libs = options.compute && renderer === 'webgpu' ? ['md2-gpu', 'floor', 'md2-compute'] : ['md2-gpu', 'floor']
+        for (const lib of round % 2 ? libs.reverse() : libs) await measure(renderer, lib, n)
+      }
+      await measure(renderer, 'md2', options.cpuCount)
+    }
+  }
+  const cell = (renderer: RendererKind, lib: string, n: number) => {
+    const list = samples.get(`${renderer}:${lib}:${n}`) ?? []
+    const errors = list.flatMap((s) => s.errors ?? [])
+    return {
+      frameMs: errors.length ? Number.NaN : median(list.map((s) => s.frameMs)),
+      cpuMs: errors.length ? Number.NaN : median(list.map((s) => s.cpuMs)),
+      frames: list.reduce((total, s) => total + s.frames, 0),
+      drawnBy: list.find((s) => s.drawnBy)?.drawnBy,
+      error: errors[0],
+      failed: list.filter((s) => s.errors).length,
+      pages: list.length,
+      reused: reused.has(`${renderer}:${lib}:${n}`),
+    }
+  }
+  type Cell = ReturnType<typeof cell>
+  const ms = (c: Cell, digits: number) => (c.error ? `failed (${c.failed}/${c.pages} pages)` : fmt(c.frameMs, digits))
+  const rows: string[][] = []
+  const footer: string[] = []
+  const failures = new Map<string, string[]>()
+  const noteFailure = (c: Cell, what: string) => {
+    if (c.error) failures.set(c.error, [...(failures.get(c.error) ?? []), what])
+  }
+  for (const renderer of options.renderers) {
+    const label = RENDERER_LABEL[renderer]
+    for (const n of options.counts) {
+      const gpu = cell(renderer, 'md2-gpu', n)
+      const floor = cell(renderer, 'floor', n)
+      noteFailure(gpu, `${label} gpu ${n}`)
+      noteFailure(floor, `${label} floor ${n}`)
+      rows.push([
+        label,
+        `${n} running, GPU crowd`,
+        ms(gpu, 1),
+        gpu.error ? '—' : fmt(gpu.cpuMs, 2),
+        ms(floor, 1),
+        ratio(gpu.frameMs / floor.frameMs, 2),
+        `${gpu.frames}/${floor.frames}${gpu.reused ? ' (crowd table)' : ''}`,
+      ])
+      if (options.compute && renderer === 'webgpu') {
+        const computed = cell(renderer, 'md2-compute', n)
+        noteFailure(computed, `${label} compute prototype ${n}`)
+        rows.push([
+          label,
+          `${n} running, compute prototype (blend in a compute pass)`,
+          ms(computed, 1),
+          computed.error ? '—' : fmt(computed.cpuMs, 2),
+          ms(floor, 1),
+          ratio(computed.frameMs / floor.frameMs, 2),
+          `${computed.frames}/${floor.frames}`,
+        ])
+      }
+    }
+    const cpu = cell(renderer, 'md2', options.cpuCount)
+    noteFailure(cpu, `${label} CPU path ${options.cpuCount}`)
+    rows.push([
+      label,
+      `${options.cpuCount} running, CPU path (<MD2Model> each)`,
+      ms(cpu, 1),
+      cpu.error ? '—' : fmt(cpu.cpuMs, 2),
+      '—',
+      '—',
+      `${cpu.frames}${cpu.reused ? ' (animate table)' : ''}`,
+    ])
+    const lo = options.counts[0]!
+    const gpuLo = cell(renderer, 'md2-gpu', lo)
+    const drawn = options.counts.flatMap((n) => [cell(renderer, 'md2-gpu', n).drawnBy, cell(renderer, 'floor', n).drawnBy]).find(Boolean)
+    footer.push(
+      `${label}: gpu / floor ${options.counts.map((n) => ratio(cell(renderer, 'md2-gpu', n).frameMs / cell(renderer, 'floor', n).frameMs, 2)).join(' / ')} ` +
+        `at ${options.counts.join(' / ')}; ${lo} on the GPU path ${fmt(gpuLo.frameMs, 1)} ms against ${options.cpuCount} on the CPU path ${fmt(cpu.frameMs, 1)} ms ` +
+        `(${ratio(gpuLo.frameMs / cpu.frameMs, 2)} its frame time for ${ratio(lo / options.cpuCount, 0)} the Ogros). Drawn by ${drawn ?? 'unknown'}.`,
+    )
+  }
+  if (options.compute && options.renderers.includes('webgpu')) {
+    footer.push(
+      'Compute prototype against the vertex-shader path (WebGPU), frame time: ' +
+        options.counts
+          .map((n) => `${n}: ${ratio(cell('webgpu', 'md2-compute', n).frameMs / cell('webgpu', 'md2-gpu', n).frameMs, 2)}`)
+          .join(', ') +
+        ' (below 1× = the compute pass wins). A benchmark-only prototype (bench/browser/computeCrowd.tsx), not in the library: ' +
+        'no culling, no crossfades, Lambert only; 32 bytes of storage per instance per MD2 vertex.',
+    )
+  }
+  if (options.renderers.includes('webgl') && options.renderers.length > 1) {
+    const hi = options.counts[options.counts.length - 1]!
+    const webgl = cell('webgl', 'floor', hi).frameMs
+    footer.push(
+      `Floor at ${hi} against WebGLRenderer's (${fmt(webgl, 0)} ms): ` +
+        options.renderers
+          .filter((renderer) => renderer !== 'webgl')
+          .map((renderer) => `${RENDERER_LABEL[renderer]} ${ratio(cell(renderer, 'floor', hi).frameMs / webgl, 2)}`)
+          .join(', ') +
+        " (across renderers the drawing itself differs; the ratio to each renderer's own floor is the comparison).",
+    )
+  }
+  for (const [error, where] of failures)
+    footer.push(
+      `FAILED (${where.join('; ')}): the page logged "${error.replace(/\s+/g, ' ').slice(0, 240)}"; its frames drew nothing and are not reported.`,
+    )
+  footer.push(`This table took ${fmt((performance.now() - started) / 60000, 1)} min.`)
+  const large = options.counts.filter((n) => n >= options.largeFrom)
+  return {
+    title: "Crowds per renderer, browser: N running Ogros on the GPU path vs that renderer's drawing floor, and the CPU path",
+    note:
+      "Chromium with the browser tests' flags: WebGL on ANGLE/SwiftShader, WebGPU on SwiftShader's Vulkan (a real adapter, checked). " +
+      `Median of ${options.rounds} page loads per cell (gpu/floor order alternating by round), ≤ ${options.frames} frames per page and ` +
+      `≤ ${fmt(options.maxMsPerPage / 1000, 0)} s of timed frames` +
+      (large.length
+        ? ` (≤ ${fmt(options.largeMaxMsPerPage / 1000, 0)} s at ${large.join(' and ')}: a few frames, see the last column)`
+        : '') +
+      '. gpu = MD2Crowd (useMD2Crowd), every Ogro running; floor = the same triangles and skin as one InstancedMesh of a static frame ' +
+      '(nothing animated), on the same renderer. frame ms = JS + waiting for the GPU (WebGL: a 1-pixel readPixels; WebGPU: ' +
+      'queue.onSubmittedWorkDone()). The same page, materials and code on every renderer; only the Canvas gl changes.' +
+      (reused.size
+        ? ' WebGLRenderer rows marked so: the pages of the crowd and animate tables above, from this run (≤ ' +
+          `${fmt(options.maxMsPerPage / 1000, 0)} s of frames per page at every count).`
+        : ''),
+    head: ['renderer', 'N', 'frame ms', 'JS ms', 'floor frame ms', 'gpu / floor', 'frames timed'],
+    rows,
+    footer,
+  }
+}
+
+/** Armed crowds are measured at this count, when the crowd table has it. */
+const ARMED_COUNT = 1000
+
+/** The armed pairs: each armed page against the same bodies unarmed, in the same run. */
+const ARMED_PAIRS = [
+  { armed: 'md2-gpu-armed', unarmed: 'md2-gpu', label: 'Ogros running, armed (weapon.md2 synced) vs unarmed' },
+  { armed: 'soldier-gpu-armed', unarmed: 'soldier-gpu', label: 'UFO:AI soldiers walking, armed (a rifle on tag_rweapon) vs unarmed' },
+] as const
+
+/**
+ * Armed GPU crowds: N bodies and a weapon drawn by a follower crowd (`MD2Crowd.follow`, one more draw),
+ * against the same N bodies alone, pages alternating. Rows for the crowd table: the armed page in the
+ * gpu columns, the unarmed one in the floor columns, their ratio in between.
+ */
+async function runArmed(browser: Browser, base: string, options: BrowserOptions): Promise<{ rows: string[][]; footer: string[] }> {
+  const n = ARMED_COUNT
+  const samples = new Map<string, AnimateSample[]>()
+  for (let round = 0; round < options.rounds; round++) {
+    for (const pair of ARMED_PAIRS) {
+      const libs = round % 2 ? [pair.unarmed, pair.armed] : [pair.armed, pair.unarmed]
+      for (const lib of libs) {
+        samples.set(lib, [...(samples.get(lib) ?? []), await animatePage(browser, base, lib, n, options)])
+        process.stdout.write('.')
+      }
+    }
+  }
+  const cell = (lib: string) => {
+    const list = samples.get(lib)!
+    return {
+      frameMs: median(list.map((s) => s.frameMs)),
+      cpuMs: median(list.map((s) => s.cpuMs)),
+      frames: list.reduce((t, s) => t + s.frames, 0),
+    }
+  }
+  const rows: string[][] = []
+  const footer: string[] = []
+  for (const pair of ARMED_PAIRS) {
+    const armed = cell(pair.armed)
+    const unarmed = cell(pair.unarmed)
+    const times = armed.frameMs / unarmed.frameMs
+    rows.push([
+      `${n} ${pair.label}`,
+      fmt(armed.frameMs, 1),
+      fmt(armed.cpuMs, 2),
+      fmt(unarmed.frameMs, 1),
+      ratio(times, 2),
+      '—',
+      '—',
+      `${armed.frames}/${unarmed.frames}`,
+    ])
+    footer.push(
+      `${n} ${pair.label}: ${fmt(armed.frameMs, 1)} vs ${fmt(unarmed.frameMs, 1)} ms per frame (JS ${fmt(armed.cpuMs, 2)} vs ${fmt(unarmed.cpuMs, 2)} ms), ` +
+        `${ratio(times, 2)} with one more draw call. Target ≤ 1.3× → ${times <= 1.3 ? 'met' : 'MISSED'}. (In these rows the floor columns are the unarmed crowd.)`,
+    )
+  }
+  return { rows, footer }
 }
 
 async function rendererName(browser: Browser, base: string): Promise<string> {

@@ -1,11 +1,14 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,bounds,crowd,browser] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,bounds,crowd,browser,renderers] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
  * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer;
  *    animation control: controllers mid-crossfade vs plain instances.
  * 3. Animate, browser: N Ogros in Chromium (software WebGL) vs MD2Loader + AnimationMixer; memory.
  * 4. Load, browser: the soldier from the first suspend to the first drawn frame.
+ *    The GPU crowd per renderer (WebGLRenderer, WebGPURenderer on WebGPU and on WebGL2) is part of
+ *    `browser`; `--only=renderers` runs that table alone. `--compute` adds a prototype to it: the
+ *    keyframe blend in a TSL compute pass on WebGPU (bench/browser/computeCrowd.tsx, not in the library).
  *
  * A full run writes bench/RESULTS.md (tables, the command, the machine). Run with node --expose-gc
  * (the npm script does). BENCH_CLOCK=wall times the Node benchmarks by wall clock instead of CPU time.
@@ -20,10 +23,11 @@ import { runCrowdCpuBench } from './crowd-cpu'
 import { runAttachmentsBench } from './attachments'
 import { runPoseBoundsBench } from './pose-bounds'
 import { runAnimationControlBench, runQuake2LightingBench } from './animation-control'
-import { CHROMIUM, runBrowserBench } from './browser'
+import { CHROMIUM, type RendererOptions, consoleMessages, runBrowserBench, runRendererBench } from './browser'
 import { ASSETS, ROOT, listModels } from './lib/models'
 import { CLOCK, type Table, markdownTable, printTable } from './lib/stats'
 import { runParseBench } from './parse'
+import { isRendererKind } from './browser/renderer-kinds'
 
 const args = process.argv.slice(2)
 const flags = new Map(
@@ -113,8 +117,43 @@ async function main(): Promise<void> {
     printTable(table)
     tables.push(table)
   }
+  // The crowd per renderer: 1,000 / 5,000 / 10,000 on the GPU path against each renderer's floor, the
+  // CPU path at 500. Pages cost seconds a frame at 5,000 and 10,000: those get a shorter cap.
+  const kinds = (flags.get('renderers') ?? 'webgl,webgpu,webgpu-webgl2').split(',').filter(isRendererKind)
+  const renderers: RendererOptions = quick
+    ? {
+        renderers: kinds,
+        counts: [1000, 5000, 10000],
+        cpuCount: 500,
+        rounds: 1,
+        frames: 15,
+        maxMsPerPage: 5000,
+        largeFrom: 5000,
+        largeMaxMsPerPage: 3000,
+        compute: flags.has('compute'),
+      }
+    : {
+        renderers: kinds,
+        counts: [1000, 5000, 10000],
+        cpuCount: 500,
+        rounds: 2,
+        frames: 30,
+        maxMsPerPage: 8000,
+        largeFrom: 5000,
+        largeMaxMsPerPage: 4000,
+        compute: flags.has('compute'),
+      }
+  if (sections.has('renderers') && !sections.has('browser')) {
+    console.log('\n[renderers] browser: the GPU crowd per renderer')
+    const started = Date.now()
+    const table = await runRendererBench(renderers)
+    printTable(table)
+    tables.push(table)
+    console.log(`(renderers: ${((Date.now() - started) / 60000).toFixed(1)} min)`)
+  }
   if (sections.has('browser')) {
-    console.log('\n[3/4, 4/4] browser: building the page, then N = 50, 200, 500 for each library, then load')
+    console.log('\n[3/4, 4/4] browser: building the page, then N = 50, 200, 500 for each library, the GPU crowd, per renderer, then load')
+    const browserStarted = Date.now()
     const result = await runBrowserBench(
       quick
         ? {
@@ -125,6 +164,7 @@ async function main(): Promise<void> {
             maxMsPerPage: 5000,
             loadRuns: 1,
             crowdCounts: [500, 1000, 5000, 10000],
+            renderers,
           }
         : {
             counts: [50, 200, 500],
@@ -134,14 +174,26 @@ async function main(): Promise<void> {
             maxMsPerPage: 8000,
             loadRuns: 3,
             crowdCounts: [500, 1000, 5000, 10000],
+            renderers,
           },
     )
-    for (const table of [result.animate, result.memory, ...(result.crowd ? [result.crowd] : []), result.load]) {
+    for (const table of [
+      result.animate,
+      result.memory,
+      ...(result.crowd ? [result.crowd] : []),
+      ...(result.renderers ? [result.renderers] : []),
+      result.load,
+    ]) {
       printTable(table)
       tables.push(table)
     }
+    console.log(`(browser section: ${((Date.now() - browserStarted) / 60000).toFixed(1)} min)`)
   }
 
+  if (consoleMessages.size) {
+    console.log('\nbrowser console errors and warnings (count, text):')
+    for (const [text, count] of consoleMessages) console.log(`  ${count} × ${text.split('\n')[0]}`)
+  }
   const minutes = (Date.now() - started.getTime()) / 60000
   console.log(
     `\ndone in ${minutes.toFixed(1)} min; load average now ${loadavg()

@@ -2,7 +2,11 @@
  * The browser benchmark page (built by bench/browser.ts with vite, driven by playwright).
  *
  *   ?mode=animate&lib=md2|md2-paused|md2-shared|md2-gpu|floor|three&n=200   N animated Ogros, frames stepped by window.bench.run
- *     (md2-gpu: one MD2Crowd; floor: the same triangles as one InstancedMesh of a static frame)
+ *     (md2-gpu: one MD2Crowd; floor: the same triangles as one InstancedMesh of a static frame;
+ *     md2-gpu-armed: the Ogros' crowd and their weapon.md2 as a synced follower crowd;
+ *     soldier-gpu / soldier-gpu-armed: UFO:AI soldiers walking, without and with a rifle on tag_rweapon;
+ *     md2-compute: a prototype, the keyframe blend in a TSL compute pass, WebGPU only: computeCrowd.tsx)
+ *   &renderer=webgl|webgpu|webgpu-webgl2   the renderer (default webgl; see renderers.ts)
  *   ?mode=load&lib=md2|three[&skin=1]   the soldier: suspend → first drawn frame
  *   ?mode=parts                         where the soldier's load time goes
  *
@@ -28,14 +32,24 @@ import {
 import { MD2Loader as ThreeMD2Loader } from 'three/addons/loaders/MD2Loader.js'
 import { parseAnimationTable } from '../../src/core/animation/animation-table'
 import { parseMD2 } from '../../src/core/format/parse'
+import { decodePCX } from '../../src/core/images/pcx'
+import { parseMD2Tags, type MD2Tags } from '../../src/core/tags/tag-file'
 import type { MD2Model as MD2ModelData } from '../../src/core/format/types'
 import { MD2Model } from '../../src/react/MD2Model'
 import { useMD2 } from '../../src/react/useMD2'
 import { useMD2Crowd } from '../../src/react/MD2Instances'
 import { createMD2Geometry } from '../../src/three/mesh/MD2Geometry'
+import { createSkinTexture } from '../../src/three/loaders/MD2SkinLoader'
+import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { createRifle } from '../../stories/support/rifle'
+import { ComputeOgros } from './computeCrowd'
+import { benchGl, drawnBy, gpuSync, isRendererKind } from './renderers'
 
 const OGRO_URL = '/quake2/ogro/tris.MD2'
 const OGRO_SKIN_URL = '/quake2/ogro/png/igdosh.png'
+const OGRO_WEAPON_URL = '/quake2/ogro/weapon.md2'
+const OGRO_WEAPON_SKIN_URL = '/quake2/ogro/weapon.pcx'
+const SOLDIER_TAGS_URL = '/ufoai/soldier-male/body.tag'
 const SOLDIER_URL = '/ufoai/soldier-male/body.md2'
 const SOLDIER_SKIN_URL = '/ufoai/soldier-male/body.png'
 const SOLDIER_ANM_URL = '/ufoai/soldier-male/body.anm'
@@ -47,6 +61,8 @@ const params = new URLSearchParams(location.search)
 const mode = params.get('mode') ?? 'animate'
 const lib = params.get('lib') ?? 'md2'
 const count = Number(params.get('n') ?? '1')
+const rendererParam = params.get('renderer') ?? 'webgl'
+const rendererKind = isRendererKind(rendererParam) ? rendererParam : 'webgl'
 
 interface Bench {
   ready: Promise<void>
@@ -57,6 +73,8 @@ interface Bench {
   raf?: (ms: number) => Promise<number[]>
   /** Bytes the page has handed to WebGL, by kind, from the scene's geometries (see gpuBytes). */
   gpu?: () => Record<string, number>
+  /** What draws the page: the renderer and backend, and on WebGPU the adapter. */
+  drawnBy?: () => string
   /** Load mode: ms from the first suspend to the first drawn frame, and its parts. */
   load?: Promise<Record<string, number>>
 }
@@ -92,7 +110,7 @@ async function makeRoot(frameloop: 'never' | 'always', camera: { position: [numb
     frameloop,
     dpr: 1,
     size: { width: WIDTH, height: HEIGHT, top: 0, left: 0 },
-    gl: { antialias: false, powerPreference: 'high-performance' },
+    gl: benchGl(rendererKind),
     camera: { position: camera.position, fov: 50, near: 1, far: camera.far },
     onCreated: (state) => state.camera.lookAt(0, 0, 0),
   })
@@ -119,8 +137,7 @@ function grid(n: number, spacing: number): [number, number, number][] {
 }
 
 /** GPU bytes: every distinct attribute and index of the scene's geometries, plus morph textures as three builds them. */
-function gpuBytes(scene: Object3D, gl: WebGL2RenderingContext): Record<string, number> {
-  const maxTextureSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number
+function gpuBytes(scene: Object3D, maxTextureSize: number): Record<string, number> {
   const geometries = new Set<BufferGeometry>()
   scene.traverse((object) => {
     if ((object as Mesh).isMesh) geometries.add((object as Mesh).geometry)
@@ -159,11 +176,7 @@ function gpuBytes(scene: Object3D, gl: WebGL2RenderingContext): Record<string, n
 
 function wireRun(get: () => RootState, step: (time: number) => void) {
   let time = 0
-  const pixel = new Uint8Array(4)
-  const sync = () => {
-    const gl = get().gl.getContext()
-    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel)
-  }
+  const sync = gpuSync(get().gl)
   bench.run = async (frames, maxMs) => {
     const cpuMs: number[] = []
     const frameMs: number[] = []
@@ -173,7 +186,7 @@ function wireRun(get: () => RootState, step: (time: number) => void) {
       time += STEP
       step(time)
       const t1 = performance.now()
-      sync()
+      await sync()
       const t2 = performance.now()
       cpuMs.push(t1 - t0)
       frameMs.push(t2 - t0)
@@ -197,7 +210,19 @@ function wireRun(get: () => RootState, step: (time: number) => void) {
       }
       requestAnimationFrame(tick)
     })
-  bench.gpu = () => gpuBytes(get().scene, get().gl.getContext() as WebGL2RenderingContext)
+  bench.gpu = () => {
+    const context = get().gl.getContext()
+    const maxTextureSize = context instanceof WebGL2RenderingContext ? (context.getParameter(context.MAX_TEXTURE_SIZE) as number) : 8192
+    return gpuBytes(get().scene, maxTextureSize)
+  }
+  bench.drawnBy = () => {
+    if (rendererKind === 'webgl') {
+      const gl = get().gl.getContext() as WebGL2RenderingContext
+      const info = gl.getExtension('WEBGL_debug_renderer_info')
+      return `WebGLRenderer on ${String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER))}`
+    }
+    return `${drawnBy.backend ?? '?'}${drawnBy.adapter ? ` on adapter ${drawnBy.adapter}` : ''}`
+  }
 }
 
 /** The root's state getter, published by <Grab> once the Canvas exists. */
@@ -264,6 +289,48 @@ function GpuOgros({ model, skin, n }: { model: MD2ModelData; skin: Texture; n: n
   return <primitive object={crowd} />
 }
 
+/**
+ * N GPU crowd instances (Ogros running, or soldiers walking), each with a weapon drawn by a follower
+ * crowd when `weapon` is given: one more draw, posed (synced) or placed (on a tag) by the body's crowd.
+ */
+function ArmedCrowd({
+  model,
+  skin,
+  n,
+  animation,
+  tags,
+  weapon,
+}: {
+  model: MD2ModelData
+  skin: Texture | null
+  n: number
+  animation: string
+  tags?: MD2Tags
+  weapon?: { model: MD2ModelData; skin: Texture | null; tag?: string }
+}) {
+  const crowd = useMD2Crowd(model, { limit: Math.max(n, 1), map: skin })
+  crowd.tags = tags
+  useEffect(() => {
+    const position = new THREE.Vector3()
+    grid(n, 60).forEach(([x, y, z], i) => {
+      crowd.setTransform(i, position.set(x, y, z))
+      crowd.play(i, animation)
+    })
+  }, [crowd, n, animation])
+  return (
+    <primitive object={crowd}>{weapon && <Follower leader={crowd} model={weapon.model} skin={weapon.skin} tag={weapon.tag} />}</primitive>
+  )
+}
+
+function Follower({ leader, model, skin, tag }: { leader: MD2Crowd; model: MD2ModelData; skin: Texture | null; tag?: string }) {
+  const crowd = useMD2Crowd(model, { limit: leader.capacity, map: skin })
+  useEffect(() => {
+    crowd.follow(leader, tag === undefined ? {} : { tag, sync: false })
+    return () => crowd.follow(null)
+  }, [crowd, leader, tag])
+  return <primitive object={crowd} />
+}
+
 /** The drawing floor: the same triangles, one InstancedMesh of frame 0, nothing animated. */
 function FloorOgros({ model, skin, n }: { model: MD2ModelData; skin: Texture; n: number }) {
   const mesh = useMemo(() => {
@@ -277,16 +344,37 @@ function FloorOgros({ model, skin, n }: { model: MD2ModelData; skin: Texture; n:
 }
 
 async function animate(): Promise<void> {
+  if (rendererParam !== rendererKind) throw new Error(`renderer=${rendererParam}: not webgl, webgpu or webgpu-webgl2`)
   const [buffer, skin] = await Promise.all([fetchBytes(OGRO_URL), loadTexture(OGRO_SKIN_URL)])
   const side = Math.ceil(Math.sqrt(Math.max(count, 1)))
   const distance = 80 + side * 60
   const root = await makeRoot('never', { position: [0, distance * 0.8, distance * 1.1], far: distance * 4 })
   let scene: ReactNode
-  if (lib === 'three') {
+  if (lib === 'soldier-gpu' || lib === 'soldier-gpu-armed') {
+    const [soldierBuffer, soldierSkin, anm, tagBytes] = await Promise.all([
+      fetchBytes(SOLDIER_URL),
+      loadTexture(SOLDIER_SKIN_URL),
+      fetch(SOLDIER_ANM_URL).then((response) => response.text()),
+      fetchBytes(SOLDIER_TAGS_URL),
+    ])
+    const soldier: MD2ModelData = parseMD2(soldierBuffer, { name: SOLDIER_URL, animations: parseAnimationTable(anm) })
+    const tags = parseMD2Tags(tagBytes, { name: SOLDIER_TAGS_URL })
+    const rifle = lib === 'soldier-gpu-armed' ? { model: createRifle(), skin: null, tag: 'tag_rweapon' } : undefined
+    scene = <ArmedCrowd model={soldier} skin={soldierSkin} tags={tags} n={count} animation="walk1" weapon={rifle} />
+  } else if (lib === 'md2-gpu-armed') {
+    const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
+    const [weaponBytes, weaponSkinBytes] = await Promise.all([fetchBytes(OGRO_WEAPON_URL), fetchBytes(OGRO_WEAPON_SKIN_URL)])
+    const weapon: MD2ModelData = parseMD2(weaponBytes, { name: OGRO_WEAPON_URL })
+    const weaponSkin = createSkinTexture(decodePCX(new Uint8Array(weaponSkinBytes)), OGRO_WEAPON_SKIN_URL)
+    scene = <ArmedCrowd model={model} skin={skin} n={count} animation="run" weapon={{ model: weapon, skin: weaponSkin }} />
+  } else if (lib === 'three') {
     const geometry = new ThreeMD2Loader().parse(buffer)
     const clip = (geometry as BufferGeometry & { animations: AnimationClip[] }).animations.find((candidate) => candidate.name === 'run')!
     const material = new MeshLambertMaterial({ map: skin })
     scene = <ThreeOgros geometry={geometry} clip={clip} material={material} n={count} />
+  } else if (lib === 'md2-compute') {
+    const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
+    scene = <ComputeOgros model={model} skin={skin} n={count} positions={grid(count, 60)} />
   } else if (lib === 'md2-gpu' || lib === 'floor') {
     const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
     scene = lib === 'floor' ? <FloorOgros model={model} skin={skin} n={count} /> : <GpuOgros model={model} skin={skin} n={count} />

@@ -6,7 +6,7 @@
 import { useFrame } from '@react-three/fiber'
 import { useEffect, useMemo } from 'react'
 import { Vector3 } from 'three'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { manyFrameModel } from '../support/many-frames'
 import type { MD2Model as MD2ModelData, MD2Pose } from '../../src/core/internal'
@@ -199,3 +199,31 @@ test("frames past the device's row limit, in a second and third block of rows, d
   const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
   expect(difference(cpuPicture, gpuPicture)).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
 })
+
+for (const renderer of RENDERER_KINDS)
+  test(`a crowd sized for 5,000 draws what a crowd of 4 draws (${renderer}: its instance data past a uniform buffer)`, async () => {
+    const ogro = await load(OGRO, OGRO)
+    const scene = (limit: number) => (
+      <>
+        <directionalLight position={[30, 50, 80]} intensity={2.5} />
+        <MD2Instances model={ogro} skin={OGRO_SKIN} limit={limit} lighting="quake2" shadelight={0.8}>
+          {SCENE.filter((p) => p.which === 'ogro').map((placed, i) => (
+            <MD2Instance key={i} controller={placed.controller} position={[placed.x, -8, 0]} rotation={[0, placed.yaw, 0]} scale={0.55} />
+          ))}
+        </MD2Instances>
+      </>
+    )
+    const { stage, render } = await mount(scene(4), { renderer })
+    await expectRenderer(stage.canvas, renderer)
+    const small = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'a crowd of 4')
+    render(<></>)
+    await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
+    const warn = vi.spyOn(console, 'warn')
+    render(scene(5000))
+    const large = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'the same instances in a crowd of 5,000')
+    expect(difference(small, large)).toBe(0)
+    // WebGPURenderer's WebGL2 backend reads more than 1,024 matrices as vertex inputs: it says it draws 1,024.
+    const said = warn.mock.calls.filter(([message]) => String(message).includes('draws at most 1024 instances'))
+    expect(said).toHaveLength(renderer === 'webgpu-webgl2' ? 1 : 0)
+    warn.mockRestore()
+  })

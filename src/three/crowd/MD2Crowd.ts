@@ -39,6 +39,7 @@ import {
 import type { MD2Model } from '../../core/format/types.js'
 import type { MD2Tags } from '../../core/tags/tag-file.js'
 import { warnOnce } from '../../core/warn-once.js'
+import { StorageInstancedBufferAttribute } from 'three/webgpu'
 import { createMD2Geometry, writeMD2Pose } from '../mesh/MD2Geometry.js'
 import { acquireMD2GpuFrames, drawWithGpuFrames, releaseMD2GpuFrames, type MD2GpuFrames } from './gpuFrames.js'
 import { copyClampedCrowdPose, placeOnTag, resolveFollowing, type CrowdFollowing, type CrowdFollowOptions } from './crowdFollower.js'
@@ -69,6 +70,9 @@ const MAX_CROWD_SIZE = 1 << 20
  * keyframes' scales and blended translate.
  */
 const INSTANCE_STRIDE = 25
+
+/** Instance matrices three's WebGL2 backend keeps in a uniform buffer of WebGL2's least size (16 KB). */
+const UNIFORM_BLOCK_MATRICES = 256
 const FRAMES = 0
 const FADE_FRAMES = 4
 const BLEND = 8
@@ -140,6 +144,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.model = model
     this.frames = frames
     this.capacity = limit
+    this.drawLimit = limit
     this.quake2 = quake2
     this.flags = {}
     this.animation = new CrowdAnimation(limit, model.header.numFrames)
@@ -156,6 +161,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       DynamicDrawUsage,
     )
     this.instanceMatrix.setUsage(DynamicDrawUsage)
+    this.onBeforeRender = (renderer) => this.drawnBy(renderer)
     // The geometry is shared by every crowd of the model: the per-crowd attributes go on a light copy.
     this.geometry = frames.geometry.clone()
     const slot = (name: string, size: number, offset: number) =>
@@ -309,6 +315,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
         if (!inside) continue
       }
       this.ids[drawn++] = i
+      if (drawn === this.drawLimit) break
     }
     this.writeDrawn(drawn)
     this.updateFollowers(seconds)
@@ -355,6 +362,43 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       leader.add(this)
       this.addedTo = leader
     }
+  }
+
+  /** Instances drawn at most (fewer than the limit only on WebGPURenderer's WebGL2 backend). */
+  private drawLimit: number
+  private renderer: 'webgl' | 'webgpu' | 'webgpu-webgl2' = 'webgl'
+
+  /**
+   * Fits the instance matrices to the renderer about to draw the crowd, before it builds anything for it.
+   * On real WebGPU they become a storage buffer, which three's instancing and the TSL decode read
+   * without taking any of a pipeline's 16 vertex inputs. WebGPURenderer's WebGL2 backend reads them as
+   * vertex inputs past the uniform buffer's 1,024 matrices, more than the decode leaves: there the crowd
+   * draws the instances in view that fit its uniform buffer (1,024 on SwiftShader), with a warning.
+   */
+  private drawnBy(renderer: unknown): void {
+    const r = renderer as { isWebGPURenderer?: boolean; backend?: { isWebGPUBackend?: boolean; gl?: WebGL2RenderingContext } }
+    const kind = !r.isWebGPURenderer ? 'webgl' : r.backend?.isWebGPUBackend ? 'webgpu' : 'webgpu-webgl2'
+    if (kind === this.renderer) return
+    this.renderer = kind
+    const gl = r.backend?.gl
+    // Matrices of 64 bytes in one uniform block: 1,024 in SwiftShader's 64 KB, 256 in WebGL2's least.
+    const most = gl ? Math.floor((gl.getParameter(gl.MAX_UNIFORM_BLOCK_SIZE) as number) / 64) : UNIFORM_BLOCK_MATRICES
+    let matrices: InstancedBufferAttribute = this.instanceMatrix
+    if (kind === 'webgpu') matrices = new StorageInstancedBufferAttribute(new Float32Array(this.capacity * 16), 16)
+    else if (kind === 'webgpu-webgl2' && this.capacity > most) {
+      warnOnce(
+        `crowd-webgl2-backend:${this.capacity}`,
+        `MD2Crowd (${this.model.name ?? 'a model'}, limit ${this.capacity}): WebGPURenderer's WebGL2 backend draws at most ${most} instances of a GPU crowd (past that three reads the instance matrices as vertex inputs, more than a pipeline has); the first ${most} in view are drawn. WebGLRenderer and WebGPU draw them all`,
+      )
+      this.drawLimit = most
+      matrices = new InstancedBufferAttribute(new Float32Array(most * 16), 16)
+    } else return
+    matrices.setUsage(DynamicDrawUsage)
+    this.instanceMatrix.dispose()
+    this.instanceMatrix = matrices
+    if (this.shell) this.shell.instanceMatrix = matrices
+    // The matrices are written for the instances drawn: write them again into the new buffer.
+    this.writeDrawn(this.count)
   }
 
   /** The leader `follow` added this crowd to (removed from it again when it stops following). */

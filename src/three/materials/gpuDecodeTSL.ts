@@ -10,8 +10,10 @@ import {
   mix,
   normalLocal,
   positionGeometry,
+  instanceIndex,
   instancedDynamicBufferAttribute,
   mat4,
+  storage,
   transformNormal,
   pow,
   select,
@@ -60,7 +62,8 @@ export function decodeInTSL(material: Material, inputs: GpuDecodeInputs, options
     return yUp(bytes.xyz.mul(textureLoad(inputs.table, at).xyz).add(textureLoad(inputs.table, at.add(ivec2(1, 0))).xyz))
   }
 
-  const position = Fn((builder: { object: Object3D }) => {
+  const position = Fn((nodeBuilder) => {
+    const builder = nodeBuilder as unknown as NodeBuilderLike
     const a = texel(frames.xy)
     const b = texel(frames.zw)
     const p = yUp(
@@ -97,13 +100,21 @@ export function decodeInTSL(material: Material, inputs: GpuDecodeInputs, options
 }
 
 /**
- * The drawn instance's matrix, read from the mesh's `instanceMatrix` as four columns, the way three's own
- * instancing reads a large one (the same GPU buffer).
+ * The drawn instance's matrix, read from the mesh's `instanceMatrix` as three's own instancing reads it
+ * (the same buffer): from storage on WebGPU (`MD2Crowd` makes it a storage attribute there: no vertex
+ * input taken), as four instanced columns on the WebGL2 backend.
  */
-function instancePlacement(builder: { object: Object3D }): Node<'mat4'> {
+function instancePlacement(builder: NodeBuilderLike): Node<'mat4'> {
   const matrices = (builder.object as InstancedMesh).instanceMatrix
+  if (builder.renderer.backend.isWebGPUBackend)
+    return storage(matrices as never, 'mat4', Math.max(matrices.count, 1)).element(instanceIndex) as unknown as Node<'mat4'>
   const columns = [0, 4, 8, 12].map((offset) =>
     instancedDynamicBufferAttribute(new InterleavedBufferAttribute(matrices as never, 4, offset) as never, 'vec4'),
   )
   return mat4(...(columns as [Node<'vec4'>, Node<'vec4'>, Node<'vec4'>, Node<'vec4'>]))
+}
+
+interface NodeBuilderLike {
+  object: Object3D
+  renderer: { backend: { isWebGPUBackend?: boolean } }
 }
