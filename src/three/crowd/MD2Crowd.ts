@@ -383,7 +383,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     const gl = r.backend?.gl
     // Matrices of 64 bytes in one uniform block: 1,024 in SwiftShader's 64 KB, 256 in WebGL2's least.
     const most = gl ? Math.floor((gl.getParameter(gl.MAX_UNIFORM_BLOCK_SIZE) as number) / 64) : UNIFORM_BLOCK_MATRICES
-    let matrices: InstancedBufferAttribute = this.instanceMatrix
+    let matrices: InstancedBufferAttribute
     if (kind === 'webgpu') matrices = new StorageInstancedBufferAttribute(new Float32Array(this.capacity * 16), 16)
     else if (kind === 'webgpu-webgl2' && this.capacity > most) {
       warnOnce(
