@@ -2,7 +2,7 @@
 # Runs the unit and browser tests against another three.js release (the oldest the package claims, in CI):
 # installs it without saving over the locked one, clears the bundlers' caches of the old one, runs both
 # suites. Meant for a fresh clone (CI): it leaves that three.js installed; `npm ci` restores the locked one.
-#   bash scripts/test-three-version.sh 0.159.0
+#   bash scripts/test-three-version.sh 0.187.0
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version="${1:?usage: test-three-version.sh VERSION}"
