@@ -3,8 +3,8 @@
  * into the nearest 30%, RF_DEPTHHACK) in front of a wall it reaches through, and a model in both
  * lightings, each the same picture as WebGLRenderer's but for a few edge pixels and rounding.
  */
-import { describe, expect, test } from 'vitest'
-import { MD2Model, MD2ViewWeapon } from '../../src/index'
+import { describe, expect, test, vi } from 'vitest'
+import { MD2Instance, MD2Instances, MD2Model, MD2ViewWeapon } from '../../src/index'
 import { coverage, difference, type Picture } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import { BLACK, expectRenderer, mount } from './canvas'
@@ -69,3 +69,22 @@ for (const renderer of RENDERER_KINDS)
       })
     }
   })
+
+test('on WebGPU no WebGL context is made at all: a model, its skin, the view weapon and a GPU crowd', async () => {
+  const getContext = vi.spyOn(HTMLCanvasElement.prototype, 'getContext')
+  const { stage } = await mount(
+    <>
+      <ViewWeaponScene hand="right" />
+      <MD2Instances url={OGRO} limit={2}>
+        <MD2Instance animation="run" position={[40, -10, -40]} />
+      </MD2Instances>
+    </>,
+    { renderer: 'webgpu' },
+  )
+  await expectRenderer(stage.canvas, 'webgpu')
+  await stage.settle((p) => coverage(p, undefined, BLACK) > 0.02, 'the scene')
+  const kinds = getContext.mock.calls.map(([kind]) => String(kind))
+  getContext.mockRestore()
+  expect(kinds).toContain('webgpu')
+  expect(kinds.filter((kind) => /webgl/i.test(kind))).toEqual([])
+})
