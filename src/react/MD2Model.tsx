@@ -16,7 +16,7 @@ import {
 import type { AnimationSelector } from '../core/animation/animation-table.js'
 import type { MD2AnimationController } from '../core/animation/animation-controller.js'
 import { MD2Error } from '../core/errors.js'
-import { copyPose, createPose, posesEqual, type MD2Pose } from '../core/animation/pose.js'
+import { clampPoseFrames, copyPose, createPose, posesEqual, type MD2Pose } from '../core/animation/pose.js'
 import type { MD2Tags } from '../core/tags/tag-file.js'
 import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/format/types.js'
 import { warnOnce } from '../core/warn-once.js'
@@ -347,7 +347,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     const mesh = meshRef.current
     if (!mesh) return
     clock.seconds += delta
-    copyClampedPose(pose, source.pose, model)
+    clampPoseFrames(copyPose(pose, source.pose), model)
     const relit = light !== undefined && light.update(mesh, clock)
     const moved = blob !== undefined && placeShadow(blob.parameters, mesh, model, shadowFloor)
     if (!relit && !moved && posesEqual(written, pose)) return
@@ -358,7 +358,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
 
   // Show the pose right away, before any tick (a new geometry starts on frame 0).
   useLayoutEffect(() => {
-    copyClampedPose(pose, source.pose, model)
+    clampPoseFrames(copyPose(pose, source.pose), model)
     copyPose(written, pose)
     if (light && meshRef.current) light.update(meshRef.current, clock)
     if (blob && meshRef.current) placeShadow(blob.parameters, meshRef.current, model, shadowFloor)
@@ -409,31 +409,6 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     </group>
   )
 })
-
-/** Models already warned about clamped frames (checked without building a message each frame). */
-const clampWarned = new WeakSet<MD2ModelData>()
-
-/**
- * Copies `source` into `target`, clamping frames to `model`'s: a synced model with fewer frames
- * than its parent shows its last frame for the parent's extra ones (warned once).
- */
-function copyClampedPose(target: MD2Pose, source: Readonly<MD2Pose>, model: MD2ModelData): void {
-  copyPose(target, source)
-  const last = model.header.numFrames - 1
-  if (target.from > last || target.to > last || (target.fadeWeight > 0 && (target.fadeFrom > last || target.fadeTo > last))) {
-    if (!clampWarned.has(model)) {
-      clampWarned.add(model)
-      warnOnce(
-        `${model.name}:clamped`,
-        `${model.name ?? 'model'} has ${last + 1} frames and is asked for frames past them (a synced model with fewer frames than its parent); showing frame ${last} for those`,
-      )
-    }
-    target.from = Math.min(target.from, last)
-    target.to = Math.min(target.to, last)
-    target.fadeFrom = Math.min(target.fadeFrom, last)
-    target.fadeTo = Math.min(target.fadeTo, last)
-  }
-}
 
 /** The raycast of meshes that rays pass through (a blob shadow, a shell). */
 function ignoreRays(): void {}

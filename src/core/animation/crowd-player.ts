@@ -25,6 +25,31 @@ export interface CrowdEvents {
 /** Floats per instance in `poses`: from, to, t, fadeWeight, fadeFrom, fadeTo, fadeT, 0 (two vec4s for a shader). */
 export const CROWD_POSE_STRIDE = 8
 
+/** Instance `i`'s pose from a crowd's `poses` array into `pose`. */
+export function readCrowdPose(poses: Float64Array, i: number, pose: MD2Pose): MD2Pose {
+  const o = i * CROWD_POSE_STRIDE
+  pose.from = poses[o]!
+  pose.to = poses[o + 1]!
+  pose.t = poses[o + 2]!
+  pose.fadeWeight = poses[o + 3]!
+  pose.fadeFrom = poses[o + 4]!
+  pose.fadeTo = poses[o + 5]!
+  pose.fadeT = poses[o + 6]!
+  return pose
+}
+
+/** `pose` into instance `i`'s place in a crowd's `poses` array. */
+export function writeCrowdPose(poses: Float64Array, i: number, pose: Readonly<MD2Pose>): void {
+  const o = i * CROWD_POSE_STRIDE
+  poses[o] = pose.from
+  poses[o + 1] = pose.to
+  poses[o + 2] = pose.t
+  poses[o + 3] = pose.fadeWeight
+  poses[o + 4] = pose.fadeFrom
+  poses[o + 5] = pose.fadeTo
+  poses[o + 6] = pose.fadeT
+}
+
 /**
  * The animation state of many instances in typed arrays, one slot each, advanced together: the same
  * rules as `AnimationPlayer` (ranges, fps, speed, loop or play once, reverse, fractional still frames,
@@ -100,15 +125,7 @@ export class CrowdAnimation {
   /** Shows `pose` on instance `i` as given (an animation controller of its own drives it); `play` or `showFrame` take it back. */
   setPose(i: number, pose: Readonly<MD2Pose>): void {
     this.flags[i] = this.flags[i]! | EXTERNAL
-    const o = i * CROWD_POSE_STRIDE
-    const p = this.poses
-    p[o] = pose.from
-    p[o + 1] = pose.to
-    p[o + 2] = pose.t
-    p[o + 3] = pose.fadeWeight
-    p[o + 4] = pose.fadeFrom
-    p[o + 5] = pose.fadeTo
-    p[o + 6] = pose.fadeT
+    writeCrowdPose(this.poses, i, pose)
   }
 
   /** Shows `frame` still on instance `i` (fractional: a blend of the two keyframes around it). */

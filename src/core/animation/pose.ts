@@ -1,3 +1,6 @@
+import type { MD2Model } from '../format/types.js'
+import { warnOnce } from '../warn-once.js'
+
 /**
  * What one instance shows at one moment: a blend of two keyframes, optionally crossfading from an
  * outgoing blend of two others. The animation controller writes it; the CPU kernel, synced models,
@@ -41,4 +44,29 @@ export function copyPose(target: MD2Pose, source: Readonly<MD2Pose>): MD2Pose {
 export function posesEqual(a: Readonly<MD2Pose>, b: Readonly<MD2Pose>): boolean {
   if (a.from !== b.from || a.to !== b.to || a.t !== b.t || a.fadeWeight !== b.fadeWeight) return false
   return a.fadeWeight === 0 || (a.fadeFrom === b.fadeFrom && a.fadeTo === b.fadeTo && a.fadeT === b.fadeT)
+}
+
+/** Models already warned about clamped frames (checked without building a message each frame). */
+const clampWarned = new WeakSet<MD2Model>()
+
+/**
+ * Clamps `pose`'s frames to `model`'s: a synced model with fewer frames than its parent (on the CPU
+ * path or a follower crowd) shows its last frame for the parent's extra ones, warned once per model.
+ */
+export function clampPoseFrames(pose: MD2Pose, model: MD2Model): MD2Pose {
+  const last = model.header.numFrames - 1
+  if (pose.from > last || pose.to > last || (pose.fadeWeight > 0 && (pose.fadeFrom > last || pose.fadeTo > last))) {
+    if (!clampWarned.has(model)) {
+      clampWarned.add(model)
+      warnOnce(
+        `${model.name}:clamped`,
+        `${model.name ?? 'model'} has ${last + 1} frames and is asked for frames past them (a synced model with fewer frames than its parent); showing frame ${last} for those`,
+      )
+    }
+    pose.from = Math.min(pose.from, last)
+    pose.to = Math.min(pose.to, last)
+    pose.fadeFrom = Math.min(pose.fadeFrom, last)
+    pose.fadeTo = Math.min(pose.fadeTo, last)
+  }
+  return pose
 }

@@ -25,7 +25,7 @@ import {
 } from 'three'
 import { findAnimation, type AnimationSelector } from '../../core/animation/animation-table.js'
 import type { PlayOptions } from '../../core/animation/range-player.js'
-import { CROWD_POSE_STRIDE, CrowdAnimation, type CrowdEvents } from '../../core/animation/crowd-player.js'
+import { CROWD_POSE_STRIDE, CrowdAnimation, readCrowdPose, type CrowdEvents } from '../../core/animation/crowd-player.js'
 import { MD2Error } from '../../core/errors.js'
 import { createPose, type MD2Pose } from '../../core/animation/pose.js'
 import {
@@ -433,7 +433,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   /** Instance `i`'s transform (and, synced, its pose) from the leader's, into this crowd's own arrays. */
   private copyFromLeader(i: number, leader: MD2Crowd, following: CrowdFollowing): void {
-    if (following.sync) copyClampedCrowdPose(this.animation.poses, leader.animation.poses, i, this.model)
+    if (following.sync) copyClampedCrowdPose(this.animation.poses, leader.animation.poses, i, this.model, following.pose)
     placeOnTag(this.transforms, leader.transforms, leader.animation.poses, i, following)
   }
 
@@ -527,7 +527,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     // A follower's instance as its leader places it now (its arrays are written only for instances drawn).
     if (this.leaderCrowd) this.copyFromLeader(i, this.leaderCrowd, this.following!)
     const scratch = (this.scratch ??= this.makeScratch())
-    this.readPose(i, scratch.pose)
+    readCrowdPose(this.animation.poses, i, scratch.pose)
     const geometry = scratch.mesh.geometry
     writeMD2Pose(geometry, this.model, scratch.pose)
     const positions = geometry.getAttribute('position').array as Float32Array
@@ -547,19 +547,6 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     return target
   }
 
-  /** Instance `i`'s pose from the animation's arrays. */
-  private readPose(i: number, pose: MD2Pose): void {
-    const s = i * CROWD_POSE_STRIDE
-    const p = this.animation.poses
-    pose.from = p[s]!
-    pose.to = p[s + 1]!
-    pose.t = p[s + 2]!
-    pose.fadeWeight = p[s + 3]!
-    pose.fadeFrom = p[s + 4]!
-    pose.fadeTo = p[s + 5]!
-    pose.fadeT = p[s + 6]!
-  }
-
   /** Hits against each drawn instance's animated triangles, nearest first by the caller's sort; `instanceId` is the instance. */
   override raycast(raycaster: Raycaster, intersects: Intersection[]): void {
     const scratch = (this.scratch ??= this.makeScratch())
@@ -568,7 +555,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       instanceWorld.fromArray(this.transforms, i * 16).premultiply(this.matrixWorld)
       worldSphere.copy(this.sphere).applyMatrix4(instanceWorld)
       if (!raycaster.ray.intersectsSphere(worldSphere)) continue
-      this.readPose(i, scratch.pose)
+      readCrowdPose(this.animation.poses, i, scratch.pose)
       writeMD2Pose(scratch.mesh.geometry, this.model, scratch.pose)
       scratch.mesh.geometry.boundingSphere = this.sphere
       scratch.mesh.matrixWorld.copy(instanceWorld)

@@ -1,6 +1,6 @@
 import { Matrix4 } from 'three'
-import { CROWD_POSE_STRIDE } from '../../core/animation/crowd-player.js'
-import { createPose, type MD2Pose } from '../../core/animation/pose.js'
+import { readCrowdPose, writeCrowdPose } from '../../core/animation/crowd-player.js'
+import { clampPoseFrames, createPose, type MD2Pose } from '../../core/animation/pose.js'
 import { MD2Error } from '../../core/errors.js'
 import type { MD2Model } from '../../core/format/types.js'
 import { findTag, type MD2Tags } from '../../core/tags/tag-file.js'
@@ -30,7 +30,7 @@ export interface CrowdFollowing {
   tags: MD2Tags | undefined
   /** The tag's index, or −1 for none (the leader's transform as is). */
   tag: number
-  /** Scratch for the tag's placement: nothing allocated per frame. */
+  /** Scratch for the tag's placement and the synced pose: nothing allocated per frame. */
   pose: MD2Pose
   transform: Float32Array
   matrix: Matrix4
@@ -75,42 +75,12 @@ export function resolveFollowing(leaderModel: MD2Model, leaderTags: MD2Tags | un
   }
 }
 
-/** Models already warned about clamped frames (checked without building a message each frame). */
-const clampWarned = new WeakSet<MD2Model>()
-
 /**
  * Copies instance `i`'s pose from `source` into `target` (crowd pose arrays), clamping frames to
- * `model`'s as `<MD2Model sync>` does: a follower with fewer frames than its leader shows its last
- * frame for the leader's extra ones (warned once, with the CPU path's words).
+ * `model`'s as `<MD2Model sync>` does (`clampPoseFrames`), through `scratch`.
  */
-export function copyClampedCrowdPose(target: Float64Array, source: Float64Array, i: number, model: MD2Model): void {
-  const s = i * CROWD_POSE_STRIDE
-  const last = model.header.numFrames - 1
-  let from = source[s]!
-  let to = source[s + 1]!
-  const fadeWeight = source[s + 3]!
-  let fadeFrom = source[s + 4]!
-  let fadeTo = source[s + 5]!
-  if (from > last || to > last || (fadeWeight > 0 && (fadeFrom > last || fadeTo > last))) {
-    if (!clampWarned.has(model)) {
-      clampWarned.add(model)
-      warnOnce(
-        `${model.name}:clamped`,
-        `${model.name ?? 'model'} has ${last + 1} frames and is asked for frames past them (a synced model with fewer frames than its parent); showing frame ${last} for those`,
-      )
-    }
-    from = Math.min(from, last)
-    to = Math.min(to, last)
-    fadeFrom = Math.min(fadeFrom, last)
-    fadeTo = Math.min(fadeTo, last)
-  }
-  target[s] = from
-  target[s + 1] = to
-  target[s + 2] = source[s + 2]!
-  target[s + 3] = fadeWeight
-  target[s + 4] = fadeFrom
-  target[s + 5] = fadeTo
-  target[s + 6] = source[s + 6]!
+export function copyClampedCrowdPose(target: Float64Array, source: Float64Array, i: number, model: MD2Model, scratch: MD2Pose): void {
+  writeCrowdPose(target, i, clampPoseFrames(readCrowdPose(source, i, scratch), model))
 }
 
 /**
@@ -123,15 +93,7 @@ export function placeOnTag(target: Float32Array, source: Float32Array, poses: Fl
     for (let e = 0; e < 16; e++) target[o + e] = source[o + e]!
     return
   }
-  const s = i * CROWD_POSE_STRIDE
-  const pose = following.pose
-  pose.from = poses[s]!
-  pose.to = poses[s + 1]!
-  pose.t = poses[s + 2]!
-  pose.fadeWeight = poses[s + 3]!
-  pose.fadeFrom = poses[s + 4]!
-  pose.fadeTo = poses[s + 5]!
-  pose.fadeT = poses[s + 6]!
+  const pose = readCrowdPose(poses, i, following.pose)
   const b = setTagMatrix(following.matrix, tagTransform(following.tags, following.tag, pose, following.transform)).elements
   // Column-major product source × tag, straight into the follower's array.
   for (let col = 0; col < 4; col++) {
