@@ -9,14 +9,14 @@
  */
 import { useFrame, useThree } from '@react-three/fiber'
 import { useEffect, useMemo } from 'react'
-import { BufferAttribute, BufferGeometry, type Texture } from 'three'
+import type { Texture } from 'three'
 import { Fn, float, instancedArray, instanceIndex, int, mix, normalLocal, positionGeometry, storage, uint, vec3, vec4 } from 'three/tsl'
 import { Mesh, MeshLambertNodeMaterial, StorageBufferAttribute, type WebGPURenderer } from 'three/webgpu'
 import { findAnimation } from '../../src/core/animation/animation-table'
 import { ANORMS_256_YUP } from '../../src/core/animation/blend-vertices'
 import { FRAME_HEADER_SIZE } from '../../src/core/format/spec'
 import type { MD2Model } from '../../src/core/format/types'
-import { getMD2RenderData } from '../../src/three/mesh/MD2Geometry'
+import { acquireMD2GpuFrames, releaseMD2GpuFrames } from '../../src/three/crowd/gpuFrames'
 
 export function ComputeOgros({
   model,
@@ -84,33 +84,25 @@ export function ComputeOgros({
       outNormals.element(id).assign(vec4(mix(a.n, b.n, t), 0))
     })().compute(padded, [64])
 
-    const render = getMD2RenderData(model)
-    const geometry = new BufferGeometry()
-    geometry.setIndex(render.index)
-    geometry.setAttribute('uv', render.uv)
-    const vertexIndex = new BufferAttribute(Float32Array.from(render.layout.xyzIndex), 1)
-    geometry.setAttribute('position', vertexIndex)
-    geometry.setAttribute('normal', vertexIndex)
-    // The position attribute is an index (one float): the bounds are the model's.
-    geometry.boundingBox = render.boundingBox.clone()
-    geometry.boundingSphere = render.boundingSphere.clone()
+    // The crowd's shared geometry: its position is the MD2 vertex each drawn vertex reads.
+    const frames = acquireMD2GpuFrames(model, 8192)
     const material = new MeshLambertNodeMaterial({ map: skin })
     material.positionNode = Fn(() => {
       const at = instanceIndex.mul(uint(vertices)).add(uint(int(positionGeometry.x)))
       normalLocal.assign(outNormals.element(at).xyz)
       return outPositions.element(at).xyz
     })()
-    const mesh = new Mesh(geometry, material)
+    const mesh = new Mesh(frames.geometry, material)
     mesh.count = n
     mesh.frustumCulled = false
-    return { mesh, kernel, state, stateData }
+    return { mesh, frames, kernel, state, stateData }
   }, [gl, model, skin, n, positions])
   useEffect(
     () => () => {
-      built.mesh.geometry.dispose()
+      releaseMD2GpuFrames(model, built.frames)
       built.mesh.material.dispose()
     },
-    [built],
+    [built, model],
   )
   const run = useMemo(() => findAnimation(model, 'run'), [model])
   useFrame((state) => {
