@@ -3,6 +3,18 @@ import { MINIMAL_VIEWPORTS } from 'storybook/viewport'
 import { isRendererKind, StoryRenderer } from '../stories/support/renderers'
 import { Stage, type StageOptions } from '../stories/support/Stage'
 
+interface StoryExpects {
+  failedRequests?: string[]
+  messages?: string[]
+}
+
+/** Both stories' expectations, each entry once. */
+function mergeExpects(a: StoryExpects | undefined, b: StoryExpects | undefined): StoryExpects | undefined {
+  if (!a || !b) return a ?? b
+  const union = (x: string[] = [], y: string[] = []) => [...new Set([...x, ...y])]
+  return { failedRequests: union(a.failedRequests, b.failedRequests), messages: union(a.messages, b.messages) }
+}
+
 const preview: Preview = {
   parameters: {
     layout: 'fullscreen',
@@ -38,9 +50,12 @@ const preview: Preview = {
   initialGlobals: { renderer: 'webgl' },
   decorators: [
     // What a story that fails on purpose expects (failed requests, console messages): the story
-    // tests fail on anything else a visitor would see go wrong (test/browser/story-guards.ts).
-    (Story, { parameters }) => {
-      ;(globalThis as { __md2StoryExpects?: unknown }).__md2StoryExpects = parameters.expected
+    // tests fail on anything else a visitor would see go wrong (test/browser/story-guards.ts). A docs
+    // page shows all its stories at once, in no set order: there every story's expectations apply.
+    (Story, { parameters, viewMode }) => {
+      const page = globalThis as { __md2StoryExpects?: StoryExpects }
+      const expected = parameters.expected as StoryExpects | undefined
+      page.__md2StoryExpects = viewMode === 'docs' ? mergeExpects(page.__md2StoryExpects, expected) : expected
       return <Story />
     },
     // Every story is R3F content: wrap it in the shared <Canvas>. `parameters.stage` moves the camera;
