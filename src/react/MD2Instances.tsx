@@ -18,6 +18,7 @@ import { MD2Error } from '../core/errors.js'
 import type { MD2Model as MD2ModelData } from '../core/format/types.js'
 import type { MD2Tags } from '../core/tags/tag-file.js'
 import { warnOnce } from '../core/warn-once.js'
+import type { ShellSpec } from '../core/lighting/quake2-light.js'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
 import { useArchiveUrl } from './MD2Archive.js'
 import type { MD2PoseSource } from './MD2Model.js'
@@ -45,10 +46,11 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
   const shell = options.shell === undefined ? undefined : JSON.stringify(options.shell)
   const crowd = useMemo(
     () => new MD2Crowd(model, { ...options, maxTextureSize }),
-    // The look below is applied in place; these need new buffers or shaders.
+    // The look below is applied in place; these need new buffers or shaders, or set every instance's.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model, limit, lighting, translucent, shell, maxTextureSize],
+    [model, limit, lighting, translucent, shell, options.shadow, maxTextureSize],
   )
+  crowd.shadowFloor = options.shadowFloor
   useEffect(() => () => crowd.dispose(), [crowd])
   useLayoutEffect(() => {
     const material = crowd.material as MeshLambertMaterial | MeshBasicMaterial
@@ -84,8 +86,12 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   fullbright?: boolean
   glow?: boolean
   opacity?: number
-  /** Quake II power-up shells around every instance, as `<MD2Model shell>`. */
+  /** Quake II power-up shells around every instance, as `<MD2Model shell>` (an `<MD2Instance shell>` has its own). */
   shell?: UseMD2CrowdOptions['shell']
+  /** `"blob"`: Quake II's blob shadow under every instance, as `<MD2Model shadow="blob">` (an `<MD2Instance shadow>` has its own). */
+  shadow?: 'blob' | false
+  /** World height of the floor the blob shadows lie on. Default: under each instance's lowest point in any frame. */
+  shadowFloor?: number
   castShadow?: boolean
   receiveShadow?: boolean
   /**
@@ -143,6 +149,8 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       glow,
       opacity,
       shell,
+      shadow,
+      shadowFloor,
       castShadow,
       receiveShadow,
       children,
@@ -170,7 +178,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
         `<MD2Instances limit={${givenLimit}}> (${model.name ?? 'model'}) follows a crowd of ${leader.capacity}; using ${leader.capacity}`,
       )
     }
-    const crowd = useMD2Crowd(model, { limit, lighting, shadelight, minlight, fullbright, glow, opacity, shell, map })
+    const crowd = useMD2Crowd(model, { limit, lighting, shadelight, minlight, fullbright, glow, opacity, shell, shadow, shadowFloor, map })
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false
     crowd.receiveShadow = receiveShadow ?? false
@@ -205,6 +213,9 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
         },
         free: (i: number) => {
           crowd.hide(i)
+          // The next instance in this slot starts from the crowd's own look.
+          crowd.setShell(i, undefined)
+          crowd.setShadow(i, undefined)
           free.push(i)
         },
       }
@@ -226,6 +237,10 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
   controller?: MD2PoseSource
   /** Receives this instance's animation controller (`play`, `pause`, `frame`, `progress`…). */
   controllerRef?: Ref<MD2AnimationController>
+  /** This instance's power-up shells, as `<MD2Model shell>` (`null`: none). Default: the `<MD2Instances shell>`. */
+  shell?: ShellSpec | readonly ShellSpec[] | null
+  /** This instance's blob shadow, as `<MD2Model shadow>`. Default: the `<MD2Instances shadow>`. */
+  shadow?: 'blob' | false
 }
 
 /**
@@ -233,7 +248,7 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
  * instance; children follow it) with `<MD2Model>`'s animation props, controller and events.
  */
 export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(props, ref) {
-  const [animationOptions, { controller, controllerRef, children, ...groupProps }] = splitAnimationProps(props)
+  const [animationOptions, { controller, controllerRef, shell, shadow, children, ...groupProps }] = splitAnimationProps(props)
   const slots = useContext(CrowdContext)
   if (!slots) throw new MD2Error('BAD_ARGUMENT', '<MD2Instance> must be inside <MD2Instances>')
   const { crowd } = slots
@@ -245,6 +260,13 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
       index.value = -1
     }
   }, [slots, index])
+  // By value: an array prop is a new object every render.
+  const shellKey = shell === undefined ? undefined : JSON.stringify(shell)
+  useLayoutEffect(() => {
+    if (index.value < 0) return
+    crowd.setShell(index.value, shellKey === undefined ? undefined : (JSON.parse(shellKey) as ShellSpec | ShellSpec[] | null))
+    crowd.setShadow(index.value, shadow)
+  }, [crowd, index, shellKey, shadow])
   const animator = useOwnAnimator(crowd.model, animationOptions, controllerRef)
   const group = useRef<Group>(null)
   useImperativeHandle(ref, () => group.current!, [])

@@ -3,8 +3,6 @@ import { forwardRef, useDeferredValue, useEffect, useLayoutEffect, useMemo, useR
 import {
   MeshBasicMaterial,
   MeshLambertMaterial,
-  EqualStencilFunc,
-  IncrementStencilOp,
   SRGBColorSpace,
   type ColorRepresentation,
   type Group,
@@ -29,6 +27,7 @@ import {
   writeMD2Pose,
 } from '../three/mesh/MD2Geometry.js'
 import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
+import { createMD2ShadowMaterial } from '../three/materials/shadowMaterial.js'
 import { inView } from '../three/mesh/frustum.js'
 import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/lighting/quake2-light.js'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext.js'
@@ -303,7 +302,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   const blob = useMemo(
     () =>
       shadow === 'blob'
-        ? { geometry: createMD2ShadowGeometry(model), parameters: new Float64Array(4), material: createShadowMaterial() }
+        ? { geometry: createMD2ShadowGeometry(model), parameters: new Float64Array(4), material: createMD2ShadowMaterial() }
         : undefined,
     [model, shadow],
   )
@@ -445,20 +444,6 @@ function checkedOpacity(model: MD2ModelData, value: number): number {
   if (Number.isFinite(value) && value >= 0 && value <= 1) return value
   warnOnce(`${model.name}:opacity:${String(value)}`, `${model.name ?? 'model'}: opacity={${String(value)}} is not from 0 to 1; using 1`)
   return 1
-}
-
-/** Black at alpha 0.5, each pixel darkened once (stencil), as GL_DrawAliasShadow draws. */
-function createShadowMaterial(): MeshBasicMaterial {
-  return new MeshBasicMaterial({
-    color: 0x000000,
-    transparent: true,
-    opacity: 0.5,
-    depthWrite: false,
-    stencilWrite: true,
-    stencilRef: 0,
-    stencilFunc: EqualStencilFunc,
-    stencilZPass: IncrementStencilOp,
-  })
 }
 
 /**

@@ -3,14 +3,15 @@
  * and a crossfade, drawn by <MD2Model> and by <MD2Instances>, in both lighting modes, must give the
  * same picture but for a handful of edge pixels.
  */
-import { useFrame } from '@react-three/fiber'
-import { useEffect, useMemo } from 'react'
+import { useFrame, useThree } from '@react-three/fiber'
+import { useEffect, useLayoutEffect, useMemo } from 'react'
 import { Vector3 } from 'three'
 import { describe, expect, test, vi } from 'vitest'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { manyFrameModel } from '../support/many-frames'
 import type { MD2Model as MD2ModelData, MD2Pose } from '../../src/core/internal'
 import { MD2Instance, MD2Instances, MD2Model, parseMD2 } from '../../src/index'
+import type { ShellSpec } from '../../src/core/lighting/quake2-light'
 import { coverage, difference } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import type { Picture } from '../../stories/support/pixels'
@@ -159,6 +160,106 @@ for (const renderer of RENDERER_KINDS)
           const unshadowed = await stage.settle((p) => difference(gpuPicture, p) > 0, 'the crowd without shadows')
           expect(difference(gpuPicture, unshadowed)).toBeGreaterThan(300)
         }
+      })
+    }
+  })
+
+/** Per instance of SCENE: a blob shadow, a shell, two shells and a shadow, an sRGB colour's shell and a shadow. */
+const LOOKS: { shell?: ShellSpec | ShellSpec[]; shadow?: 'blob' }[] = [
+  { shadow: 'blob' },
+  { shell: 'red' },
+  { shell: ['green', 'blue'], shadow: 'blob' },
+  { shell: [0.9, 0.5, 0.2], shadow: 'blob' },
+]
+
+/** Looks down on the scene, so that blob shadows on the floor show. */
+function LookingDown() {
+  const camera = useThree((state) => state.camera)
+  useLayoutEffect(() => {
+    camera.position.set(0, 70, 80)
+    camera.lookAt(0, -20, 0)
+    camera.updateMatrixWorld()
+  }, [camera])
+  return null
+}
+
+for (const renderer of RENDERER_KINDS)
+  describe(`<MD2Instance shell shadow> draws what <MD2Model shell shadow> draws (${renderer})`, () => {
+    for (const lighting of ['lambert', 'quake2'] as const) {
+      test(`lighting="${lighting}": each instance its own shells and blob shadow`, async () => {
+        const models = { ogro: await load(OGRO, OGRO), ratamahatta: await load(RATAMAHATTA, RATAMAHATTA) }
+        const skins = { ogro: OGRO_SKIN, ratamahatta: RATAMAHATTA_SKIN }
+        const floor = (
+          <>
+            <LookingDown />
+            <directionalLight position={[30, 50, 80]} intensity={2.5} />
+            <mesh rotation={[-Math.PI / 2, 0, 0]} position={[0, -40, 0]}>
+              <planeGeometry args={[400, 400]} />
+              <meshBasicMaterial color="#808080" />
+            </mesh>
+          </>
+        )
+        const cpu = (
+          <>
+            {floor}
+            {SCENE.map((placed, i) => (
+              <MD2Model
+                key={i}
+                model={models[placed.which]}
+                skin={skins[placed.which]}
+                controller={placed.controller}
+                lighting={lighting}
+                shell={LOOKS[i]!.shell}
+                shadow={LOOKS[i]!.shadow ?? false}
+                shadelight={0.8}
+                position={[placed.x, -8, 0]}
+                rotation={[0, placed.yaw, 0]}
+                scale={0.55}
+              />
+            ))}
+          </>
+        )
+        const gpuScene = (looks: 'all' | 'shells' | 'none') => (
+          <>
+            {floor}
+            {(['ogro', 'ratamahatta'] as const).map((which) => (
+              <MD2Instances key={which} model={models[which]} skin={skins[which]} lighting={lighting} shadelight={0.8} limit={4}>
+                {SCENE.map((placed, i) =>
+                  placed.which === which ? (
+                    <MD2Instance
+                      key={i}
+                      controller={placed.controller}
+                      shell={looks !== 'none' ? LOOKS[i]!.shell : undefined}
+                      shadow={looks === 'all' ? LOOKS[i]!.shadow : undefined}
+                      position={[placed.x, -8, 0]}
+                      rotation={[0, placed.yaw, 0]}
+                      scale={0.55}
+                    />
+                  ) : null,
+                )}
+              </MD2Instances>
+            ))}
+          </>
+        )
+        const { stage, render } = await mount(cpu, { renderer })
+        await expectRenderer(stage.canvas, renderer)
+        const modelsDrawn = (p: Picture) => coverage(p, undefined, BLACK) > 0.5
+        const cpuPicture = await stage.settle(modelsDrawn, 'the CPU scene')
+        render(floor)
+        const bare = await stage.settle((p) => difference(cpuPicture, p) > 5000, 'the floor alone')
+        render(gpuScene('all'))
+        const gpuPicture = await stage.settle((p) => difference(bare, p) > 5000, 'the GPU scene')
+        const drawn = difference(bare, cpuPicture)
+        const differing = difference(cpuPicture, gpuPicture)
+        expect(drawn).toBeGreaterThan(5000)
+        expect(differing, `${differing} of ${drawn} pixels drawn over the floor differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
+        // The shells and the shadows are really there: without each, hundreds of pixels change.
+        render(gpuScene('shells'))
+        const unshadowed = await stage.settle((p) => difference(gpuPicture, p) > 0, 'the GPU scene without shadows')
+        expect(difference(gpuPicture, unshadowed)).toBeGreaterThan(500)
+        render(gpuScene('none'))
+        const plain = await stage.settle((p) => difference(unshadowed, p) > 0, 'the GPU scene without shells')
+        expect(difference(unshadowed, plain)).toBeGreaterThan(3000)
       })
     }
   })

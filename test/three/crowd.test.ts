@@ -229,18 +229,22 @@ describe('MD2Crowd', () => {
     crowd.dispose()
   })
 
-  it('a frame of 10,000 animated, crossfading, culled instances allocates nothing', async () => {
+  it('a frame of 10,000 animated, crossfading, culled instances, some shelled or shadowed, allocates nothing', async () => {
     const crowd = new MD2Crowd(ogro, { limit: 10_000, lighting: 'quake2', glow: true })
     for (let i = 0; i < 10_000; i++) {
       crowd.setTransform(i, new Vector3((i % 100) * 40 - 2000, 0, -Math.floor(i / 100) * 40), i * 0.1)
       crowd.play(i, i % 2 ? 'run' : 'stand')
       if (i % 3 === 0) crowd.play(i, 'attack', { crossfade: 0.3 })
+      if (i % 5 === 0) crowd.setShell(i, i % 2 ? 'red' : ['green', 'blue'])
+      if (i % 4 === 0) crowd.setShadow(i, 'blob')
     }
     const frame = () => crowd.update(1 / 60, camera)
     const perFrame = await settled(() => bytesPerCall(frame, 1, 20), frame)
     expect(perFrame).toBeLessThan(8)
     expect(crowd.count).toBeGreaterThan(0)
     expect(crowd.count).toBeLessThan(10_000)
+    expect(crowd.shell!.count).toBeGreaterThan(0)
+    expect(crowd.shadow!.count).toBeGreaterThan(0)
     crowd.dispose()
   })
 })

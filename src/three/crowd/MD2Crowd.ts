@@ -1,8 +1,7 @@
 import {
+  Color,
   DynamicDrawUsage,
-  InstancedBufferAttribute,
   InstancedInterleavedBuffer,
-  InterleavedBufferAttribute,
   InstancedMesh,
   Matrix4,
   Mesh,
@@ -12,6 +11,7 @@ import {
   MeshDistanceMaterial,
   MeshLambertMaterial,
   RGBADepthPacking,
+  SRGBColorSpace,
   Sphere,
   Vector3,
   WebGPUCoordinateSystem,
@@ -32,6 +32,7 @@ import {
   SHELL_ALPHA,
   effectiveShadelight,
   shadeDotsRow,
+  shadowVector,
   shellColor,
   type Quake2LightFlags,
   type ShellSpec,
@@ -39,8 +40,23 @@ import {
 import type { MD2Model } from '../../core/format/types.js'
 import type { MD2Tags } from '../../core/tags/tag-file.js'
 import { warnOnce } from '../../core/warn-once.js'
-import { StorageInstancedBufferAttribute } from 'three/webgpu'
 import { createMD2Geometry, writeMD2Pose } from '../mesh/MD2Geometry.js'
+import { createMD2ShadowMaterial } from '../materials/shadowMaterial.js'
+import {
+  BLEND,
+  CrowdLayer,
+  FADE_FRAMES,
+  FRAMES,
+  INSTANCE_STRIDE,
+  LIGHT,
+  SCALE_A,
+  SCALE_B,
+  SHIFT,
+  attachInstanceData,
+  createInstanceMatrices,
+  uploadFirst,
+  type CrowdRenderer,
+} from './crowdLayers.js'
 import { acquireMD2GpuFrames, drawWithGpuFrames, releaseMD2GpuFrames, type MD2GpuFrames } from './gpuFrames.js'
 import { copyClampedCrowdPose, placeOnTag, resolveFollowing, type CrowdFollowing, type CrowdFollowOptions } from './crowdFollower.js'
 
@@ -55,8 +71,15 @@ export interface MD2CrowdOptions extends Quake2LightFlags {
   shadelight?: number | readonly [number, number, number]
   /** Draw translucent (0–1, default 1). */
   opacity?: number
-  /** Quake II power-up shells around every instance (`'red'`, `['red', 'blue']`, an RGB colour), as `<MD2Model shell>`. */
+  /**
+   * Quake II power-up shells around every instance (`'red'`, `['red', 'blue']`, an RGB colour), as
+   * `<MD2Model shell>`; `setShell(i, …)` changes one instance's.
+   */
   shell?: ShellSpec | readonly ShellSpec[]
+  /** `"blob"`: Quake II's blob shadow under every instance, as `<MD2Model shadow="blob">`; `setShadow(i, …)` changes one instance's. */
+  shadow?: 'blob' | false
+  /** World height of the floor blob shadows lie on. Default: under each instance's lowest point in any frame. */
+  shadowFloor?: number
   /** The device's `MAX_TEXTURE_SIZE` (`renderer.capabilities.maxTextureSize`); rows of frames wrap below it. */
   maxTextureSize?: number
 }
@@ -64,22 +87,8 @@ export interface MD2CrowdOptions extends Quake2LightFlags {
 /** The most instances one crowd holds (its buffers are sized by its limit up front). */
 const MAX_CROWD_SIZE = 1 << 20
 
-/**
- * Floats per drawn instance in the per-frame data, one interleaved buffer (one vertex buffer: WebGPU
- * allows a pipeline 8): where its keyframes are, the crossfade's, the blends, the light, and the two
- * keyframes' scales and blended translate.
- */
-const INSTANCE_STRIDE = 25
-
 /** Instance matrices three's WebGL2 backend keeps in a uniform buffer of WebGL2's least size (16 KB). */
 const UNIFORM_BLOCK_MATRICES = 256
-const FRAMES = 0
-const FADE_FRAMES = 4
-const BLEND = 8
-const LIGHT = 12
-const SCALE_A = 16
-const SCALE_B = 19
-const SHIFT = 22
 
 /**
  * Many instances of one MD2 model in one draw call, animated on the GPU. The model's frames go to the GPU
@@ -91,6 +100,9 @@ const SHIFT = 22
  * `setTransform(i, …)` places instance `i`, `play(i, …)` animates it (the rules of `MD2Animator`),
  * `update(seconds, camera)` moves time on and prepares the draw; `count` is then the instances drawn.
  * Raycasting reports the instance hit (`instanceId`) against its animated triangles.
+ *
+ * Power-up shells and blob shadows are drawn for the instances that have them (`setShell`, `setShadow`),
+ * each kind in one more draw whose rows are written in the same pass.
  *
  * Another model (a weapon, a head) is drawn on every instance by a second crowd that `follow`s this
  * one: one more draw, each of its instances copying this crowd's instance of the same index.
@@ -113,8 +125,19 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly quake2: boolean
   private flags: Quake2LightFlags
   private readonly sphere: Sphere
-  /** The power-up shell drawn over the instances, when asked for. */
-  readonly shell: InstancedMesh | undefined
+  /** The blob shadows of the instances that have one (one draw; hidden until one does). */
+  readonly shadow: CrowdLayer
+  /** The power-up shells of the instances that have one (one draw; hidden until one does). */
+  readonly shell: CrowdLayer
+  /** World height of the floor blob shadows lie on (`undefined`: under each instance's lowest point in any frame). */
+  shadowFloor: number | undefined
+  /** Per instance: its shell's colour (linear RGB) and whether it has one; whether it has a blob shadow. */
+  private readonly shellColors: Float32Array
+  private readonly shelled: Uint8Array
+  private readonly shadowed: Uint8Array
+  private readonly shadowParameters = new Float64Array(4)
+  /** The crowd's own `shell` and `shadow`, which an instance set to `undefined` goes back to. */
+  private readonly defaults: Pick<MD2CrowdOptions, 'shell' | 'shadow'>
   private readonly clock = { seconds: 0 }
   private readonly lightOut = new Float64Array(3)
   private readonly lightIn = new Float64Array(3)
@@ -157,42 +180,74 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.ids = new Int32Array(limit)
     this.hidden = new Uint8Array(limit)
     this.sphere = frames.geometry.boundingSphere!.clone()
-    this.instanceData = new InstancedInterleavedBuffer(new Float32Array(limit * INSTANCE_STRIDE), INSTANCE_STRIDE).setUsage(
-      DynamicDrawUsage,
-    )
     this.instanceMatrix.setUsage(DynamicDrawUsage)
     this.onBeforeRender = (renderer) => this.drawnBy(renderer)
-    // The geometry is shared by every crowd of the model: the per-crowd attributes go on a light copy.
+    // The geometry is shared by every crowd of the model: the per-crowd attributes go on a copy.
     this.geometry = frames.geometry.clone()
-    const slot = (name: string, size: number, offset: number) =>
-      this.geometry.setAttribute(name, new InterleavedBufferAttribute(this.instanceData, size, offset))
-    slot('md2Frames', 4, FRAMES)
-    slot('md2FadeFrames', 4, FADE_FRAMES)
-    slot('md2Blend', 4, BLEND)
-    slot('md2Light', 4, LIGHT)
-    slot('md2ScaleA', 3, SCALE_A)
-    slot('md2ScaleB', 3, SCALE_B)
-    slot('md2Shift', 3, SHIFT)
+    this.instanceData = attachInstanceData(this.geometry, limit)
     this.customDepthMaterial = drawWithGpuFrames(new MeshDepthMaterial({ depthPacking: RGBADepthPacking }), frames)
     this.customDistanceMaterial = drawWithGpuFrames(new MeshDistanceMaterial(), frames)
-    if (options.shell !== undefined) {
-      // The shell: the same instances again, pushed out along their normals, in the shell's colour.
-      const [r, g, b] = shellColor(options.shell)
-      const shellMaterial = new MeshBasicMaterial({ transparent: true, opacity: SHELL_ALPHA, depthWrite: false })
-      shellMaterial.color.setRGB(r, g, b)
-      const shell = new InstancedMesh(this.geometry, drawWithGpuFrames(shellMaterial, frames, { shell: true }), limit)
-      shell.instanceMatrix = this.instanceMatrix
-      shell.frustumCulled = false
-      shell.raycast = () => {}
-      shell.count = 0
-      shell.name = 'shell'
-      this.shell = shell
-      this.add(shell)
+    this.shellColors = new Float32Array(limit * 3)
+    this.shelled = new Uint8Array(limit)
+    this.shadowed = new Uint8Array(limit)
+    this.shadowFloor = options.shadowFloor
+    this.defaults = { shell: options.shell, shadow: options.shadow }
+    const name = model.name ?? 'md2'
+    // Shadows first: three draws translucent meshes at one depth in the order they were made.
+    this.shadow = new CrowdLayer(frames.geometry, drawWithGpuFrames(createMD2ShadowMaterial(), frames, { shadow: true }), `${name} shadow`)
+    const shellMaterial = new MeshBasicMaterial({ transparent: true, opacity: SHELL_ALPHA, depthWrite: false })
+    this.shell = new CrowdLayer(
+      frames.geometry,
+      drawWithGpuFrames(shellMaterial, frames, { shell: true, instanceColor: true }),
+      `${name} shell`,
+    )
+    for (const layer of [this.shadow, this.shell]) {
+      layer.onBeforeRender = (renderer) => this.drawnBy(renderer)
+      this.add(layer)
     }
+    if (options.shell !== undefined) for (let i = 0; i < limit; i++) this.setShell(i, options.shell)
+    if (options.shadow === 'blob') for (let i = 0; i < limit; i++) this.setShadow(i, 'blob')
     // Culled here, instance by instance, in `update`.
     this.frustumCulled = false
     this.count = 0
     this.gpuBytes = { frames: frames.frameBytes, shared: frames.sharedBytes, perInstance: (16 + INSTANCE_STRIDE) * 4 }
+  }
+
+  /**
+   * Instance `i`'s power-up shells (`'red'`, `['red', 'blue']`, an RGB colour, as `<MD2Model shell>`), or
+   * none (`null`, `[]`), or the crowd's `shell` (`undefined`). A follower's instance also wears its leader's instance's shell (Quake II draws a
+   * player's weapon in the player's shell), its own colour first.
+   */
+  setShell(i: number, given: ShellSpec | readonly ShellSpec[] | null | undefined): void {
+    this.checkIndex(i)
+    const shell = given === undefined ? (this.defaults.shell ?? null) : given
+    const on = shell !== null && (typeof shell === 'string' || shell.length > 0)
+    this.shelled[i] = on ? 1 : 0
+    if (!on) return
+    // The shell's colour is given as sRGB, as a material's colour is.
+    const [r, g, b] = shellColor(shell)
+    scratchColor.setRGB(r, g, b, SRGBColorSpace)
+    this.shellColors[i * 3] = scratchColor.r
+    this.shellColors[i * 3 + 1] = scratchColor.g
+    this.shellColors[i * 3 + 2] = scratchColor.b
+    this.openLayer(this.shell)
+  }
+
+  /**
+   * Whether instance `i` casts Quake II's blob shadow (`"blob"`, as `<MD2Model shadow="blob">`) on the
+   * floor at `shadowFloor`; `undefined`: as the crowd's `shadow`. A follower's instance also casts one when its leader's instance does, on the
+   * leader's floor.
+   */
+  setShadow(i: number, given: 'blob' | false | null | undefined): void {
+    this.checkIndex(i)
+    const shadow = given === undefined ? this.defaults.shadow : given
+    this.shadowed[i] = shadow === 'blob' ? 1 : 0
+    if (shadow === 'blob') this.openLayer(this.shadow)
+  }
+
+  /** Gives a layer its rows, when first used. */
+  private openLayer(layer: CrowdLayer): void {
+    if (!layer.data) layer.open(Math.min(this.capacity, this.drawLimit), this.renderer)
   }
 
   /** Places instance `i` (relative to the crowd): a position, a rotation (a yaw in radians about +Y, or a quaternion) and a scale. */
@@ -355,7 +410,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.leaderCrowd = leader ?? undefined
     this.following = following
     this.count = 0
-    if (this.shell) this.shell.count = 0
+    this.shell.commit(0)
+    this.shadow.commit(0)
     if (!leader) return
     leader.followers.push(this)
     if (!this.parent) {
@@ -366,7 +422,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   /** Instances drawn at most (fewer than the limit only on WebGPURenderer's WebGL2 backend). */
   private drawLimit: number
-  private renderer: 'webgl' | 'webgpu' | 'webgpu-webgl2' = 'webgl'
+  private renderer: CrowdRenderer = 'webgl'
 
   /**
    * Fits the instance matrices to the renderer about to draw the crowd, before it builds anything for it.
@@ -383,21 +439,20 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     const gl = r.backend?.gl
     // Matrices of 64 bytes in one uniform block: 1,024 in SwiftShader's 64 KB, 256 in WebGL2's least.
     const most = gl ? Math.floor((gl.getParameter(gl.MAX_UNIFORM_BLOCK_SIZE) as number) / 64) : UNIFORM_BLOCK_MATRICES
-    let matrices: InstancedBufferAttribute
-    if (kind === 'webgpu') matrices = new StorageInstancedBufferAttribute(new Float32Array(this.capacity * 16), 16)
-    else if (kind === 'webgpu-webgl2' && this.capacity > most) {
+    if (kind === 'webgpu-webgl2' && this.capacity > most) {
       warnOnce(
         `crowd-webgl2-backend:${this.capacity}`,
         `MD2Crowd (${this.model.name ?? 'a model'}, limit ${this.capacity}): WebGPURenderer's WebGL2 backend draws at most ${most} instances of a GPU crowd (past that three reads the instance matrices as vertex inputs, more than a pipeline has); the first ${most} in view are drawn. WebGLRenderer and WebGPU draw them all`,
       )
       this.drawLimit = most
-      matrices = new InstancedBufferAttribute(new Float32Array(most * 16), 16)
-    } else return
-    matrices.setUsage(DynamicDrawUsage)
-    this.instanceMatrix.dispose()
-    this.instanceMatrix = matrices
-    if (this.shell) this.shell.instanceMatrix = matrices
-    // The matrices are written for the instances drawn: write them again into the new buffer.
+    } else if (kind !== 'webgpu') return
+    const rows = Math.min(this.capacity, this.drawLimit)
+    for (const mesh of [this, this.shell, this.shadow]) {
+      if (mesh !== this && !(mesh as CrowdLayer).data) continue
+      mesh.instanceMatrix.dispose()
+      mesh.instanceMatrix = createInstanceMatrices(kind, rows)
+    }
+    // The matrices are written for the instances drawn: write them again into the new buffers.
     this.writeDrawn(this.count)
   }
 
@@ -421,6 +476,9 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     if (!following.sync) this.animation.advance(seconds, this.size)
     if (seconds > 0 && Number.isFinite(seconds)) this.clock.seconds += seconds
     this.updateMatrixWorld()
+    // Its leader's shells and shadows are drawn on it too.
+    if (leader.shell.data) this.openLayer(this.shell)
+    if (leader.shadow.data) this.openLayer(this.shadow)
     const drawn = leader.count
     for (let k = 0; k < drawn; k++) {
       const i = leader.ids[k]!
@@ -446,6 +504,13 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     const m = this.model.frameTransforms
     const poses = this.animation.poses
     const w = this.matrixWorld.elements
+    const leader = this.leaderCrowd
+    const shellData = this.shell.data?.array as Float32Array | undefined
+    const shellMatrices = this.shell.instanceMatrix.array as Float32Array
+    const shadowData = this.shadow.data?.array as Float32Array | undefined
+    const shadowMatrices = this.shadow.instanceMatrix.array as Float32Array
+    let shelledRows = 0
+    let shadowRows = 0
     for (let k = 0; k < drawn; k++) {
       const i = this.ids[k]!
       const o = i * 16
@@ -485,31 +550,71 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
         data[a + LIGHT + 2] = shade[2]!
         data[a + BLEND + 3] = shadeDotsRow((Math.atan2(zx, zz) * 180) / Math.PI)
       }
+      if (shellData) {
+        // Its own shell, else its leader's instance's.
+        const wearer = this.shelled[i] ? this : leader?.shelled[i] ? leader : undefined
+        if (wearer) {
+          const at = copyRow(matrices, data, k, shellMatrices, shellData, shelledRows++)
+          for (let c = 0; c < 3; c++) shellData[at + LIGHT + c] = wearer.shellColors[i * 3 + c]!
+        }
+      }
+      if (shadowData && (this.shadowed[i] || leader?.shadowed[i])) {
+        const at = copyRow(matrices, data, k, shadowMatrices, shadowData, shadowRows++)
+        const out = shadowData
+        // The shade vector for the instance's world yaw (its +Z axis seen from above), as GL_DrawAliasShadow's.
+        const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
+        const zz = w[2]! * t[o + 8]! + w[6]! * t[o + 9]! + w[10]! * t[o + 10]!
+        const parameters = this.shadowParameters
+        parameters[3] = (Math.atan2(zx, zz) * 180) / Math.PI
+        shadowVector(parameters)
+        out[at + LIGHT] = parameters[0]!
+        out[at + LIGHT + 1] = parameters[1]!
+        out[at + LIGHT + 2] = this.shadowHeight(i)
+      }
     }
     this.count = drawn
-    if (this.shell) this.shell.count = drawn
-    this.uploadFirst(this.instanceMatrix, this.ranges[0]!, drawn)
-    this.uploadFirst(this.instanceData, this.ranges[1]!, drawn)
+    uploadFirst(this.instanceMatrix, this.ranges[0]!, drawn)
+    uploadFirst(this.instanceData, this.ranges[1]!, drawn)
+    this.shell.commit(shelledRows)
+    this.shadow.commit(shadowRows)
   }
 
   /** One update range object per attribute, reused every frame (`addUpdateRange` makes a new one). */
   private readonly ranges = [0, 1].map(() => ({ start: 0, count: 0 }))
 
-  private uploadFirst(
-    attribute: InstancedBufferAttribute | InstancedInterleavedBuffer,
-    range: { start: number; count: number },
-    instances: number,
-  ): void {
-    if (instances === 0) return
-    range.count = instances * ('stride' in attribute ? attribute.stride : attribute.itemSize)
-    const ranges = attribute.updateRanges
-    // Setting the length to 0 would drop the array's storage (a new one on push): replace in place.
-    if (ranges.length === 0) ranges.push(range)
-    else {
-      ranges[0] = range
-      if (ranges.length > 1) ranges.length = 1
-    }
-    attribute.needsUpdate = true
+  /**
+   * Instance `i`'s origin's height above the floor its blob shadow lies on, in model units: the crowd's
+   * `shadowFloor`, else a follower's leader's floor for that instance, else the lowest point of any frame.
+   */
+  private shadowHeight(i: number): number {
+    if (this.shadowFloor === undefined && !this.leaderCrowd) return -this.frames.geometry.boundingBox!.min.y
+    return (this.instanceHeight(i) - this.floorUnder(i)) / this.instanceScaleY(i)
+  }
+
+  /** The world height of the floor under instance `i`'s blob shadow. */
+  private floorUnder(i: number): number {
+    if (this.shadowFloor !== undefined) return this.shadowFloor
+    if (this.leaderCrowd) return this.leaderCrowd.floorUnder(i)
+    return this.instanceHeight(i) + this.frames.geometry.boundingBox!.min.y * this.instanceScaleY(i)
+  }
+
+  /** The world height of instance `i`'s origin. */
+  private instanceHeight(i: number): number {
+    const w = this.matrixWorld.elements
+    const o = i * 16
+    const t = this.transforms
+    return w[1]! * t[o + 12]! + w[5]! * t[o + 13]! + w[9]! * t[o + 14]! + w[13]!
+  }
+
+  /** The world length of instance `i`'s Y axis (its model units to world units, upwards). */
+  private instanceScaleY(i: number): number {
+    const w = this.matrixWorld.elements
+    const o = i * 16
+    const t = this.transforms
+    const x = w[0]! * t[o + 4]! + w[4]! * t[o + 5]! + w[8]! * t[o + 6]!
+    const y = w[1]! * t[o + 4]! + w[5]! * t[o + 5]! + w[9]! * t[o + 6]!
+    const z = w[2]! * t[o + 4]! + w[6]! * t[o + 5]! + w[10]! * t[o + 6]!
+    return Math.sqrt(x * x + y * y + z * z) || 1
   }
 
   /** Which instance the drawn slot `k` shows (slots are the instances in view, in order). */
@@ -588,7 +693,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.material.dispose()
     this.customDepthMaterial?.dispose()
     this.customDistanceMaterial?.dispose()
-    ;(this.shell?.material as Material | undefined)?.dispose()
+    this.shell.dispose()
+    this.shadow.dispose()
     this.scratch?.mesh.geometry.dispose()
     super.dispose()
   }
@@ -628,6 +734,26 @@ export interface Vector3Like {
   z: number
 }
 
+/**
+ * Copies drawn row `k` (its matrix and per-frame data) into row `row` of a layer's; returns where that
+ * row starts in the layer's data. Loops, not `set` with a `subarray`: a view is an object, and this runs
+ * per instance per frame.
+ */
+function copyRow(
+  matrices: Float32Array,
+  data: Float32Array,
+  k: number,
+  toMatrices: Float32Array,
+  toData: Float32Array,
+  row: number,
+): number {
+  for (let e = 0; e < 16; e++) toMatrices[row * 16 + e] = matrices[k * 16 + e]!
+  const from = k * INSTANCE_STRIDE
+  const to = row * INSTANCE_STRIDE
+  for (let e = 0; e < INSTANCE_STRIDE; e++) toData[to + e] = data[from + e]!
+  return to
+}
+
 /** Writes keyframe `frame`'s place in the frames texture (block, row) at `out[at]`, `out[at + 1]`. */
 function placeFrame(out: Float32Array, at: number, frame: number, rows: number): void {
   const block = frame < rows ? 0 : Math.floor(frame / rows)
@@ -642,6 +768,7 @@ const scratchQuaternion = new Quaternion()
 const scratchPosition = new Vector3()
 const scratchScale = new Vector3()
 const instanceWorld = new Matrix4()
+const scratchColor = new Color()
 const corner = new Vector3()
 const worldSphere = new Sphere()
 const projection = new Matrix4()

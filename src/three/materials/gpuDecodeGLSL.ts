@@ -22,6 +22,13 @@ export interface GpuDecodeOptions {
   shell?: boolean
   /** Blend the normals (lit materials). */
   normals?: boolean
+  /** Colour each instance by its `md2Light` rgb, taken as linear (each instance's shell colour). */
+  instanceColor?: boolean
+  /**
+   * Flatten the pose onto the floor as Quake II's blob shadow (GL_DrawAliasShadow), by each instance's
+   * `md2Light`: the shade vector's Quake x and y, and the origin's height above the floor in model units.
+   */
+  shadow?: boolean
 }
 
 /**
@@ -39,10 +46,15 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
     shader.uniforms.md2LightTable = { value: inputs.light }
     shader.uniforms.md2Vertices = { value: inputs.vertices }
     shader.vertexShader = patchVertexShader(shader.vertexShader, options)
+    // One colour per instance, not interpolated (an interpolated constant can come out a level off).
+    if (options.instanceColor)
+      shader.fragmentShader = shader.fragmentShader
+        .replace('void main() {', 'flat varying vec3 md2InstanceColor;\nvoid main() {')
+        .replace('#include <color_fragment>', '#include <color_fragment>\n  diffuseColor.rgb *= md2InstanceColor;')
   }
   const key = material.customProgramCacheKey.bind(material)
   material.customProgramCacheKey = () =>
-    `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}`
+    `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}${options.instanceColor ? '-c' : ''}${options.shadow ? '-shadow' : ''}`
 }
 
 const DECLARATIONS = /* glsl */ `
@@ -64,6 +76,9 @@ attribute vec4 md2Light;
 vec3 md2Position;
 vec3 md2ObjectNormal = vec3(0.0, 1.0, 0.0);
 vec3 md2Color;
+#ifdef MD2_INSTANCE_COLOR
+flat varying vec3 md2InstanceColor;
+#endif
 // A vertex's 4 bytes (x, y, z, normal index) as the whole numbers they are.
 vec4 md2Texel(vec2 frame, int vertex) {
   return floor(texelFetch(md2FrameBytes, ivec2(int(frame.x) * md2Vertices + vertex, int(frame.y)), 0) * 255.0 + 0.5);
@@ -100,6 +115,14 @@ void md2Decode() {
   // A power-up shell stands off the body along the normals of the frame blended towards.
   md2Position += md2Normal(b.w) * POWERSUIT_SCALE;
   #endif
+  #ifdef MD2_SHADOW
+  // Each vertex moved across by the shade vector times its height above the floor, then laid 1 unit above it.
+  float rise = md2Position.y + md2Light.z;
+  md2Position = vec3(md2Position.x - md2Light.y * rise, 1.0 - md2Light.z, md2Position.z - md2Light.x * rise);
+  #endif
+  #ifdef MD2_INSTANCE_COLOR
+  md2InstanceColor = md2Light.rgb;
+  #endif
   #ifdef MD2_QUAKE2_LIGHT
   // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
   float dots = texelFetch(md2LightTable, ivec2(int(b.w), int(md2Blend.w)), 0).r;
@@ -113,6 +136,8 @@ function patchVertexShader(source: string, options: GpuDecodeOptions): string {
   const defines =
     (options.quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') +
     (options.normals ? '#define MD2_NORMALS\n' : '') +
+    (options.instanceColor ? '#define MD2_INSTANCE_COLOR\n' : '') +
+    (options.shadow ? '#define MD2_SHADOW\n' : '') +
     (options.shell ? `#define MD2_SHELL\n#define POWERSUIT_SCALE ${POWERSUIT_SCALE.toFixed(1)}\n` : '')
   let out = defines + DECLARATIONS + source.replace('void main() {', 'void main() {\n  md2Decode();')
   out = out.replace('#include <begin_vertex>', 'vec3 transformed = md2Position;')

@@ -81,6 +81,12 @@ export function decodeInTSL(material: Material, inputs: GpuDecodeInputs, options
     })
     // A power-up shell stands off the body along the normals of the frame blended towards.
     if (options.shell) p.addAssign(normalOf(b.w).mul(POWERSUIT_SCALE))
+    if (options.shadow) {
+      // Each vertex moved across by the shade vector times its height above the floor, then laid 1 unit above it.
+      const shade = attribute('md2Light', 'vec4')
+      const rise = p.y.add(shade.z)
+      p.assign(vec3(p.x.sub(shade.y.mul(rise)), shade.z.oneMinus(), p.z.sub(shade.x.mul(rise))))
+    }
     // The renderer places the instance before it reads positionNode, so the decoded vertex is placed here.
     const placement = instancePlacement(builder)
     if (options.normals) normalLocal.assign(transformNormal(n, placement))
@@ -89,6 +95,11 @@ export function decodeInTSL(material: Material, inputs: GpuDecodeInputs, options
 
   const slots = material as Material & NodeSlots
   slots.positionNode = position
+  if (options.instanceColor) {
+    // One colour per instance, not interpolated (an interpolated constant can come out a level off).
+    const color = varying(attribute('md2Light', 'vec4').rgb, 'v_md2InstanceColor').setInterpolation('flat')
+    slots.colorNode = materialColor.mul(vec4(color, 1))
+  }
   if (options.quake2Light) {
     // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
     const dots = textureLoad(inputs.light, ivec2(int(texel(frames.zw).w), int(blend.w))).r

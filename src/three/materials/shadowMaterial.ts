@@ -1,0 +1,18 @@
+import { EqualStencilFunc, IncrementStencilOp, MeshBasicMaterial } from 'three'
+
+/**
+ * Quake II's blob shadow (GL_DrawAliasShadow): black at alpha 0.5, each pixel darkened once where the
+ * canvas has a stencil buffer (the stencil counts the pixels already darkened).
+ */
+export function createMD2ShadowMaterial(): MeshBasicMaterial {
+  return new MeshBasicMaterial({
+    color: 0x000000,
+    transparent: true,
+    opacity: 0.5,
+    depthWrite: false,
+    stencilWrite: true,
+    stencilRef: 0,
+    stencilFunc: EqualStencilFunc,
+    stencilZPass: IncrementStencilOp,
+  })
+}
