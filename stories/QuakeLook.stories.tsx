@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { splitStory, expectDrawnAndAnimated } from './support/story-kinds'
-import { MD2Model, MD2ViewWeapon } from '../src/index'
+import { splitStory, expectDrawnAndAnimated, expectPictureAgain } from './support/story-kinds'
+import { MD2Instance, MD2Instances, MD2Model, MD2ViewWeapon } from '../src/index'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON } from './support/assets'
 
 const RAILGUN = '/models/quake2/ogro/w_railgun.MD2'
@@ -236,3 +236,66 @@ export const ShadowsAndTranslucency: StoryObj<typeof ShadowsScene> = {
   parameters: { stage: { camera: [0, 60, 170], target: [0, -10, 0], floor: null } },
   play: expectDrawnAndAnimated,
 }
+
+interface CrowdLooksArgs {
+  /** Every second ogro in a shell (each kind in turn). */
+  shells: boolean
+  /** Every ogro casts a blob shadow. */
+  shadows: boolean
+  lighting: 'lambert' | 'quake2'
+  playing: boolean
+}
+
+/**
+ * Shells and blob shadows on the GPU crowd: twelve armed ogros in one draw (and one for their weapons),
+ * each with its own shell or none (`<MD2Instance shell>`) and its blob shadow (`shadow="blob"`). All the
+ * shells are one more draw, all the shadows another; the weapons wear their bearers' shells and shadows.
+ */
+function CrowdLooksScene(props: CrowdLooksArgs) {
+  const { shells, shadows, lighting, playing } = useLiveArgs(props)
+  return (
+    <>
+      <MD2Instances url={OGRO} lighting={lighting} limit={12} shadowFloor={-24}>
+        {Array.from({ length: 12 }, (_, i) => (
+          <MD2Instance
+            key={i}
+            position={[((i % 6) - 2.5) * 42, 0, Math.floor(i / 6) * -60]}
+            rotation-y={i * 0.5}
+            animation={['run', 'attack', 'stand', 'wave'][i % 4]}
+            playing={playing}
+            shell={shells && i % 2 === 0 ? SHELLS[(i / 2) % SHELLS.length]![0] : null}
+            shadow={shadows ? 'blob' : false}
+          />
+        ))}
+        <MD2Instances url={OGRO_WEAPON} sync lighting={lighting} />
+      </MD2Instances>
+      <mesh rotation-x={-Math.PI / 2} position-y={-24.5} position-z={-30}>
+        <planeGeometry args={[300, 160]} />
+        <meshLambertMaterial color="#7b8794" />
+      </mesh>
+    </>
+  )
+}
+
+const crowdLooksStory: StoryObj<typeof CrowdLooksScene> = {
+  render: (args) => <CrowdLooksScene {...args} />,
+  args: { shells: true, shadows: true, lighting: 'quake2', playing: false },
+  argTypes: { lighting: { control: 'inline-radio', options: ['lambert', 'quake2'] } },
+  parameters: { stage: { camera: [0, 110, 200], target: [0, -10, -30], floor: null } },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const first = await stage.settle(() => true, 'the crowd to settle')
+    // Each look is drawn: taking the shells off, then the shadows, changes hundreds of pixels each time.
+    setStoryArgs({ shells: false })
+    const unshelled = await stage.settle((p) => difference(first, p) > 1000, 'the shells to come off')
+    setStoryArgs({ shadows: false })
+    const plain = await stage.settle((p) => difference(unshelled, p) > 500, 'the shadows to go')
+    setStoryArgs({ shells: true, shadows: true })
+    await expectPictureAgain(stage, plain, first, 'the shells and shadows to come back')
+  },
+}
+const crowdLooksFaces = splitStory(crowdLooksStory, { playing: true })
+export const CrowdShellsAndShadows: StoryObj<typeof CrowdLooksScene> = crowdLooksFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const CrowdShellsAndShadowsCheck: StoryObj<typeof CrowdLooksScene> = { ...crowdLooksFaces.check, tags: ['!dev', '!autodocs'] }

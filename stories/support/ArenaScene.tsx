@@ -279,7 +279,13 @@ function Player({
 function Scene({ count, keys, hud }: { count: number; keys: ReturnType<typeof useKeys>; hud: RefObject<HTMLPreElement | null> }) {
   const world = useMemo(() => createWorld(count), [count])
   const look = { limit: Math.max(count, 1), lighting: 'quake2', shadelight: 0.9 } as const
-  const crowd = useMD2Crowd(useMD2(RATAMAHATTA), { ...look, map: useMD2Skin(RATAMAHATTA_SKINS.ratamahatta!) })
+  // Quake II's blob shadows on the floor (y = 0), all in one more draw; the weapons cast theirs too.
+  const crowd = useMD2Crowd(useMD2(RATAMAHATTA), {
+    ...look,
+    map: useMD2Skin(RATAMAHATTA_SKINS.ratamahatta!),
+    shadow: 'blob',
+    shadowFloor: 0,
+  })
   // Their weapons: a second crowd that follows the first, each weapon on its body's place and frames.
   const weapons = useMD2Crowd(useMD2(RATAMAHATTA_WEAPON), { ...look, map: useMD2Skin(RATAMAHATTA_WEAPON_SKIN) })
   useLayoutEffect(() => {

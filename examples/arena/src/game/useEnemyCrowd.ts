@@ -12,7 +12,14 @@ const LOOK = { lighting: 'quake2', shadelight: 0.9 } as const
  * bodies for the game, the weapons to count what is drawn.
  */
 export function useEnemyCrowd(): { bodies: MD2Crowd; weapons: MD2Crowd } {
-  const bodies = useMD2Crowd(useMD2(RATAMAHATTA), { ...LOOK, limit: ENEMY_COUNT, map: useMD2Skin(RATAMAHATTA_SKIN) })
+  // Quake II's blob shadows on the arena's floor (y = 0), all in one more draw; the weapons cast theirs too.
+  const bodies = useMD2Crowd(useMD2(RATAMAHATTA), {
+    ...LOOK,
+    limit: ENEMY_COUNT,
+    map: useMD2Skin(RATAMAHATTA_SKIN),
+    shadow: 'blob',
+    shadowFloor: 0,
+  })
   const weapons = useMD2Crowd(useMD2(RATAMAHATTA_WEAPON), { ...LOOK, limit: ENEMY_COUNT, map: useMD2Skin(RATAMAHATTA_WEAPON_SKIN) })
   useLayoutEffect(() => {
     // The weapons crowd is added to the bodies' (their space), drawn and culled with it.
