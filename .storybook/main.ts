@@ -1,4 +1,5 @@
 import type { StorybookConfig } from '@storybook/react-vite'
+import { fileURLToPath } from 'node:url'
 import { mergeConfig } from 'vite'
 
 const config: StorybookConfig = {
@@ -13,6 +14,8 @@ const config: StorybookConfig = {
     { from: '../stories/fixtures', to: '/fixtures' },
     // The README's pictures, for the docs pages.
     { from: '../docs/images', to: '/images' },
+    // The arena example's models, where the app serves them (its folders as Quake II keeps them).
+    { from: '../assets/quake2', to: '/players' },
   ],
   core: { disableTelemetry: true },
   // Props tables from the TypeScript types (MD2ModelProps and the hooks' options), descriptions from TSDoc.
@@ -27,7 +30,15 @@ const config: StorybookConfig = {
   viteFinal: async (viteConfig) => {
     // Imported when needed: the plugin runs the library's own TypeScript parser.
     const { md2AnimationsPlugin } = await import('./md2-animations-plugin.js')
-    return mergeConfig(viteConfig, { plugins: [md2AnimationsPlugin()] })
+    return mergeConfig(viteConfig, {
+      plugins: [md2AnimationsPlugin()],
+      resolve: {
+        // The arena story runs examples/arena's game, which imports the package by name: here, its source.
+        alias: { 'react-three-md2': fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
+        // One copy of each, whatever the example's own node_modules holds.
+        dedupe: ['react', 'react-dom', 'three', '@react-three/fiber'],
+      },
+    })
   },
 }
 

@@ -8,7 +8,7 @@ import { findStage } from './support/pixels'
  * `usePlayerAnimation`, a third-person camera), 200 Ratamahattas on the GPU crowd in Quake II
  * lighting, armed by a second crowd that follows the first (`crowd.follow`), shots through the crosshair that the crowd's raycast turns into a pain or a death played
  * once, footsteps from the run keyframes, and colliders from the pose boxes. Click the arena to give
- * it the keyboard. The full version is an app of its own: `examples/arena` (see its README).
+ * it the keyboard. This is the game of the app in `examples/arena` (see its README), run on the library's source.
  *
  * Ogro by Magarnigal (skins by Ogro_Fix and Deranged); Ratamahatta by Brian "EvilBastard" Collins.
  * See `assets/CREDITS.md`.
@@ -39,6 +39,8 @@ export const Arena: Story = {
     await stage.expectModel()
     const arena = canvasElement.ownerDocument.querySelector<HTMLElement>('[data-testid="arena"]')!
     const state = () => canvasElement.ownerDocument.querySelector('[data-testid="arena-state"]')?.textContent ?? ''
+    // The game's state (examples/arena's test probe): ready once the crowd is placed and the keys are listened to.
+    await waitFor(() => expect(window.__arena?.ready).toBe(true), { timeout: 30_000 })
     arena.focus()
     key(arena, 'w', 'keydown')
     await waitFor(() => expect(state()).toMatch(/animation run/), { timeout: 30_000 })

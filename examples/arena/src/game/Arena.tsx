@@ -1,3 +1,4 @@
+import type { RefObject } from 'react'
 import { Enemies } from './Enemies'
 import { Player } from './Player'
 import { useArenaProbe } from './probe'
@@ -25,10 +26,11 @@ function Floor() {
 
 /**
  * The scene inside the `<Canvas>`: the floor, the player, and the enemies' crowd. The crowd is made
- * here, above both, because the player's shots and colliders ask it about the enemies.
+ * here, above both, because the player's shots and colliders ask it about the enemies. Keys come from
+ * the window, or from `keyTarget` while it has the focus.
  */
-export function Arena({ world }: { world: World }) {
-  const { bodies: crowd, weapons } = useEnemyCrowd()
+export function Arena({ world, keyTarget }: { world: World; keyTarget?: RefObject<HTMLElement | null> }) {
+  const { bodies: crowd, weapons } = useEnemyCrowd(world.enemies.length)
   useArenaProbe(world, crowd, weapons)
   return (
     <>
@@ -36,7 +38,7 @@ export function Arena({ world }: { world: World }) {
       <directionalLight position={[300, 600, 200]} intensity={1.5} />
       <Floor />
       <Enemies world={world} crowd={crowd} />
-      <Player world={world} crowd={crowd} />
+      <Player world={world} crowd={crowd} keyTarget={keyTarget} />
     </>
   )
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { isDown, type World } from './world'
+import './hud.css'
 
 const KEYS = 'W A S D / arrows: run, turn · Space: jump · C: crouch · T: aim at the nearest · F / click: shoot'
 
@@ -31,7 +32,7 @@ export function Hud({ world }: { world: World }) {
   return (
     <>
       <div className="crosshair" aria-hidden="true" />
-      <div className="hud">
+      <div className="hud" data-testid="arena-state">
         <div>
           kills <b>{readout.kills}</b> · enemies standing <b>{readout.alive}</b>
         </div>

@@ -1,5 +1,5 @@
 import { useFrame, useThree } from '@react-three/fiber'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, type RefObject } from 'react'
 import { MD2Model, useMD2, usePlayerAnimation, type MD2Crowd, type PlayerInput } from 'react-three-md2'
 import type { Group, Mesh } from 'three'
 import { placeCamera } from './camera'
@@ -45,9 +45,9 @@ function steer(player: PlayerState, keys: ReadonlySet<string>, input: PlayerInpu
 /**
  * The ogro you play: the keyboard moves it, Quake II's player rules (`usePlayerAnimation`) animate
  * it, the camera follows it, and Space, C, F and a click jump, crouch and shoot; T aims at the
- * nearest enemy still standing.
+ * nearest enemy still standing. Keys come from the window, or from `keyTarget` while it has the focus.
  */
-export function Player({ world, crowd }: { world: World; crowd: MD2Crowd }) {
+export function Player({ world, crowd, keyTarget }: { world: World; crowd: MD2Crowd; keyTarget?: RefObject<HTMLElement | null> }) {
   const model = useMD2(OGRO)
   // The rules' frame moves at 10 Hz, one keyframe a tick: each run keyframe where a foot lands is a footstep.
   const animation = usePlayerAnimation(model, {
@@ -57,7 +57,7 @@ export function Player({ world, crowd }: { world: World; crowd: MD2Crowd }) {
     },
   })
   const root = useRef<Group>(null)
-  const { held: keys, pressed } = useKeyboard()
+  const { held: keys, pressed } = useKeyboard(keyTarget)
   const camera = useThree((state) => state.camera)
   const canvas = useThree((state) => state.gl.domElement)
 

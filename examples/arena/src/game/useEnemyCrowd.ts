@@ -1,6 +1,6 @@
 import { useLayoutEffect } from 'react'
 import { useMD2, useMD2Crowd, useMD2Skin, type MD2Crowd } from 'react-three-md2'
-import { ENEMY_COUNT, RATAMAHATTA, RATAMAHATTA_SKIN, RATAMAHATTA_WEAPON, RATAMAHATTA_WEAPON_SKIN } from './world'
+import { RATAMAHATTA, RATAMAHATTA_SKIN, RATAMAHATTA_WEAPON, RATAMAHATTA_WEAPON_SKIN } from './world'
 
 /** Quake II's own lighting (the light table by yaw, a shadelight), as the game drew its monsters. */
 const LOOK = { lighting: 'quake2', shadelight: 0.9 } as const
@@ -11,16 +11,17 @@ const LOOK = { lighting: 'quake2', shadelight: 0.9 } as const
  * every update, as `<MD2Model sync>` does for one player, in one more draw call. Returns both: the
  * bodies for the game, the weapons to count what is drawn.
  */
-export function useEnemyCrowd(): { bodies: MD2Crowd; weapons: MD2Crowd } {
+export function useEnemyCrowd(count: number): { bodies: MD2Crowd; weapons: MD2Crowd } {
+  const limit = Math.max(count, 1)
   // Quake II's blob shadows on the arena's floor (y = 0), all in one more draw; the weapons cast theirs too.
   const bodies = useMD2Crowd(useMD2(RATAMAHATTA), {
     ...LOOK,
-    limit: ENEMY_COUNT,
+    limit,
     map: useMD2Skin(RATAMAHATTA_SKIN),
     shadow: 'blob',
     shadowFloor: 0,
   })
-  const weapons = useMD2Crowd(useMD2(RATAMAHATTA_WEAPON), { ...LOOK, limit: ENEMY_COUNT, map: useMD2Skin(RATAMAHATTA_WEAPON_SKIN) })
+  const weapons = useMD2Crowd(useMD2(RATAMAHATTA_WEAPON), { ...LOOK, limit, map: useMD2Skin(RATAMAHATTA_WEAPON_SKIN) })
   useLayoutEffect(() => {
     // The weapons crowd is added to the bodies' (their space), drawn and culled with it.
     weapons.follow(bodies)

@@ -10,28 +10,34 @@ export interface Keyboard {
 /** Keys that would scroll the page: the game has them. */
 const GAME_KEYS = new Set([' ', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright'])
 
-/** The keyboard as a game reads it: what is held, and what was pressed since the last frame. */
-export function useKeyboard(): Keyboard {
+/**
+ * The keyboard as a game reads it: what is held, and what was pressed since the last frame. Keys go to
+ * the whole window, or only to `target` while it has the focus (a game among other things on a page).
+ */
+export function useKeyboard(target?: RefObject<HTMLElement | null>): Keyboard {
   const held = useRef(new Set<string>())
   const pressed = useRef<string[]>([])
   useEffect(() => {
-    const down = (event: KeyboardEvent) => {
-      const key = event.key.toLowerCase()
-      if (!event.repeat) pressed.current.push(key)
+    // Keyboard events only (the listeners are added for keydown and keyup).
+    const down = (event: Event) => {
+      const { key: name, repeat } = event as KeyboardEvent
+      const key = name.toLowerCase()
+      if (!repeat) pressed.current.push(key)
       held.current.add(key)
       if (GAME_KEYS.has(key)) event.preventDefault()
     }
-    const up = (event: KeyboardEvent) => held.current.delete(event.key.toLowerCase())
-    // A key released while the window is not focused never sends keyup: let go of everything.
+    const up = (event: Event) => void held.current.delete((event as KeyboardEvent).key.toLowerCase())
+    // A key released while the window (or the target) has not the focus never sends keyup: let go of everything.
     const blur = () => held.current.clear()
-    window.addEventListener('keydown', down)
-    window.addEventListener('keyup', up)
-    window.addEventListener('blur', blur)
+    const source: HTMLElement | Window = target?.current ?? window
+    source.addEventListener('keydown', down)
+    source.addEventListener('keyup', up)
+    source.addEventListener('blur', blur)
     return () => {
-      window.removeEventListener('keydown', down)
-      window.removeEventListener('keyup', up)
-      window.removeEventListener('blur', blur)
+      source.removeEventListener('keydown', down)
+      source.removeEventListener('keyup', up)
+      source.removeEventListener('blur', blur)
     }
-  }, [])
+  }, [target])
   return { held, pressed }
 }

@@ -10,6 +10,7 @@ export const RATAMAHATTA_WEAPON = '/players/ratamahatta/weapon.MD2'
 /** The skin weapon.MD2 names (`players/Ratamahatta/weapon.pcx`), given to its crowd. */
 export const RATAMAHATTA_WEAPON_SKIN = '/players/ratamahatta/weapon.pcx'
 
+/** Enemies in the arena (its Storybook story makes it a control). */
 export const ENEMY_COUNT = 200
 /** Shots an enemy takes: the first hurts (a pain animation), the second kills. */
 export const ENEMY_HEALTH = 2
@@ -72,13 +73,13 @@ export interface World {
   ready: boolean
 }
 
-export function createWorld(): World {
+export function createWorld(count = ENEMY_COUNT): World {
   const enemies: Enemy[] = []
-  for (let i = 0; i < ENEMY_COUNT; i++) {
+  for (let i = 0; i < count; i++) {
     const runs = i % 2 === 1
     const ring = runs ? OUTER_RING : INNER_RING
     // Each ring holds half of them, evenly spaced; the outer ring is turned half a step.
-    const angle = ((Math.floor(i / 2) + (runs ? 0.5 : 0)) / (ENEMY_COUNT / 2)) * Math.PI * 2
+    const angle = ((Math.floor(i / 2) + (runs ? 0.5 : 0)) / Math.ceil(count / 2)) * Math.PI * 2
     enemies.push({
       idle: runs ? 'run' : 'stand',
       state: runs ? 'run' : 'stand',
