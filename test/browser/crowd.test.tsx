@@ -10,7 +10,15 @@ import { describe, expect, test, vi } from 'vitest'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { manyFrameModel } from '../support/many-frames'
 import type { MD2Model as MD2ModelData, MD2Pose } from '../../src/core/internal'
-import { MD2Instance, MD2Instances, MD2Model, parseMD2 } from '../../src/index'
+import {
+  MD2Instance,
+  MD2Instances,
+  MD2Model,
+  parseMD2,
+  type MD2InstanceProps,
+  type MD2InstancesProps,
+  type MD2ModelProps,
+} from '../../src/index'
 import type { ShellSpec } from '../../src/core/lighting/quake2-light'
 import { coverage, difference } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
@@ -45,6 +53,51 @@ async function load(url: string, name: string): Promise<MD2ModelData> {
   return parseMD2(await (await fetch(url)).arrayBuffer(), { name }) as MD2ModelData
 }
 
+type Models = Record<Placed['which'], MD2ModelData>
+const SKINS = { ogro: OGRO_SKIN, ratamahatta: RATAMAHATTA_SKIN }
+
+async function loadModels(): Promise<Models> {
+  return { ogro: await load(OGRO, OGRO), ratamahatta: await load(RATAMAHATTA, RATAMAHATTA) }
+}
+
+/** SCENE drawn by one `<MD2Model>` each, with `look` on all and `each(i)` on the `i`th. */
+function cpuScene(models: Models, look: Partial<MD2ModelProps>, each: (i: number) => Partial<MD2ModelProps> = () => ({})) {
+  return SCENE.map((placed, i) => (
+    <MD2Model
+      key={i}
+      model={models[placed.which]}
+      skin={SKINS[placed.which]}
+      controller={placed.controller}
+      shadelight={0.8}
+      position={[placed.x, -8, 0]}
+      rotation={[0, placed.yaw, 0]}
+      scale={0.55}
+      {...look}
+      {...each(i)}
+    />
+  ))
+}
+
+/** SCENE drawn by one `<MD2Instances>` a model, with `look` on both crowds and `each(i)` on the `i`th instance. */
+function gpuScene(models: Models, look: Partial<MD2InstancesProps>, each: (i: number) => Partial<MD2InstanceProps> = () => ({})) {
+  return (['ogro', 'ratamahatta'] as const).map((which) => (
+    <MD2Instances key={which} model={models[which]} skin={SKINS[which]} shadelight={0.8} limit={4} {...look}>
+      {SCENE.map((placed, i) =>
+        placed.which === which ? (
+          <MD2Instance
+            key={i}
+            controller={placed.controller}
+            position={[placed.x, -8, 0]}
+            rotation={[0, placed.yaw, 0]}
+            scale={0.55}
+            {...each(i)}
+          />
+        ) : null,
+      )}
+    </MD2Instances>
+  ))
+}
+
 /** Each scene's CPU picture on WebGLRenderer, which the other renderers' pictures are held to. */
 const webglPictures = new Map<string, Picture>()
 
@@ -60,8 +113,7 @@ for (const renderer of RENDERER_KINDS)
     for (const { lighting, shell, opacity, shadows = false } of cases) {
       const name = `lighting="${lighting}"${shell ? ` shell="${shell}"` : ''}${opacity ? ` opacity={${opacity}}` : ''}${shadows ? ' casting shadows on a floor' : ''}`
       test(name, async () => {
-        const models = { ogro: await load(OGRO, OGRO), ratamahatta: await load(RATAMAHATTA, RATAMAHATTA) }
-        const skins = { ogro: OGRO_SKIN, ratamahatta: RATAMAHATTA_SKIN }
+        const models = await loadModels()
         const light = (
           <>
             <directionalLight
@@ -81,53 +133,17 @@ for (const renderer of RENDERER_KINDS)
             )}
           </>
         )
+        const look = { lighting, shell, opacity }
         const cpu = (
           <>
             {light}
-            {SCENE.map((placed, i) => (
-              <MD2Model
-                key={i}
-                model={models[placed.which]}
-                skin={skins[placed.which]}
-                controller={placed.controller}
-                lighting={lighting}
-                shell={shell}
-                opacity={opacity}
-                castShadow={shadows}
-                shadelight={0.8}
-                position={[placed.x, -8, 0]}
-                rotation={[0, placed.yaw, 0]}
-                scale={0.55}
-              />
-            ))}
+            {cpuScene(models, { ...look, castShadow: shadows })}
           </>
         )
-        const gpuScene = (castShadow: boolean) => (
+        const gpu = (castShadow: boolean) => (
           <>
             {light}
-            {(['ogro', 'ratamahatta'] as const).map((which) => (
-              <MD2Instances
-                key={which}
-                model={models[which]}
-                skin={skins[which]}
-                lighting={lighting}
-                shell={shell}
-                opacity={opacity}
-                castShadow={castShadow}
-                shadelight={0.8}
-                limit={4}
-              >
-                {SCENE.filter((p) => p.which === which).map((placed, i) => (
-                  <MD2Instance
-                    key={i}
-                    controller={placed.controller}
-                    position={[placed.x, -8, 0]}
-                    rotation={[0, placed.yaw, 0]}
-                    scale={0.55}
-                  />
-                ))}
-              </MD2Instances>
-            ))}
+            {gpuScene(models, { ...look, castShadow })}
           </>
         )
         const { stage, render } = await mount(cpu, { shadows, renderer })
@@ -136,7 +152,7 @@ for (const renderer of RENDERER_KINDS)
         const cpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the CPU scene')
         render(<></>)
         await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
-        render(gpuScene(shadows))
+        render(gpu(shadows))
         const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the GPU scene')
         const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
         const differing = difference(cpuPicture, gpuPicture)
@@ -156,7 +172,7 @@ for (const renderer of RENDERER_KINDS)
         }
         if (shadows) {
           // The crowd's shadows are really on the floor: without them, hundreds of floor pixels change.
-          render(gpuScene(false))
+          render(gpu(false))
           const unshadowed = await stage.settle((p) => difference(gpuPicture, p) > 0, 'the crowd without shadows')
           expect(difference(gpuPicture, unshadowed)).toBeGreaterThan(300)
         }
@@ -187,8 +203,7 @@ for (const renderer of RENDERER_KINDS)
   describe(`<MD2Instance shell shadow> draws what <MD2Model shell shadow> draws (${renderer})`, () => {
     for (const lighting of ['lambert', 'quake2'] as const) {
       test(`lighting="${lighting}": each instance its own shells and blob shadow`, async () => {
-        const models = { ogro: await load(OGRO, OGRO), ratamahatta: await load(RATAMAHATTA, RATAMAHATTA) }
-        const skins = { ogro: OGRO_SKIN, ratamahatta: RATAMAHATTA_SKIN }
+        const models = await loadModels()
         const floor = (
           <>
             <LookingDown />
@@ -202,43 +217,16 @@ for (const renderer of RENDERER_KINDS)
         const cpu = (
           <>
             {floor}
-            {SCENE.map((placed, i) => (
-              <MD2Model
-                key={i}
-                model={models[placed.which]}
-                skin={skins[placed.which]}
-                controller={placed.controller}
-                lighting={lighting}
-                shell={LOOKS[i]!.shell}
-                shadow={LOOKS[i]!.shadow ?? false}
-                shadelight={0.8}
-                position={[placed.x, -8, 0]}
-                rotation={[0, placed.yaw, 0]}
-                scale={0.55}
-              />
-            ))}
+            {cpuScene(models, { lighting }, (i) => ({ shell: LOOKS[i]!.shell, shadow: LOOKS[i]!.shadow ?? false }))}
           </>
         )
-        const gpuScene = (looks: 'all' | 'shells' | 'none') => (
+        const gpu = (looks: 'all' | 'shells' | 'none') => (
           <>
             {floor}
-            {(['ogro', 'ratamahatta'] as const).map((which) => (
-              <MD2Instances key={which} model={models[which]} skin={skins[which]} lighting={lighting} shadelight={0.8} limit={4}>
-                {SCENE.map((placed, i) =>
-                  placed.which === which ? (
-                    <MD2Instance
-                      key={i}
-                      controller={placed.controller}
-                      shell={looks !== 'none' ? LOOKS[i]!.shell : undefined}
-                      shadow={looks === 'all' ? LOOKS[i]!.shadow : undefined}
-                      position={[placed.x, -8, 0]}
-                      rotation={[0, placed.yaw, 0]}
-                      scale={0.55}
-                    />
-                  ) : null,
-                )}
-              </MD2Instances>
-            ))}
+            {gpuScene(models, { lighting }, (i) => ({
+              shell: looks !== 'none' ? LOOKS[i]!.shell : undefined,
+              shadow: looks === 'all' ? LOOKS[i]!.shadow : undefined,
+            }))}
           </>
         )
         const { stage, render } = await mount(cpu, { renderer })
@@ -247,17 +235,17 @@ for (const renderer of RENDERER_KINDS)
         const cpuPicture = await stage.settle(modelsDrawn, 'the CPU scene')
         render(floor)
         const bare = await stage.settle((p) => difference(cpuPicture, p) > 5000, 'the floor alone')
-        render(gpuScene('all'))
+        render(gpu('all'))
         const gpuPicture = await stage.settle((p) => difference(bare, p) > 5000, 'the GPU scene')
         const drawn = difference(bare, cpuPicture)
         const differing = difference(cpuPicture, gpuPicture)
         expect(drawn).toBeGreaterThan(5000)
         expect(differing, `${differing} of ${drawn} pixels drawn over the floor differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
         // The shells and the shadows are really there: without each, hundreds of pixels change.
-        render(gpuScene('shells'))
+        render(gpu('shells'))
         const unshadowed = await stage.settle((p) => difference(gpuPicture, p) > 0, 'the GPU scene without shadows')
         expect(difference(gpuPicture, unshadowed)).toBeGreaterThan(500)
-        render(gpuScene('none'))
+        render(gpu('none'))
         const plain = await stage.settle((p) => difference(unshadowed, p) > 0, 'the GPU scene without shells')
         expect(difference(unshadowed, plain)).toBeGreaterThan(3000)
       })

@@ -125,7 +125,8 @@ export function blendVerticesYUpBy(
     const ob = (data.byteOffset + vb) >>> 2
     if (colors !== undefined) blendWordPositionsLit(words, oa, words, ob, xyzIndex, positions, colors.colors, colors.table)
     else if (normals === undefined) blendWordPositions(words, oa, words, ob, xyzIndex, positions)
-    else blendWords(words, oa, words, ob, xyzIndex, positions, normals, bounds)
+    else if (bounds === undefined) blendWords(words, oa, words, ob, xyzIndex, positions, normals)
+    else blendWordsBounded(words, oa, words, ob, xyzIndex, positions, normals, bounds)
   } else {
     // Unaligned frames (a file read from an odd offset) or a big-endian host: byte by byte.
     blendBytePositions(data, va, vb, xyzIndex, positions)
@@ -263,12 +264,7 @@ function blendWords(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals: Float32Array,
-  bounds?: Float64Array,
 ): void {
-  if (bounds !== undefined) {
-    bounds[0] = bounds[1] = bounds[2] = Infinity
-    bounds[3] = bounds[4] = bounds[5] = -Infinity
-  }
   const k = coefficients
   const ax = k[AX]!,
     ay = k[AY]!,
@@ -295,9 +291,81 @@ function blendWords(
     normals[o] = table[na]! * back + table[nb]! * t
     normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t
     normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t
-    // The stored floats, so the box holds exactly what is drawn.
-    if (bounds !== undefined) growBounds(bounds, positions[o]!, positions[o + 1]!, positions[o + 2]!)
   }
+}
+
+/**
+ * `blendWords` that also finds the box of the positions it writes, in the same pass. A second copy of
+ * the loop rather than a flag in the first: V8 optimises a loop best that only ever sees one kind of
+ * call, so the hot path without a box never pays for one.
+ */
+function blendWordsBounded(
+  wa: Uint32Array,
+  oa: number,
+  wb: Uint32Array,
+  ob: number,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  normals: Float32Array,
+  bounds: Float64Array,
+): void {
+  const k = coefficients
+  const ax = k[AX]!,
+    ay = k[AY]!,
+    az = k[AZ]!,
+    bx = k[BX]!,
+    by = k[BY]!,
+    bz = k[BZ]!,
+    cx = k[CX]!,
+    cy = k[CY]!,
+    cz = k[CZ]!
+  const back = k[BACK]!,
+    t = k[T]!
+  const table = ANORMS_256_YUP
+  let lx = Infinity,
+    ly = Infinity,
+    lz = Infinity,
+    hx = -Infinity,
+    hy = -Infinity,
+    hz = -Infinity
+  const count = xyzIndex.length
+  for (let i = 0, o = 0; i < count; i++, o += 3) {
+    const v = xyzIndex[i]!
+    const qa = wa[oa + v]!
+    const qb = wb[ob + v]!
+    const x = ((qa >>> 8) & 255) * ay + ((qb >>> 8) & 255) * by + cy
+    const y = ((qa >>> 16) & 255) * az + ((qb >>> 16) & 255) * bz + cz
+    const z = (qa & 255) * ax + (qb & 255) * bx + cx
+    positions[o] = x
+    positions[o + 1] = y
+    positions[o + 2] = z
+    if (x < lx) lx = x
+    if (x > hx) hx = x
+    if (y < ly) ly = y
+    if (y > hy) hy = y
+    if (z < lz) lz = z
+    if (z > hz) hz = z
+    const na = (qa >>> 24) * 3
+    const nb = (qb >>> 24) * 3
+    normals[o] = table[na]! * back + table[nb]! * t
+    normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t
+    normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t
+  }
+  bounds[0] = lx
+  bounds[1] = ly
+  bounds[2] = lz
+  bounds[3] = hx
+  bounds[4] = hy
+  bounds[5] = hz
+  roundBounds(bounds)
+}
+
+/**
+ * Rounds a box found on the unrounded positions to floats, as the positions were when stored: rounding
+ * never changes which value is least or greatest, so this is exactly the box of what is drawn.
+ */
+function roundBounds(bounds: Float64Array): void {
+  for (let i = 0; i < 6; i++) bounds[i] = Math.fround(bounds[i]!)
 }
 
 /** `a` and `b`: byte offsets in `data` of the two frames' first vertex. */
@@ -710,6 +778,7 @@ export function blendPoseInto(model: MD2BlendSource, pose: Readonly<MD2Pose>, xy
  * A crossfade whose outgoing pose was blended once, when the fade began, into `outgoing` (positions
  * then normals, as `blendVerticesYUp` writes them): each frame reads two keyframes and the held pose
  * instead of four keyframes. `factor.t` is the incoming blend; `fade.fadeWeight` the outgoing weight.
+ * With `bounds`, also the box of the positions written (min x, y, z then max), exactly as stored.
  */
 export function blendOverHeldPose(
   model: MD2BlendSource,
@@ -719,6 +788,7 @@ export function blendOverHeldPose(
   normals: Float32Array | undefined,
   heldPositions: Float32Array,
   heldNormals: Float32Array | undefined,
+  bounds?: Float64Array,
 ): void {
   const data = model.frameData
   const stride = model.frameStride
@@ -745,12 +815,16 @@ export function blendOverHeldPose(
   if (words === undefined) {
     // Unaligned frames: the general kernel (rare).
     blendPoseYUp(model, pose, xyzIndex, positions, normals)
+    if (bounds !== undefined) boundsOf(positions, bounds)
     return
   }
   const oa = (data.byteOffset + pose.from * stride + FRAME_HEADER_SIZE) >>> 2
   const ob = (data.byteOffset + pose.to * stride + FRAME_HEADER_SIZE) >>> 2
-  if (normals === undefined || heldNormals === undefined) blendWordPositionsOverHeld(words, oa, ob, xyzIndex, positions, heldPositions)
-  else blendWordsOverHeld(words, oa, ob, xyzIndex, positions, normals, heldPositions, heldNormals)
+  if (normals === undefined || heldNormals === undefined) {
+    blendWordPositionsOverHeld(words, oa, ob, xyzIndex, positions, heldPositions)
+    if (bounds !== undefined) boundsOf(positions, bounds)
+  } else if (bounds === undefined) blendWordsOverHeld(words, oa, ob, xyzIndex, positions, normals, heldPositions, heldNormals)
+  else blendWordsOverHeldBounded(words, oa, ob, xyzIndex, positions, normals, heldPositions, heldNormals, bounds)
 }
 
 const heldWeight = new Float64Array(1)
@@ -823,4 +897,68 @@ function blendWordsOverHeld(
     normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t + heldNormals[o + 1]! * w
     normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t + heldNormals[o + 2]! * w
   }
+}
+
+/** `blendWordsOverHeld` that also finds the box of the positions it writes: see `blendWordsBounded`. */
+function blendWordsOverHeldBounded(
+  words: Uint32Array,
+  oa: number,
+  ob: number,
+  xyzIndex: Uint16Array | Uint32Array,
+  positions: Float32Array,
+  normals: Float32Array,
+  held: Float32Array,
+  heldNormals: Float32Array,
+  bounds: Float64Array,
+): void {
+  const k = coefficients
+  const ax = k[AX]!,
+    ay = k[AY]!,
+    az = k[AZ]!,
+    bx = k[BX]!,
+    by = k[BY]!,
+    bz = k[BZ]!,
+    cx = k[CX]!,
+    cy = k[CY]!,
+    cz = k[CZ]!
+  const back = k[BACK]!,
+    t = k[T]!
+  const w = heldWeight[0]!
+  const table = ANORMS_256_YUP
+  let lx = Infinity,
+    ly = Infinity,
+    lz = Infinity,
+    hx = -Infinity,
+    hy = -Infinity,
+    hz = -Infinity
+  const count = xyzIndex.length
+  for (let i = 0, o = 0; i < count; i++, o += 3) {
+    const v = xyzIndex[i]!
+    const qa = words[oa + v]!
+    const qb = words[ob + v]!
+    const x = ((qa >>> 8) & 255) * ay + ((qb >>> 8) & 255) * by + cy + held[o]! * w
+    const y = ((qa >>> 16) & 255) * az + ((qb >>> 16) & 255) * bz + cz + held[o + 1]! * w
+    const z = (qa & 255) * ax + (qb & 255) * bx + cx + held[o + 2]! * w
+    positions[o] = x
+    positions[o + 1] = y
+    positions[o + 2] = z
+    if (x < lx) lx = x
+    if (x > hx) hx = x
+    if (y < ly) ly = y
+    if (y > hy) hy = y
+    if (z < lz) lz = z
+    if (z > hz) hz = z
+    const na = (qa >>> 24) * 3
+    const nb = (qb >>> 24) * 3
+    normals[o] = table[na]! * back + table[nb]! * t + heldNormals[o]! * w
+    normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t + heldNormals[o + 1]! * w
+    normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t + heldNormals[o + 2]! * w
+  }
+  bounds[0] = lx
+  bounds[1] = ly
+  bounds[2] = lz
+  bounds[3] = hx
+  bounds[4] = hy
+  bounds[5] = hz
+  roundBounds(bounds)
 }

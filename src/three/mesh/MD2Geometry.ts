@@ -4,6 +4,7 @@ import {
   blendPoseInto,
   blendPoseYUp,
   blendVerticesYUpBy,
+  boundsOf,
   type PoseOutputs,
   type VertexLight,
 } from '../../core/animation/blend-vertices.js'
@@ -200,8 +201,9 @@ export function writeMD2Pose(
   const lit = light !== undefined && color !== undefined
   const positions = position.array as Float32Array
   const normals = lit ? undefined : (normal?.array as Float32Array | undefined)
-  if (shell !== undefined || shadow !== undefined || (poseBounds && fading)) {
-    // A power shell, a blob shadow (or the bounds of a crossfade): all from one pass of the general kernel.
+  const bounds = poseBounds ? poseBox : undefined
+  if (shell !== undefined || shadow !== undefined) {
+    // A power shell or a blob shadow: all from one pass of the general kernel.
     const shellPosition = shell?.getAttribute('position') as BufferAttribute | undefined
     const shadowPosition = shadow?.geometry.getAttribute('position') as BufferAttribute | undefined
     const out = poseOutputs
@@ -212,9 +214,8 @@ export function writeMD2Pose(
     out.shell = shellPosition?.array as Float32Array | undefined
     out.shadow = shadowPosition?.array as Float32Array | undefined
     out.shadowParameters = shadow?.parameters
-    out.bounds = poseBounds ? poseBox : undefined
+    out.bounds = bounds
     blendPoseInto(model, pose, layout.xyzIndex, out)
-    if (poseBounds) setPoseBounds(geometry, poseBox)
     if (shellPosition) shellPosition.needsUpdate = true
     if (shadowPosition) shadowPosition.needsUpdate = true
   } else {
@@ -227,22 +228,13 @@ export function writeMD2Pose(
     if (fading && vertexColors === undefined) {
       // The outgoing pose is held for the whole fade: blend it once, then mix it in each frame.
       const held = heldPoseOf(geometry, model, pose, layout.xyzIndex, normals !== undefined)
-      blendOverHeldPose(model, pose, layout.xyzIndex, positions, normals, held.positions, held.normals)
-    } else if (fading) blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, vertexColors)
-    else
-      blendVerticesYUpBy(
-        model,
-        pose.from,
-        pose.to,
-        pose,
-        layout.xyzIndex,
-        positions,
-        normals,
-        vertexColors,
-        poseBounds ? poseBox : undefined,
-      )
-    if (poseBounds) setPoseBounds(geometry, poseBox)
+      blendOverHeldPose(model, pose, layout.xyzIndex, positions, normals, held.positions, held.normals, bounds)
+    } else if (fading) {
+      blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, vertexColors)
+      if (bounds !== undefined) boundsOf(positions, bounds)
+    } else blendVerticesYUpBy(model, pose.from, pose.to, pose, layout.xyzIndex, positions, normals, vertexColors, bounds)
   }
+  if (bounds !== undefined) setPoseBounds(geometry, bounds)
   position.needsUpdate = true
   if (normal && normals) normal.needsUpdate = true
   if (color && lit) color.needsUpdate = true
