@@ -4,7 +4,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import react from '@vitejs/plugin-react'
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/browser/chromium.ts'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/browser/chromium.mjs'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
 

@@ -12,7 +12,7 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { extname, join, normalize, resolve } from 'node:path'
 import { chromium } from 'playwright'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/browser/chromium.ts'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/browser/chromium.mjs'
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {

@@ -12,24 +12,10 @@ import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
 import { chromium } from 'playwright-core'
+// The repository's browser flags (WebGL and WebGPU without a GPU, timers at full speed) and Debian's Chromium.
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from '../../../test/browser/chromium.mjs'
 
 const DIST = join(import.meta.dirname, '../dist')
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-/** The flags of the repository's browser tests (test/browser/chromium.ts): WebGL without a GPU, timers at full speed. */
-const CHROMIUM_ARGS = [
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--enable-unsafe-webgpu',
-  '--use-webgpu-adapter=swiftshader',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--ignore-gpu-blocklist',
-  '--no-sandbox',
-  '--disable-dev-shm-usage',
-  '--disable-background-timer-throttling',
-  '--disable-renderer-backgrounding',
-  '--disable-backgrounding-occluded-windows',
-]
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -1,10 +1,12 @@
 /**
  * Debian's Chromium and the flags every browser run here uses (vitest's browser projects, the static
- * Storybook check): npm cannot download a browser, and there is no GPU.
+ * Storybook check, the benchmarks, examples/arena's test): npm cannot download a browser, and there is
+ * no GPU. Plain JavaScript, so that a Node script without a TypeScript loader can import it too.
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-export const CHROMIUM_ARGS: readonly string[] = [
+/** @type {readonly string[]} */
+export const CHROMIUM_ARGS = [
   // WebGL through ANGLE on SwiftShader.
   '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader',
