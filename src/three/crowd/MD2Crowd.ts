@@ -214,9 +214,9 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   }
 
   /**
-   * Instance `i`'s power-up shells (`'red'`, `['red', 'blue']`, an RGB colour, as `<MD2Model shell>`), or
-   * none (`null`, `[]`), or the crowd's `shell` (`undefined`). A follower's instance also wears its leader's instance's shell (Quake II draws a
-   * player's weapon in the player's shell), its own colour first.
+   * Instance `i`'s power-up shells (`'red'`, `['red', 'blue']`, an RGB colour, as `<MD2Model shell>`),
+   * none (`null`, `[]`), or the crowd's `shell` (`undefined`). A follower's instance also wears its
+   * leader's instance's shell (Quake II draws a player's weapon in the player's shell), its own first.
    */
   setShell(i: number, given: ShellSpec | readonly ShellSpec[] | null | undefined): void {
     this.checkIndex(i)
@@ -235,8 +235,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   /**
    * Whether instance `i` casts Quake II's blob shadow (`"blob"`, as `<MD2Model shadow="blob">`) on the
-   * floor at `shadowFloor`; `undefined`: as the crowd's `shadow`. A follower's instance also casts one when its leader's instance does, on the
-   * leader's floor.
+   * floor at `shadowFloor`; `undefined`: as the crowd's `shadow`. A follower's instance also casts one
+   * when its leader's instance does, on the leader's floor.
    */
   setShadow(i: number, given: 'blob' | false | null | undefined): void {
     this.checkIndex(i)
