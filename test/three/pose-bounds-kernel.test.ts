@@ -104,6 +104,23 @@ describe('pose bounds from the blend kernels', () => {
     expect(perCall).toBeLessThan(8)
   })
 
+  it('a steady-state write with bounds allocates nothing once its frame pairs were first seen', async () => {
+    const geometry = createMD2Geometry(ogro)
+    // The run animation's pairs, each met once before measuring (the first sight finds its candidates).
+    const run = ogro.animations.find((animation) => animation.name === 'run')!
+    const pose: MD2Pose = { from: run.start, to: run.start + 1, t: 0.3, fadeFrom: 0, fadeTo: 0, fadeT: 0, fadeWeight: 0 }
+    let step = 0
+    const write = () => {
+      pose.from = run.start + step
+      pose.to = pose.from === run.end ? run.start : pose.from + 1
+      step = step === run.end - run.start ? 0 : step + 1
+      writeMD2Pose(geometry, ogro, pose, undefined, undefined, undefined, true)
+    }
+    for (let f = run.start; f <= run.end; f++) write()
+    const perCall = await settled(() => bytesPerCall(write, 50), write)
+    expect(perCall).toBeLessThan(8)
+  })
+
   it.each(kinds)(
     '%s: writes the same bits as without bounds, and the box is exactly the min and max of them',
     (_, model, animations, options, table) => {

@@ -1,6 +1,7 @@
 import { LITTLE_ENDIAN_HOST } from '../bytes.js'
 import { FRAME_HEADER_SIZE } from '../format/spec.js'
 import { ANORMS_256 } from '../format/normals.js'
+import { boundsFromCandidates, pairCandidates } from './pose-bounds.js'
 import type { MD2Pose } from './pose.js'
 import type { MD2Model } from '../format/types.js'
 
@@ -82,6 +83,9 @@ export function blendVerticesYUp(
  * `blendVerticesYUp` with the factor read from `factor.t`. V8 boxes a fractional number passed by
  * value to a call it does not inline (16 bytes of garbage per call); a field of a long-lived object
  * is updated in place, so per-frame callers that keep their factor in one allocate nothing.
+ * With `bounds`, also the box of the positions written (min x, y, z then max, Y-up), exactly as
+ * stored, read at the frame pair's few candidate vertices (pose-bounds.ts) rather than by another walk;
+ * the first blend of a pair finds its candidates (allocating their list, once).
  */
 export function blendVerticesYUpBy(
   model: MD2BlendSource,
@@ -125,16 +129,19 @@ export function blendVerticesYUpBy(
     const ob = (data.byteOffset + vb) >>> 2
     if (colors !== undefined) blendWordPositionsLit(words, oa, words, ob, xyzIndex, positions, colors.colors, colors.table)
     else if (normals === undefined) blendWordPositions(words, oa, words, ob, xyzIndex, positions)
-    else if (bounds === undefined) blendWords(words, oa, words, ob, xyzIndex, positions, normals)
-    else blendWordsBounded(words, oa, words, ob, xyzIndex, positions, normals, bounds)
+    else blendWords(words, oa, words, ob, xyzIndex, positions, normals)
   } else {
     // Unaligned frames (a file read from an odd offset) or a big-endian host: byte by byte.
     blendBytePositions(data, va, vb, xyzIndex, positions)
     if (normals !== undefined) blendByteNormals(data, va, vb, xyzIndex, normals)
     if (colors !== undefined) lightBytes(data, vb, xyzIndex, colors)
   }
-  // The box of the positions is found in the word kernel's pass; the other kernels leave it to this walk.
-  if (bounds !== undefined && (words === undefined || colors !== undefined || normals === undefined)) boundsOf(positions, bounds)
+  if (bounds !== undefined) {
+    // Every kernel above writes each coordinate by the same expression, so for t in [0, 1] the box is
+    // reached at the pair's few candidate vertices (pose-bounds.ts), read back from what was written.
+    if (t >= 0 && t <= 1) boundsFromCandidates(positions, pairCandidates(model, from, to, xyzIndex), bounds)
+    else boundsOf(positions, bounds)
+  }
 }
 
 /** Min x, y, z then max x, y, z of 3-float positions, into `out`. */
@@ -292,72 +299,6 @@ function blendWords(
     normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t
     normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t
   }
-}
-
-/**
- * `blendWords` that also finds the box of the positions it writes, in the same pass. A second copy of
- * the loop rather than a flag in the first: V8 optimises a loop best that only ever sees one kind of
- * call, so the hot path without a box never pays for one.
- */
-function blendWordsBounded(
-  wa: Uint32Array,
-  oa: number,
-  wb: Uint32Array,
-  ob: number,
-  xyzIndex: Uint16Array | Uint32Array,
-  positions: Float32Array,
-  normals: Float32Array,
-  bounds: Float64Array,
-): void {
-  const k = coefficients
-  const ax = k[AX]!,
-    ay = k[AY]!,
-    az = k[AZ]!,
-    bx = k[BX]!,
-    by = k[BY]!,
-    bz = k[BZ]!,
-    cx = k[CX]!,
-    cy = k[CY]!,
-    cz = k[CZ]!
-  const back = k[BACK]!,
-    t = k[T]!
-  const table = ANORMS_256_YUP
-  let lx = Infinity,
-    ly = Infinity,
-    lz = Infinity,
-    hx = -Infinity,
-    hy = -Infinity,
-    hz = -Infinity
-  const count = xyzIndex.length
-  for (let i = 0, o = 0; i < count; i++, o += 3) {
-    const v = xyzIndex[i]!
-    const qa = wa[oa + v]!
-    const qb = wb[ob + v]!
-    const x = ((qa >>> 8) & 255) * ay + ((qb >>> 8) & 255) * by + cy
-    const y = ((qa >>> 16) & 255) * az + ((qb >>> 16) & 255) * bz + cz
-    const z = (qa & 255) * ax + (qb & 255) * bx + cx
-    positions[o] = x
-    positions[o + 1] = y
-    positions[o + 2] = z
-    if (x < lx) lx = x
-    if (x > hx) hx = x
-    if (y < ly) ly = y
-    if (y > hy) hy = y
-    if (z < lz) lz = z
-    if (z > hz) hz = z
-    const na = (qa >>> 24) * 3
-    const nb = (qb >>> 24) * 3
-    normals[o] = table[na]! * back + table[nb]! * t
-    normals[o + 1] = table[na + 1]! * back + table[nb + 1]! * t
-    normals[o + 2] = table[na + 2]! * back + table[nb + 2]! * t
-  }
-  bounds[0] = lx
-  bounds[1] = ly
-  bounds[2] = lz
-  bounds[3] = hx
-  bounds[4] = hy
-  bounds[5] = hz
-  roundBounds(bounds)
 }
 
 /**
@@ -899,7 +840,11 @@ function blendWordsOverHeld(
   }
 }
 
-/** `blendWordsOverHeld` that also finds the box of the positions it writes: see `blendWordsBounded`. */
+/**
+ * `blendWordsOverHeld` that also finds the box of the positions it writes, in the same pass. A second
+ * copy of the loop rather than a flag in the first: V8 optimises a loop best that only ever sees one
+ * kind of call, so the path without a box never pays for one.
+ */
 function blendWordsOverHeldBounded(
   words: Uint32Array,
   oa: number,
