@@ -5,6 +5,7 @@ import { expect, waitFor } from 'storybook/test'
 import { Vector3, type Group } from 'three'
 import { MD2Model, useMD2, usePlayerAnimation, type PlayerAnimationController } from '../src/index'
 import { PLAYER_PRIORITY, type PlayerGesture } from '../src/core/internal'
+import { useKeyboard } from '../examples/arena/src/game/useKeyboard'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON } from './support/assets'
 import { difference, findStage } from './support/pixels'
 import { canvasGl, useStoryRenderer } from './support/renderers'
@@ -35,29 +36,16 @@ const KEYS = [
 const GESTURE_KEYS: Record<string, PlayerGesture> = { '1': 'flip', '2': 'salute', '3': 'taunt', '4': 'wave', '5': 'point' }
 const PRIORITY_NAMES = Object.fromEntries(Object.entries(PLAYER_PRIORITY).map(([name, value]) => [value, name]))
 
-/** The keyboard as a game reads it: held keys, and presses since the last read. */
-function useKeyboard() {
-  const held = useRef(new Set<string>())
-  const pressed = useRef<string[]>([])
+/** The arena example's keyboard (held keys, presses since the last read), with a click anywhere as F. */
+function useKeyboardAndClick() {
+  const keyboard = useKeyboard()
+  const { pressed } = keyboard
   useEffect(() => {
-    const down = (event: KeyboardEvent) => {
-      const key = event.key.toLowerCase()
-      if (!held.current.has(key)) pressed.current.push(key)
-      held.current.add(key)
-      if (key === ' ' || key.startsWith('arrow')) event.preventDefault()
-    }
-    const up = (event: KeyboardEvent) => held.current.delete(event.key.toLowerCase())
     const click = () => pressed.current.push('f')
-    window.addEventListener('keydown', down)
-    window.addEventListener('keyup', up)
     window.addEventListener('pointerdown', click)
-    return () => {
-      window.removeEventListener('keydown', down)
-      window.removeEventListener('keyup', up)
-      window.removeEventListener('pointerdown', click)
-    }
-  }, [])
-  return { held, pressed }
+    return () => window.removeEventListener('pointerdown', click)
+  }, [pressed])
+  return keyboard
 }
 
 const GRAVITY = 800
@@ -72,7 +60,7 @@ function Player({ crossfade, skin, weapon, runSpeed, hud }: PlayerControlArgs & 
   const animation = usePlayerAnimation(model, { crossfade })
   const root = useRef<Group>(null)
   const body = useRef({ yaw: 0, height: 0, velocity: 0, dead: false })
-  const { held, pressed } = useKeyboard()
+  const { held, pressed } = useKeyboardAndClick()
   const camera = useThree((state) => state.camera)
 
   useFrame((_, delta) => {
