@@ -205,8 +205,15 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       layer.onBeforeRender = (renderer) => this.drawnBy(renderer)
       this.add(layer)
     }
-    if (options.shell !== undefined) for (let i = 0; i < limit; i++) this.setShell(i, options.shell)
-    if (options.shadow === 'blob') for (let i = 0; i < limit; i++) this.setShadow(i, 'blob')
+    if (options.shell !== undefined && this.writeShell(0, options.shell)) {
+      // Every instance the same: the colour is worked out once.
+      this.shelled.fill(1)
+      for (let i = 1; i < limit; i++) this.shellColors.copyWithin(i * 3, 0, 3)
+    }
+    if (options.shadow === 'blob') {
+      this.shadowed.fill(1)
+      this.openLayer(this.shadow)
+    }
     // Culled here, instance by instance, in `update`.
     this.frustumCulled = false
     this.count = 0
@@ -220,10 +227,14 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
    */
   setShell(i: number, given: ShellSpec | readonly ShellSpec[] | null | undefined): void {
     this.checkIndex(i)
-    const shell = given === undefined ? (this.defaults.shell ?? null) : given
+    this.writeShell(i, given === undefined ? (this.defaults.shell ?? null) : given)
+  }
+
+  /** Sets instance `i`'s shell (or none); returns whether it has one. */
+  private writeShell(i: number, shell: ShellSpec | readonly ShellSpec[] | null): boolean {
     const on = shell !== null && (typeof shell === 'string' || shell.length > 0)
     this.shelled[i] = on ? 1 : 0
-    if (!on) return
+    if (!on) return false
     // The shell's colour is given as sRGB, as a material's colour is.
     const [r, g, b] = shellColor(shell)
     scratchColor.setRGB(r, g, b, SRGBColorSpace)
@@ -231,6 +242,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.shellColors[i * 3 + 1] = scratchColor.g
     this.shellColors[i * 3 + 2] = scratchColor.b
     this.openLayer(this.shell)
+    return true
   }
 
   /**
@@ -536,10 +548,15 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
         placeFrame(data, a + FADE_FRAMES + 2, poses[s + 5]!, rows)
         data[a + BLEND + 1] = poses[s + 6]!
       }
-      if (this.quake2) {
-        // The instance's world yaw: its +Z axis seen from above.
+      const shadowed = shadowData !== undefined && (this.shadowed[i] === 1 || leader?.shadowed[i] === 1)
+      // The instance's world yaw in degrees (its +Z axis seen from above), for the light table's row and the shadow.
+      let yaw = 0
+      if (this.quake2 || shadowed) {
         const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
         const zz = w[2]! * t[o + 8]! + w[6]! * t[o + 9]! + w[10]! * t[o + 10]!
+        yaw = (Math.atan2(zx, zz) * 180) / Math.PI
+      }
+      if (this.quake2) {
         const lightIn = this.lightIn
         lightIn[0] = this.shade[i * 3]!
         lightIn[1] = this.shade[i * 3 + 1]!
@@ -548,7 +565,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
         data[a + LIGHT] = shade[0]!
         data[a + LIGHT + 1] = shade[1]!
         data[a + LIGHT + 2] = shade[2]!
-        data[a + BLEND + 3] = shadeDotsRow((Math.atan2(zx, zz) * 180) / Math.PI)
+        data[a + BLEND + 3] = shadeDotsRow(yaw)
       }
       if (shellData) {
         // Its own shell, else its leader's instance's.
@@ -558,18 +575,15 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
           for (let c = 0; c < 3; c++) shellData[at + LIGHT + c] = wearer.shellColors[i * 3 + c]!
         }
       }
-      if (shadowData && (this.shadowed[i] || leader?.shadowed[i])) {
+      if (shadowed && shadowData) {
         const at = copyRow(matrices, data, k, shadowMatrices, shadowData, shadowRows++)
-        const out = shadowData
-        // The shade vector for the instance's world yaw (its +Z axis seen from above), as GL_DrawAliasShadow's.
-        const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
-        const zz = w[2]! * t[o + 8]! + w[6]! * t[o + 9]! + w[10]! * t[o + 10]!
+        // The shade vector for the instance's world yaw, as GL_DrawAliasShadow's.
         const parameters = this.shadowParameters
-        parameters[3] = (Math.atan2(zx, zz) * 180) / Math.PI
+        parameters[3] = yaw
         shadowVector(parameters)
-        out[at + LIGHT] = parameters[0]!
-        out[at + LIGHT + 1] = parameters[1]!
-        out[at + LIGHT + 2] = this.shadowHeight(i)
+        shadowData[at + LIGHT] = parameters[0]!
+        shadowData[at + LIGHT + 1] = parameters[1]!
+        shadowData[at + LIGHT + 2] = this.shadowHeight(i)
       }
     }
     this.count = drawn
