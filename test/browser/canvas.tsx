@@ -63,6 +63,8 @@ export async function mount(
   render(children)
   const stage = await findStage(host, TIMEOUT, BLACK)
   await waitUntil(() => state !== undefined, 'the R3F root to be created')
+  // R3F sizes the canvas to its host a few frames in: a picture read before then has another size.
+  await waitUntil(() => stage.canvas.width === 400 && stage.canvas.height === 300, 'the canvas to take its 400×300 size')
   const entry: Mounted = { root, host, stage, renderer: state!.gl, render }
   mounted.push(entry)
   return entry
