@@ -99,7 +99,7 @@ async function firstSkinned(canvasElement: HTMLElement, label: string): Promise<
 /** Shows `skin`, waits for a settled picture that differs from `previous`, checks it is no checkerboard. */
 async function showSkin(stage: StageProbe, previous: Picture, skin: unknown, label: string): Promise<Picture> {
   setStoryArgs({ skin })
-  const picture = await stage.settle((p) => coverage(p) > 0.004 && difference(previous, p) > 200, `skin ${label} to show`)
+  const picture = await stage.settleDrawn((p) => difference(previous, p) > 200, `skin ${label} to show`)
   await expect(magenta(picture) / drawn(picture), `share of checkerboard-magenta pixels with skin ${label}`).toBeLessThan(0.02)
   return picture
 }
@@ -256,12 +256,12 @@ const bloodspiderNamedSkinsStory: Story = {
     const second = await showSkin(stage, first, '.bloodspider2', '.bloodspider2')
 
     setStoryArgs({ skin: '.bloodspider3' })
-    const missing = await stage.settle((p) => difference(second, p) > 200, 'the checkerboard to show')
+    const missing = await stage.settleDrawn((p) => difference(second, p) > 200, 'the checkerboard to show')
     await expect(magenta(missing) / drawn(missing), 'share of checkerboard-magenta pixels for .bloodspider3').toBeGreaterThan(0.15)
     await expect((await useMD2Skin.resolve(BLOODSPIDER, '.bloodspider3')).url).toBeUndefined()
 
     setStoryArgs({ skin: '.bloodspider' })
-    const again = await stage.settle((p) => difference(missing, p) > 200, '.bloodspider to show again')
+    const again = await stage.settleDrawn((p) => difference(missing, p) > 200, '.bloodspider to show again')
     await expect(difference(first, again), 'pixels differing from the first picture with the same skin').toBe(0)
   },
 }

@@ -88,7 +88,7 @@ export function skinSwitchPlay(skins: Record<string, string>) {
     await stage.expectModel()
     const first = await stage.settle(() => true, 'the first skin to settle')
     setStoryArgs({ skin: Object.values(skins).at(-1) })
-    await stage.settle((p) => difference(first, p) > 200, 'another skin to show')
+    await stage.settleDrawn((p) => difference(first, p) > 200, 'another skin to show')
   }
 }
 

@@ -108,6 +108,8 @@ export async function findStage(root: HTMLElement, timeout = DEFAULT_TIMEOUT, bg
 
 export class StageProbe {
   private readonly reader = document.createElement('canvas')
+  /** The share of the canvas the model covered when `expectModel` last saw it (0: not yet). */
+  private modelShare = 0
 
   constructor(
     readonly canvas: HTMLCanvasElement,
@@ -149,6 +151,17 @@ export class StageProbe {
     }
   }
 
+  /**
+   * `settle`, counting only pictures that show the model: at least half the share of the canvas it covered
+   * when `expectModel` last saw it. Just after a new skin, weapon or material, a renderer may draw a frame or
+   * two without it, and an empty canvas is still too.
+   */
+  async settleDrawn(accept: (picture: Picture) => boolean, what: string, timeout = DEFAULT_TIMEOUT): Promise<Picture> {
+    const least = this.modelShare / 2
+    check(least > 0, `settleDrawn waits for the model as expectModel saw it: call expectModel first (waiting for ${what})`)
+    return this.settle((picture) => coverage(picture, undefined, this.background) >= least && accept(picture), what, timeout)
+  }
+
   /** Waits until a picture satisfies `accept` (no stability needed: the scene may be moving). */
   async until(accept: (picture: Picture) => boolean, what: string, timeout = DEFAULT_TIMEOUT): Promise<Picture> {
     const deadline = performance.now() + timeout
@@ -168,6 +181,7 @@ export class StageProbe {
     )
     // The corners show the background colour exactly (flat, no tone mapping).
     expectBackgroundAt(picture, 0, 0, this.background)
+    this.modelShare = coverage(picture, undefined, this.background)
     return picture
   }
 

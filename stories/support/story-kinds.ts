@@ -48,7 +48,7 @@ export function scrubPlay(frame: number, what: string) {
 
 /** After going back to what `first` showed: the picture changes from `previous` and is `first` to the pixel. */
 export async function expectPictureAgain(stage: StageProbe, previous: Picture, first: Picture, what: string): Promise<void> {
-  const again = await stage.settle((p) => difference(previous, p) > 200, what)
+  const again = await stage.settleDrawn((p) => difference(previous, p) > 200, what)
   await expect(difference(first, again), `${what}: pixels differing from the first picture`).toBe(0)
 }
 
