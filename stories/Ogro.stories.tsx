@@ -193,7 +193,10 @@ const armedCheck: StoryObj<ArmedArgs> = {
     setStoryArgs({ weapon: 'grapple' })
     const fallback = await stage.settleDrawn((pixels) => difference(railgun, pixels) > 200, 'weapon.md2 to stand in for the grapple')
     setStoryArgs({ weapon: 'railgun' })
-    await stage.settleDrawn((pixels) => difference(fallback, pixels) > 200 && difference(railgun, pixels) === 0, 'the railgun again, as before')
+    await stage.settleDrawn(
+      (pixels) => difference(fallback, pixels) > 200 && difference(railgun, pixels) === 0,
+      'the railgun again, as before',
+    )
   },
 }
 /** Test only: switches weapons and checks each is drawn, the missing one by weapon.md2. */
