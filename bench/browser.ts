@@ -46,7 +46,7 @@ export interface RendererOptions {
   /** From this count up, a shorter cap: a frame there takes seconds. */
   largeFrom: number
   largeMaxMsPerPage: number
-  /** Also the compute prototype (bench/browser/computeCrowd.tsx) on WebGPU, at the same counts. */
+  /** Also the crowd with `decode: "compute"` on WebGPU, at the same counts. */
   compute?: boolean
 }
 
@@ -477,7 +477,10 @@ async function runRenderers(
   for (let round = 0; round < options.rounds; round++) {
     for (const renderer of options.renderers) {
       for (const n of options.counts) {
-        const libs = options.compute && renderer === 'webgpu' ? ['md2-gpu', 'floor', 'md2-compute'] : ['md2-gpu', 'floor']
+        const libs =
+          options.compute && renderer === 'webgpu'
+            ? ['md2-gpu', 'floor', 'md2-compute', 'md2-gpu-shadowed', 'md2-compute-shadowed']
+            : ['md2-gpu', 'floor']
         for (const lib of round % 2 ? libs.reverse() : libs) await measure(renderer, lib, n)
       }
       await measure(renderer, 'md2', options.cpuCount)
@@ -522,17 +525,23 @@ async function runRenderers(
         `${gpu.frames}/${floor.frames}${gpu.reused ? ' (crowd table)' : ''}`,
       ])
       if (options.compute && renderer === 'webgpu') {
-        const computed = cell(renderer, 'md2-compute', n)
-        noteFailure(computed, `${label} compute prototype ${n}`)
-        rows.push([
-          label,
-          `${n} running, compute prototype (blend in a compute pass)`,
-          ms(computed, 1),
-          computed.error ? '—' : fmt(computed.cpuMs, 2),
-          ms(floor, 1),
-          ratio(computed.frameMs / floor.frameMs, 2),
-          `${computed.frames}/${floor.frames}`,
-        ])
+        for (const [lib, what] of [
+          ['md2-compute', 'GPU crowd, decode "compute" (blend in a compute pass)'],
+          ['md2-gpu-shadowed', 'GPU crowd casting a shadow map'],
+          ['md2-compute-shadowed', 'GPU crowd casting a shadow map, decode "compute"'],
+        ] as const) {
+          const measured = cell(renderer, lib, n)
+          noteFailure(measured, `${label} ${lib} ${n}`)
+          rows.push([
+            label,
+            `${n} running, ${what}`,
+            ms(measured, 1),
+            measured.error ? '—' : fmt(measured.cpuMs, 2),
+            ms(floor, 1),
+            ratio(measured.frameMs / floor.frameMs, 2),
+            `${measured.frames}/${floor.frames}`,
+          ])
+        }
       }
     }
     const cpu = cell(renderer, 'md2', options.cpuCount)
@@ -556,13 +565,12 @@ async function runRenderers(
     )
   }
   if (options.compute && options.renderers.includes('webgpu')) {
+    const against = (compute: string, vertex: string) =>
+      options.counts.map((n) => `${n}: ${ratio(cell('webgpu', compute, n).frameMs / cell('webgpu', vertex, n).frameMs, 2)}`).join(', ')
     footer.push(
-      'Compute prototype against the vertex-shader path (WebGPU), frame time: ' +
-        options.counts
-          .map((n) => `${n}: ${ratio(cell('webgpu', 'md2-compute', n).frameMs / cell('webgpu', 'md2-gpu', n).frameMs, 2)}`)
-          .join(', ') +
-        ' (below 1× = the compute pass wins). A benchmark-only prototype (bench/browser/computeCrowd.tsx), not in the library: ' +
-        'no culling, no crossfades, Lambert only; 32 bytes of storage per instance per MD2 vertex.',
+      `decode "compute" against the vertex-shader path (WebGPU), frame time: ${against('md2-compute', 'md2-gpu')}; ` +
+        `casting a shadow map (two passes over the crowd): ${against('md2-compute-shadowed', 'md2-gpu-shadowed')}` +
+        ' (below 1× = the compute pass wins); 32 bytes of storage per MD2 vertex per instance of the limit.',
     )
   }
   if (options.renderers.includes('webgl') && options.renderers.length > 1) {

@@ -7,8 +7,8 @@
  * 3. Animate, browser: N Ogros in Chromium (software WebGL) vs MD2Loader + AnimationMixer; memory.
  * 4. Load, browser: the soldier from the first suspend to the first drawn frame.
  *    The GPU crowd per renderer (WebGLRenderer, WebGPURenderer on WebGPU and on WebGL2) is part of
- *    `browser`; `--only=renderers` runs that table alone. `--compute` adds a prototype to it: the
- *    keyframe blend in a TSL compute pass on WebGPU (bench/browser/computeCrowd.tsx, not in the library).
+ *    `browser`; `--only=renderers` runs that table alone. `--compute` adds the crowd with
+ *    `decode: "compute"` on WebGPU to it (the keyframe blend in a compute pass).
  *
  * A full run writes bench/RESULTS.md (tables, the command, the machine). Run with node --expose-gc
  * (the npm script does). BENCH_CLOCK=wall times the Node benchmarks by wall clock instead of CPU time.

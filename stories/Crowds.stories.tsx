@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import { useFrame, useThree } from '@react-three/fiber'
 import { useEffect, useMemo, useRef } from 'react'
 import { Vector3 } from 'three'
-import { expect } from 'storybook/test'
+import { expect, waitFor } from 'storybook/test'
 import soldierAnm from '../assets/ufoai/soldier-male/body.anm?raw'
 import {
   MD2Model,
@@ -35,6 +35,8 @@ export interface ArmyArgs {
   /** The GPU path (one draw per model) or one `<MD2Model>` per character. */
   gpu: boolean
   lighting: 'lambert' | 'quake2'
+  /** The GPU path's blend: in the vertex shader, or (on real WebGPU) in a compute pass once a frame. */
+  decode: 'vertex' | 'compute'
 }
 
 /** What each kind of character does: moving, standing, fighting. */
@@ -60,11 +62,18 @@ interface PathProps {
   offset: number
   total: number
   lighting: ArmyArgs['lighting']
+  decode: ArmyArgs['decode']
+  /** The GPU path's crowd, for the status line. */
+  crowds: MD2Crowd[]
 }
 
-function GpuArmy({ model, skin, animations, size, count, offset, total, lighting }: PathProps) {
+function GpuArmy({ model, skin, animations, size, count, offset, total, lighting, decode, crowds }: PathProps) {
   const map = useMD2Skin(skin)
-  const crowd: MD2Crowd = useMD2Crowd(model, { limit: Math.max(count, 1), lighting, map })
+  const crowd: MD2Crowd = useMD2Crowd(model, { limit: Math.max(count, 1), lighting, map, decode })
+  useEffect(() => {
+    crowds.push(crowd)
+    return () => void crowds.splice(crowds.indexOf(crowd), 1)
+  }, [crowds, crowd])
   const position = useMemo(() => new Vector3(), [])
   const clock = useRef({ t: 0, next: 0 })
   useEffect(() => {
@@ -139,13 +148,30 @@ function rendererName(gl: unknown): string {
   return `WebGPURenderer (${renderer.backend?.isWebGPUBackend ? 'WebGPU' : 'WebGL2 backend'})`
 }
 
+/** What draws the army: the path (and where the GPU path blends), and the renderer. Read every frame, as the path is known once drawn. */
+function ArmyStatus({ count, gpu, crowds }: { count: number; gpu: boolean; crowds: MD2Crowd[] }) {
+  const gl = useThree((state) => state.gl)
+  const label = useRef<HTMLSpanElement>(null)
+  useFrame(() => {
+    const blend = crowds.some((crowd) => crowd.decodedBy === 'compute') ? 'compute pass' : 'vertex shader'
+    const path = gpu ? `GPU path (${blend}): 2 draw calls` : `CPU path: ${count} <MD2Model>`
+    const text = `${count} characters · ${path} · ${rendererName(gl)}`
+    if (label.current && label.current.textContent !== text) label.current.textContent = text
+  })
+  return (
+    <Overlay at={{ x: 0.5, y: 0.95 }} role="status">
+      <span ref={label}>…</span>
+    </Overlay>
+  )
+}
+
 function Army(props: ArmyArgs) {
-  const { count, gpu, lighting } = useLiveArgs(props)
+  const { count, gpu, lighting, decode } = useLiveArgs(props)
+  const crowds = useMemo<MD2Crowd[]>(() => [], [])
   const ogro = useMD2(OGRO)
   const soldier = useMD2(SOLDIER)
   const half = Math.ceil(count / 2)
   const Path = gpu ? GpuArmy : CpuArmy
-  const gl = useThree((state) => state.gl)
   return (
     <>
       <Path
@@ -157,6 +183,8 @@ function Army(props: ArmyArgs) {
         offset={0}
         total={count}
         lighting={lighting}
+        decode={decode}
+        crowds={crowds}
       />
       <Path
         model={soldier}
@@ -167,11 +195,11 @@ function Army(props: ArmyArgs) {
         offset={1}
         total={count}
         lighting={lighting}
+        decode={decode}
+        crowds={crowds}
       />
       <Fps />
-      <Overlay at={{ x: 0.5, y: 0.95 }} role="status">
-        {`${count} characters · ${gpu ? 'GPU path (vertex shader): 2 draw calls' : `CPU path: ${count} <MD2Model>`} · ${rendererName(gl)}`}
-      </Overlay>
+      <ArmyStatus count={count} gpu={gpu} crowds={crowds} />
     </>
   )
 }
@@ -179,11 +207,12 @@ function Army(props: ArmyArgs) {
 const meta = {
   title: 'Crowds/Army',
   component: Army,
-  args: { count: 1000, gpu: true, lighting: 'lambert' },
+  args: { count: 1000, gpu: true, lighting: 'lambert', decode: 'vertex' },
   argTypes: {
     count: { control: { type: 'range', min: 10, max: 10000, step: 10 } },
     gpu: { control: 'boolean' },
     lighting: { control: 'inline-radio', options: ['lambert', 'quake2'] },
+    decode: { control: 'inline-radio', options: ['vertex', 'compute'], if: { arg: 'gpu' } },
   },
   parameters: { stage: { camera: [0, 900, 1100], target: [0, 0, 0], floor: null } },
 } satisfies Meta<typeof Army>
@@ -200,9 +229,34 @@ export const Army1000: Story = {
     const later = await stage.until((p) => difference(first, p) > 2000, 'the army moving')
     expect(difference(first, later)).toBeGreaterThan(2000)
     // It says which renderer draws it (the toolbar's `renderer`) and which path.
-    const status = canvasElement.querySelector('[role="status"]')?.textContent ?? ''
-    expect(status).toMatch(/GPU path .* · (WebGLRenderer|WebGPURenderer \((WebGPU|WebGL2 backend)\))$/)
+    await expectStatus(canvasElement, 'vertex shader')
   },
+}
+
+/** The army with `decode="compute"`: on real WebGPU a compute pass blends the poses; elsewhere the vertex shader does. */
+export const ArmyCompute: Story = {
+  name: 'Army (GPU, compute pass)',
+  args: { decode: 'compute' },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    const first = await stage.expectModel(undefined, 0.02)
+    await stage.until((p) => difference(first, p) > 2000, 'the army moving')
+    const status = await waitFor(() => readStatus(canvasElement, /GPU path/))
+    await expectStatus(canvasElement, status.endsWith('WebGPURenderer (WebGPU)') ? 'compute pass' : 'vertex shader')
+  },
+}
+
+function readStatus(canvasElement: HTMLElement, want: RegExp): string {
+  const status = canvasElement.querySelector('[role="status"]')?.textContent ?? ''
+  if (!want.test(status)) throw new Error(`the status line says "${status}", not ${want}`)
+  return status
+}
+
+/** The status line names the GPU path's blend and the renderer. */
+async function expectStatus(canvasElement: HTMLElement, blend: 'vertex shader' | 'compute pass'): Promise<void> {
+  await waitFor(() =>
+    readStatus(canvasElement, new RegExp(`GPU path \\(${blend}\\): .* · (WebGLRenderer|WebGPURenderer \\((WebGPU|WebGL2 backend)\\))$`)),
+  )
 }
 
 /** The same army drawn by the CPU path, for comparison (fewer, so the page stays responsive). */

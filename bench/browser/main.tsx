@@ -5,7 +5,8 @@
  *     (md2-gpu: one MD2Crowd; floor: the same triangles as one InstancedMesh of a static frame;
  *     md2-gpu-armed: the Ogros' crowd and their weapon.md2 as a synced follower crowd;
  *     soldier-gpu / soldier-gpu-armed: UFO:AI soldiers walking, without and with a rifle on tag_rweapon;
- *     md2-compute: a prototype, the keyframe blend in a TSL compute pass, WebGPU only: computeCrowd.tsx)
+ *     md2-compute: md2-gpu with decode "compute": the blend in a compute pass on WebGPU;
+ *     md2-gpu-shadowed / md2-compute-shadowed: the same crowds also casting a shadow map)
  *   &renderer=webgl|webgpu|webgpu-webgl2   the renderer (default webgl; see renderers.ts)
  *   ?mode=load&lib=md2|three[&skin=1]   the soldier: suspend → first drawn frame
  *   ?mode=parts                         where the soldier's load time goes
@@ -42,7 +43,6 @@ import { createMD2Geometry } from '../../src/three/mesh/MD2Geometry'
 import { createSkinTexture } from '../../src/three/loaders/MD2SkinLoader'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { createRifle } from '../../stories/support/rifle'
-import { ComputeOgros } from './computeCrowd'
 import { benchGl, drawnBy, gpuSync, isRendererKind } from './renderers'
 
 const OGRO_URL = '/quake2/ogro/tris.MD2'
@@ -104,11 +104,12 @@ canvas.style.width = `${WIDTH}px`
 canvas.style.height = `${HEIGHT}px`
 document.getElementById('root')!.appendChild(canvas)
 
-async function makeRoot(frameloop: 'never' | 'always', camera: { position: [number, number, number]; far: number }) {
+async function makeRoot(frameloop: 'never' | 'always', camera: { position: [number, number, number]; far: number }, shadows = false) {
   const root = createRoot(canvas)
   await root.configure({
     frameloop,
     dpr: 1,
+    shadows: { enabled: shadows, type: THREE.PCFShadowMap },
     size: { width: WIDTH, height: HEIGHT, top: 0, left: 0 },
     gl: benchGl(rendererKind),
     camera: { position: camera.position, fov: 50, near: 1, far: camera.far },
@@ -117,11 +118,23 @@ async function makeRoot(frameloop: 'never' | 'always', camera: { position: [numb
   return root
 }
 
-function Lights() {
+/** The scene's lights; with `shadowOver`, the sun casts a shadow map over a square that wide. */
+function Lights({ shadowOver }: { shadowOver?: number }) {
+  const half = (shadowOver ?? 0) / 2
   return (
     <>
       <ambientLight intensity={0.6} />
-      <directionalLight position={[200, 400, 300]} intensity={2} />
+      <directionalLight
+        position={[200, 400, 300]}
+        intensity={2}
+        castShadow={shadowOver !== undefined}
+        shadow-mapSize={[2048, 2048]}
+        shadow-camera-left={-half}
+        shadow-camera-right={half}
+        shadow-camera-top={half}
+        shadow-camera-bottom={-half}
+        shadow-camera-far={4000}
+      />
     </>
   )
 }
@@ -276,9 +289,22 @@ function ThreeOgros({
   )
 }
 
-/** N running Ogros as one GPU crowd (one draw call). */
-function GpuOgros({ model, skin, n }: { model: MD2ModelData; skin: Texture; n: number }) {
-  const crowd = useMD2Crowd(model, { limit: Math.max(n, 1), map: skin })
+/** N running Ogros as one GPU crowd (one draw call), its poses blended where `decode` says. */
+function GpuOgros({
+  model,
+  skin,
+  n,
+  decode,
+  castShadow = false,
+}: {
+  model: MD2ModelData
+  skin: Texture
+  n: number
+  decode?: 'compute'
+  castShadow?: boolean
+}) {
+  const crowd = useMD2Crowd(model, { limit: Math.max(n, 1), map: skin, decode })
+  crowd.castShadow = castShadow
   useEffect(() => {
     const position = new THREE.Vector3()
     grid(n, 60).forEach(([x, y, z], i) => {
@@ -348,7 +374,10 @@ async function animate(): Promise<void> {
   const [buffer, skin] = await Promise.all([fetchBytes(OGRO_URL), loadTexture(OGRO_SKIN_URL)])
   const side = Math.ceil(Math.sqrt(Math.max(count, 1)))
   const distance = 80 + side * 60
-  const root = await makeRoot('never', { position: [0, distance * 0.8, distance * 1.1], far: distance * 4 })
+  // `-shadowed`: the GPU crowds also cast a shadow map, a second pass over every Ogro.
+  const shadowed = lib.endsWith('-shadowed')
+  const kind = shadowed ? lib.slice(0, -'-shadowed'.length) : lib
+  const root = await makeRoot('never', { position: [0, distance * 0.8, distance * 1.1], far: distance * 4 }, shadowed)
   let scene: ReactNode
   if (lib === 'soldier-gpu' || lib === 'soldier-gpu-armed') {
     const [soldierBuffer, soldierSkin, anm, tagBytes] = await Promise.all([
@@ -372,12 +401,14 @@ async function animate(): Promise<void> {
     const clip = (geometry as BufferGeometry & { animations: AnimationClip[] }).animations.find((candidate) => candidate.name === 'run')!
     const material = new MeshLambertMaterial({ map: skin })
     scene = <ThreeOgros geometry={geometry} clip={clip} material={material} n={count} />
-  } else if (lib === 'md2-compute') {
+  } else if (kind === 'md2-gpu' || kind === 'md2-compute' || lib === 'floor') {
     const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
-    scene = <ComputeOgros model={model} skin={skin} n={count} positions={grid(count, 60)} />
-  } else if (lib === 'md2-gpu' || lib === 'floor') {
-    const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
-    scene = lib === 'floor' ? <FloorOgros model={model} skin={skin} n={count} /> : <GpuOgros model={model} skin={skin} n={count} />
+    scene =
+      lib === 'floor' ? (
+        <FloorOgros model={model} skin={skin} n={count} />
+      ) : (
+        <GpuOgros model={model} skin={skin} n={count} decode={kind === 'md2-compute' ? 'compute' : undefined} castShadow={shadowed} />
+      )
   } else {
     // Variants for diagnosis: md2-shared (one material for all), md2-paused (paused: no uploads),
     // md2-basic (MeshBasicMaterial: no normals).
@@ -395,7 +426,7 @@ async function animate(): Promise<void> {
   root.render(
     <>
       <Grab />
-      <Lights />
+      <Lights shadowOver={shadowed ? side * 60 + 120 : undefined} />
       {scene}
     </>,
   )

@@ -36,8 +36,8 @@ export type UseMD2CrowdOptions = Omit<MD2CrowdOptions, 'maxTextureSize'>
  * The imperative path for the largest crowds: an `MD2Crowd` of `model` (one draw, animated on the GPU)
  * that moves on and culls itself every frame; place it with `<primitive object={crowd} />` and drive it
  * with `crowd.setTransform(i, …)`, `crowd.play(i, …)`, `crowd.showFrame(i, …)`: typed arrays, no React
- * component or object per instance, nothing allocated per frame. Re-created when the model, limit or
- * lighting change; disposed on unmount.
+ * component or object per instance, nothing allocated per frame. Re-created when the model, limit,
+ * lighting or decode change; disposed on unmount.
  */
 export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): MD2Crowd {
   const maxTextureSize = useMaxTextureSize(4096)
@@ -48,7 +48,7 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
     () => new MD2Crowd(model, { ...options, maxTextureSize }),
     // The look below is applied in place; these need new buffers or shaders, or set every instance's.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model, limit, lighting, translucent, shell, options.shadow, maxTextureSize],
+    [model, limit, lighting, translucent, shell, options.shadow, options.decode, maxTextureSize],
   )
   crowd.shadowFloor = options.shadowFloor
   useEffect(() => () => crowd.dispose(), [crowd])
@@ -94,6 +94,12 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   shadowFloor?: number
   castShadow?: boolean
   receiveShadow?: boolean
+  /**
+   * `"compute"`: on real WebGPU, blend the poses in a compute pass once a frame into storage the draw
+   * reads (32 bytes per MD2 vertex per instance of the limit); elsewhere the vertex shader blends, as with
+   * `"vertex"`, the default. A follower takes its leader's unless given its own.
+   */
+  decode?: 'vertex' | 'compute'
   /**
    * Inside another `<MD2Instances>`: draw this model on each of its instances (a weapon in every hand),
    * with exactly its frames, as `<MD2Model sync>` (frames this model lacks show its last, warned once).
@@ -153,6 +159,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       shadowFloor,
       castShadow,
       receiveShadow,
+      decode,
       children,
       ...groupProps
     },
@@ -178,7 +185,8 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
         `<MD2Instances limit={${givenLimit}}> (${model.name ?? 'model'}) follows a crowd of ${leader.capacity}; using ${leader.capacity}`,
       )
     }
-    const crowd = useMD2Crowd(model, { limit, lighting, shadelight, minlight, fullbright, glow, opacity, shell, shadow, shadowFloor, map })
+    const look = { lighting, shadelight, minlight, fullbright, glow, opacity, shell, shadow, shadowFloor, map }
+    const crowd = useMD2Crowd(model, { limit, ...look, decode: decode ?? leader?.decode })
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false
     crowd.receiveShadow = receiveShadow ?? false

@@ -1,11 +1,12 @@
 /** A real R3F canvas in the test page, mounted with react-dom, for plain browser tests. */
-import { Canvas, type RootState } from '@react-three/fiber'
+import { Canvas, useFrame, useThree, type RootState } from '@react-three/fiber'
 import { Suspense, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { PCFShadowMap, type WebGLRenderer } from 'three'
 import { canvasGl, type MirroredCanvas, type RendererKind } from '../../stories/support/renderers'
 import { afterEach } from 'vitest'
 import { findStage, hexToRgb, type StageProbe } from '../../stories/support/pixels'
+import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 
 export const BLACK = hexToRgb('#000000')
 export const TIMEOUT = 60_000
@@ -88,4 +89,16 @@ export async function expectRenderer(canvas: HTMLCanvasElement, kind: RendererKi
   if (!info || info.kind !== kind) throw new Error(`asked for ${kind}, drawn by ${info?.backend ?? 'WebGLRenderer'}`)
   if (kind === 'webgpu' && (info.backend !== 'WebGPU' || !info.adapter || !/swiftshader|\w+\/\w+/.test(info.adapter)))
     throw new Error(`asked for WebGPU, drawn by ${info.backend} on adapter ${info.adapter ?? 'none'}`)
+}
+
+/** Keeps `into` listing the crowds in the scene (each frame, as a test reads them after a settled picture). */
+export function CrowdsIn({ into }: { into: MD2Crowd[] }) {
+  const scene = useThree((state) => state.scene)
+  useFrame(() => {
+    into.length = 0
+    scene.traverse((object) => {
+      if (object instanceof MD2Crowd) into.push(object)
+    })
+  })
+  return null
 }

@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest'
 import type { MD2Model as MD2ModelData, MD2Pose, MD2Tags } from '../../src/core/internal'
 import { MD2Attach, MD2Instance, MD2Instances, MD2Model, parseMD2, parseMD2Tags } from '../../src/index'
 import { coverage, difference } from '../../stories/support/pixels'
-import { BLACK, mount, expectRenderer } from './canvas'
+import { BLACK, CrowdsIn, mount, expectRenderer } from './canvas'
+import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 
 const Q2 = '/assets/quake2'
@@ -71,10 +72,14 @@ async function loadAll(): Promise<{ models: Record<keyof typeof URLS, MD2ModelDa
 
 for (const renderer of RENDERER_KINDS)
   describe(`armed <MD2Instances> (follower crowds) draw what armed <MD2Model>s draw (${renderer})`, () => {
-    for (const lighting of ['lambert', 'quake2'] as const) {
-      test(`lighting="${lighting}"`, async () => {
+    const cases: { lighting: 'lambert' | 'quake2'; decode?: 'compute' }[] = [{ lighting: 'lambert' }, { lighting: 'quake2' }]
+    // On real WebGPU, the leaders asked for the compute pass: their followers take it from them.
+    if (renderer === 'webgpu') cases.push({ lighting: 'quake2', decode: 'compute' })
+    for (const { lighting, decode } of cases) {
+      test(`lighting="${lighting}"${decode ? ` decode="${decode}" on the leaders` : ''}`, async () => {
         const { models, tags } = await loadAll()
         const look = { lighting, shadelight: 0.8 } as const
+        const crowds: MD2Crowd[] = []
         const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
         const cpu = (
           <>
@@ -103,6 +108,7 @@ for (const renderer of RENDERER_KINDS)
         const gpu = (armed: boolean) => (
           <>
             {light}
+            <CrowdsIn into={crowds} />
             {SCENE.map(({ which, controller, position, yaw, scale }) => {
               const follower = FOLLOWER[which]
               return (
@@ -112,6 +118,7 @@ for (const renderer of RENDERER_KINDS)
                   skin={SKINS[which]}
                   tags={which === 'soldier' ? tags : undefined}
                   limit={2}
+                  decode={decode}
                   {...look}
                 >
                   <MD2Instance controller={controller} position={position} rotation={[0, yaw, 0]} scale={scale} />
@@ -135,6 +142,9 @@ for (const renderer of RENDERER_KINDS)
         const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the GPU scene')
         const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
         const differing = difference(cpuPicture, gpuPicture)
+        // Every crowd, leader and follower, blended its poses where asked.
+        expect(crowds.map((crowd) => crowd.decodedBy)).toEqual(crowds.map(() => (decode ? 'compute' : 'vertex')))
+        expect(crowds.length).toBe(SCENE.length * 2)
         expect(drawn).toBeGreaterThan(5000)
         // A handful of pixels where float rounding moves an edge by a hair.
         expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))

@@ -23,7 +23,7 @@ import type { ShellSpec } from '../../src/core/lighting/quake2-light'
 import { coverage, difference } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import type { Picture } from '../../stories/support/pixels'
-import { BLACK, expectRenderer, mount } from './canvas'
+import { BLACK, CrowdsIn, expectRenderer, mount } from './canvas'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
 const OGRO_SKIN = '/assets/quake2/ogro/igdosh.pcx'
@@ -103,15 +103,19 @@ const webglPictures = new Map<string, Picture>()
 
 for (const renderer of RENDERER_KINDS)
   describe(`<MD2Instances> draws what <MD2Model> draws (${renderer})`, () => {
-    const cases: { lighting: 'lambert' | 'quake2'; shell?: 'blue'; opacity?: number; shadows?: boolean }[] = [
+    const cases: { lighting: 'lambert' | 'quake2'; shell?: 'blue'; opacity?: number; shadows?: boolean; decode?: 'compute' }[] = [
       { lighting: 'lambert' },
       { lighting: 'quake2' },
       { lighting: 'lambert', shell: 'blue' },
       { lighting: 'quake2', opacity: 0.6 },
       { lighting: 'lambert', shadows: true },
+      // The compute pass where there is one (real WebGPU), the vertex shader elsewhere: the same picture.
+      { lighting: 'lambert', decode: 'compute' },
+      { lighting: 'quake2', shell: 'blue', decode: 'compute' },
+      { lighting: 'lambert', shadows: true, decode: 'compute' },
     ]
-    for (const { lighting, shell, opacity, shadows = false } of cases) {
-      const name = `lighting="${lighting}"${shell ? ` shell="${shell}"` : ''}${opacity ? ` opacity={${opacity}}` : ''}${shadows ? ' casting shadows on a floor' : ''}`
+    for (const { lighting, shell, opacity, shadows = false, decode } of cases) {
+      const name = `lighting="${lighting}"${shell ? ` shell="${shell}"` : ''}${opacity ? ` opacity={${opacity}}` : ''}${shadows ? ' casting shadows on a floor' : ''}${decode ? ` decode="${decode}"` : ''}`
       test(name, async () => {
         const models = await loadModels()
         const light = (
@@ -133,7 +137,8 @@ for (const renderer of RENDERER_KINDS)
             )}
           </>
         )
-        const look = { lighting, shell, opacity }
+        const look = { lighting, shell, opacity, decode }
+        const crowds: MD2Crowd[] = []
         const cpu = (
           <>
             {light}
@@ -144,6 +149,7 @@ for (const renderer of RENDERER_KINDS)
           <>
             {light}
             {gpuScene(models, { ...look, castShadow })}
+            <CrowdsIn into={crowds} />
           </>
         )
         const { stage, render } = await mount(cpu, { shadows, renderer })
@@ -159,6 +165,11 @@ for (const renderer of RENDERER_KINDS)
         expect(drawn).toBeGreaterThan(5000)
         // A handful of pixels where float rounding moves an edge by a hair.
         expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
+        // The poses were blended where asked: by the compute pass on WebGPU only.
+        expect(crowds.map((crowd) => crowd.decodedBy)).toEqual(
+          crowds.map(() => (decode === 'compute' && renderer === 'webgpu' ? 'compute' : 'vertex')),
+        )
+        expect(crowds).toHaveLength(2)
         const reference = webglPictures.get(name)
         if (renderer === 'webgl') webglPictures.set(name, cpuPicture)
         else if (reference && opacity === undefined && shell === undefined) {

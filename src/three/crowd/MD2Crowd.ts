@@ -57,7 +57,8 @@ import {
   uploadFirst,
   type CrowdRenderer,
 } from './crowdLayers.js'
-import { acquireMD2GpuFrames, drawWithGpuFrames, releaseMD2GpuFrames, type MD2GpuFrames } from './gpuFrames.js'
+import { CrowdComputeDecode, type ComputeRenderer } from './crowdCompute.js'
+import { acquireMD2GpuFrames, drawWithGpuFrames, gpuDecodeInputs, releaseMD2GpuFrames, type MD2GpuFrames } from './gpuFrames.js'
 import { copyClampedCrowdPose, placeOnTag, resolveFollowing, type CrowdFollowing, type CrowdFollowOptions } from './crowdFollower.js'
 
 export interface MD2CrowdOptions extends Quake2LightFlags {
@@ -82,6 +83,13 @@ export interface MD2CrowdOptions extends Quake2LightFlags {
   shadowFloor?: number
   /** The device's `MAX_TEXTURE_SIZE` (`renderer.capabilities.maxTextureSize`); rows of frames wrap below it. */
   maxTextureSize?: number
+  /**
+   * Where the poses are blended. `"vertex"` (default): in the vertex shader, on every renderer.
+   * `"compute"`: on real WebGPU, by a compute pass once a frame into storage the draw (and its shadow-map
+   * passes) read, at 32 bytes per MD2 vertex per instance of the limit; elsewhere, or past the device's
+   * storage size, the vertex shader blends.
+   */
+  decode?: 'vertex' | 'compute'
 }
 
 /** The most instances one crowd holds (its buffers are sized by its limit up front). */
@@ -106,6 +114,9 @@ const UNIFORM_BLOCK_MATRICES = 256
  *
  * Another model (a weapon, a head) is drawn on every instance by a second crowd that `follow`s this
  * one: one more draw, each of its instances copying this crowd's instance of the same index.
+ *
+ * With `decode: "compute"`, on real WebGPU a compute pass blends the drawn instances' poses once a frame
+ * (`crowdCompute.ts`) and the draw reads them; elsewhere the vertex shader blends, as by default.
  */
 export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   readonly model: MD2Model
@@ -113,6 +124,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   readonly capacity: number
   /** GPU bytes of the model's frames (shared) and per instance (matrix and the per-frame attributes). */
   readonly gpuBytes: { frames: number; shared: number; perInstance: number }
+  /** Where the poses are blended, as asked (`MD2CrowdOptions.decode`). */
+  readonly decode: 'vertex' | 'compute'
   /** Instances in use: `0 … size − 1` are drawn when in view. */
   size = 0
   private readonly frames: MD2GpuFrames
@@ -122,6 +135,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly ids: Int32Array
   private readonly hidden: Uint8Array
   private readonly instanceData: InstancedInterleavedBuffer
+  /** The compute pass blending the poses (`decode: "compute"`), in use once a WebGPU renderer draws the crowd. */
+  private readonly computed: CrowdComputeDecode | undefined
   private readonly quake2: boolean
   private flags: Quake2LightFlags
   private readonly sphere: Sphere
@@ -156,14 +171,30 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     const quake2 = options.lighting === 'quake2'
     const opacity = options.opacity ?? 1
     const translucent = opacity < 1
+    // The geometry is shared by every crowd of the model: the per-crowd attributes go on a copy.
+    const geometry = frames.geometry.clone()
+    const instanceData = attachInstanceData(geometry, limit)
+    const decode = options.decode === 'compute' ? 'compute' : 'vertex'
+    if (options.decode !== undefined && options.decode !== decode)
+      warnOnce(
+        `crowd-decode:${String(options.decode)}`,
+        `MD2Crowd (${model.name ?? 'a model'}): decode ${JSON.stringify(options.decode)} is not "vertex" or "compute"; using "vertex"`,
+      )
+    const computed =
+      decode === 'compute'
+        ? new CrowdComputeDecode(gpuDecodeInputs(frames), instanceData.array as Float32Array, limit, model.name ?? 'md2')
+        : undefined
     const material = drawWithGpuFrames(
       quake2
         ? new MeshBasicMaterial({ map: options.map ?? null, vertexColors: true, transparent: translucent, opacity })
         : new MeshLambertMaterial({ map: options.map ?? null, transparent: translucent, opacity }),
       frames,
-      { quake2Light: quake2, normals: !quake2 },
+      { quake2Light: quake2, normals: !quake2, computed },
     )
-    super(frames.geometry, material, limit)
+    super(geometry, material, limit)
+    this.computed = computed
+    this.decode = decode
+    this.instanceData = instanceData
     this.model = model
     this.frames = frames
     this.capacity = limit
@@ -181,12 +212,12 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.hidden = new Uint8Array(limit)
     this.sphere = frames.geometry.boundingSphere!.clone()
     this.instanceMatrix.setUsage(DynamicDrawUsage)
-    this.onBeforeRender = (renderer) => this.drawnBy(renderer)
-    // The geometry is shared by every crowd of the model: the per-crowd attributes go on a copy.
-    this.geometry = frames.geometry.clone()
-    this.instanceData = attachInstanceData(this.geometry, limit)
-    this.customDepthMaterial = drawWithGpuFrames(new MeshDepthMaterial({ depthPacking: RGBADepthPacking }), frames)
-    this.customDistanceMaterial = drawWithGpuFrames(new MeshDistanceMaterial(), frames)
+    this.onBeforeRender = (renderer) => {
+      this.drawnBy(renderer)
+      this.computed?.run(renderer as unknown as ComputeRenderer, this.count)
+    }
+    this.customDepthMaterial = drawWithGpuFrames(new MeshDepthMaterial({ depthPacking: RGBADepthPacking }), frames, { computed })
+    this.customDistanceMaterial = drawWithGpuFrames(new MeshDistanceMaterial(), frames, { computed })
     this.shellColors = new Float32Array(limit * 3)
     this.shelled = new Uint8Array(limit)
     this.shadowed = new Uint8Array(limit)
@@ -458,6 +489,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       )
       this.drawLimit = most
     } else if (kind !== 'webgpu') return
+    // Before the material is built for this renderer: it reads the pass's storage if there is one.
+    if (kind === 'webgpu') this.computed?.prepare(renderer as ComputeRenderer)
     const rows = Math.min(this.capacity, this.drawLimit)
     for (const mesh of [this, this.shell, this.shadow]) {
       if (mesh !== this && !(mesh as CrowdLayer).data) continue
@@ -470,6 +503,11 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   /** The leader `follow` added this crowd to (removed from it again when it stops following). */
   private addedTo: MD2Crowd | undefined
+
+  /** Where the poses were blended for the renderer that last drew the crowd: `"compute"` when the compute pass is in use. */
+  get decodedBy(): 'vertex' | 'compute' {
+    return this.renderer === 'webgpu' && this.computed?.active ? 'compute' : 'vertex'
+  }
 
   /** The crowd this one follows (`follow`), if any. */
   get leader(): MD2Crowd | undefined {
@@ -589,6 +627,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.count = drawn
     uploadFirst(this.instanceMatrix, this.ranges[0]!, drawn)
     uploadFirst(this.instanceData, this.ranges[1]!, drawn)
+    this.computed?.rowsWritten(drawn)
     this.shell.commit(shelledRows)
     this.shadow.commit(shadowRows)
   }
@@ -709,6 +748,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.customDistanceMaterial?.dispose()
     this.shell.dispose()
     this.shadow.dispose()
+    this.computed?.dispose()
     this.scratch?.mesh.geometry.dispose()
     super.dispose()
   }

@@ -14,8 +14,8 @@ import { MD2Error } from '../../core/errors.js'
 import { ANORMTAB, SHADEDOT_QUANT } from '../../core/lighting/shade-dots.js'
 import { FRAME_HEADER_SIZE, VERTEX_SIZE } from '../../core/format/spec.js'
 import type { MD2Model } from '../../core/format/types.js'
-import { decodeInGLSL, type GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
-import { decodeInTSL } from '../materials/gpuDecodeTSL.js'
+import { decodeInGLSL, type GpuDecodeInputs, type GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
+import { decodeInTSL, type ComputedPoses } from '../materials/gpuDecodeTSL.js'
 import { getMD2RenderData } from '../mesh/MD2Geometry.js'
 
 /**
@@ -164,10 +164,19 @@ function sharedTables(): { normals: DataTexture; light: DataTexture } {
  * (`onBeforeCompile`), `WebGPURenderer` the TSL one (`positionNode`, `colorNode`), each ignoring the
  * other's. Works for the crowd's material and its depth and distance materials (so shadows animate).
  */
-export function drawWithGpuFrames(material: Material, frames: MD2GpuFrames, options: GpuDecodeOptions = {}): Material {
-  const tables = sharedTables()
-  const inputs = { frames: frames.frames, table: frames.table, normals: tables.normals, light: tables.light, vertices: frames.vertices }
+export function drawWithGpuFrames(
+  material: Material,
+  frames: MD2GpuFrames,
+  options: GpuDecodeOptions & { computed?: ComputedPoses } = {},
+): Material {
+  const inputs = gpuDecodeInputs(frames)
   decodeInGLSL(material, inputs, options)
   decodeInTSL(material, inputs, options)
   return material
+}
+
+/** The textures and sizes both decodes (and the compute pass) read a model's frames from. */
+export function gpuDecodeInputs(frames: MD2GpuFrames): GpuDecodeInputs {
+  const tables = sharedTables()
+  return { frames: frames.frames, table: frames.table, normals: tables.normals, light: tables.light, vertices: frames.vertices }
 }
