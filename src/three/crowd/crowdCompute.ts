@@ -9,7 +9,7 @@ import {
   type InstanceInputs,
   type NodeBuilderLike,
 } from '../materials/gpuDecodeTSL.js'
-import { BLEND, FADE_FRAMES, FRAMES, INSTANCE_STRIDE, LIGHT, SCALE_A, SCALE_B, SHIFT } from './crowdLayers.js'
+import { BLEND, FADE_FRAMES, FRAMES, INSTANCE_STRIDE, LIGHT, SCALE_A, SCALE_B, SHIFT, uploadFirst } from './crowdLayers.js'
 
 /** Bytes of storage per drawn instance per MD2 vertex: a blended position and a blended normal, a vec4 each. */
 const COMPUTE_BYTES_PER_VERTEX = 32
@@ -51,10 +51,9 @@ export class CrowdComputeDecode implements ComputedPoses {
     private readonly name: string,
   ) {}
 
-  /** Makes the storage for `renderer`, if it is real WebGPU and can bind it; true when the pass is in use. */
-  prepare(renderer: ComputeRenderer): boolean {
-    if (this.built) return true
-    if (this.refused || !renderer.backend.isWebGPUBackend) return false
+  /** Makes the storage for `renderer`, if it is real WebGPU and can bind it (`active` then). */
+  prepare(renderer: ComputeRenderer): void {
+    if (this.built || this.refused || !renderer.backend.isWebGPUBackend) return
     const vertices = this.inputs.vertices
     const entries = this.capacity * vertices
     const bytes = entries * (COMPUTE_BYTES_PER_VERTEX / 2)
@@ -65,7 +64,7 @@ export class CrowdComputeDecode implements ComputedPoses {
         `crowd-compute:${this.name}:${this.capacity}`,
         `MD2Crowd (${this.name}, limit ${this.capacity}): decode "compute" needs ${Math.ceil(bytes / 2 ** 20)} MB storage buffers, past this device's ${Math.floor(most / 2 ** 20)} MB; the vertex shader decodes instead`,
       )
-      return false
+      return
     }
     const rows = new StorageBufferAttribute(this.data, 1)
     const positions = new StorageBufferAttribute(entries, 4)
@@ -83,7 +82,6 @@ export class CrowdComputeDecode implements ComputedPoses {
     })().compute(entries, [64])
     this.built = { rows, positions, normals, kernel }
     this.stale = true
-    return true
   }
 
   read(builder: NodeBuilderLike, vertex: Node<'int'>): { vertex: DecodedVertex; instance: InstanceInputs } | undefined {
@@ -101,14 +99,9 @@ export class CrowdComputeDecode implements ComputedPoses {
 
   /** The first `drawn` rows were written: upload them before the next pass. */
   rowsWritten(drawn: number): void {
-    const built = this.built
     this.stale = true
-    if (!built || drawn === 0) return
-    this.range.count = drawn * INSTANCE_STRIDE
-    const ranges = built.rows.updateRanges
-    if (ranges.length === 0) ranges.push(this.range)
-    else ranges[0] = this.range
-    built.rows.needsUpdate = true
+    // The storage holds the rows as single floats: its first `drawn` rows are that many times the stride of them.
+    if (this.built) uploadFirst(this.built.rows, this.range, drawn * INSTANCE_STRIDE)
   }
 
   /** Runs the pass over the first `drawn` rows, once per change of the rows (not again for each shadow-map pass). */

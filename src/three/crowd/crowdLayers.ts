@@ -4,6 +4,7 @@ import {
   InstancedInterleavedBuffer,
   InstancedMesh,
   InterleavedBufferAttribute,
+  type BufferAttribute,
   type BufferGeometry,
   type Material,
 } from 'three'
@@ -92,14 +93,17 @@ export class CrowdLayer extends InstancedMesh<BufferGeometry, Material> {
   }
 }
 
-/** Flags the first `instances` rows of `attribute` for upload, reusing `range` (`addUpdateRange` makes a new one). */
+/**
+ * Flags the first `rows` rows of `attribute` (items of its `itemSize`, or of the buffer's stride) for
+ * upload, reusing `range` (`addUpdateRange` makes a new one).
+ */
 export function uploadFirst(
-  attribute: InstancedBufferAttribute | InstancedInterleavedBuffer,
+  attribute: BufferAttribute | InstancedInterleavedBuffer,
   range: { start: number; count: number },
-  instances: number,
+  rows: number,
 ): void {
-  if (instances === 0) return
-  range.count = instances * ('stride' in attribute ? attribute.stride : attribute.itemSize)
+  if (rows === 0) return
+  range.count = rows * ('stride' in attribute ? attribute.stride : attribute.itemSize)
   const ranges = attribute.updateRanges
   // Setting the length to 0 would drop the array's storage (a new one on push): replace in place.
   if (ranges.length === 0) ranges.push(range)
