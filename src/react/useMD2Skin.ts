@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useRef } from 'react'
+import { useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react'
 import type { Texture } from 'three'
 import { MD2Error, isMD2Error } from '../core/errors.js'
 import { folderOf, hasUrlScheme, skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/images/skin-paths.js'
@@ -150,8 +150,8 @@ export type MD2SkinProp = string | number | Texture | null | undefined
  * into `model.skins`; a string, a name from `model.skins` (looked up next to the model) or else a
  * URL; `undefined`, skin 0 when the model names one and came from a URL (`modelUrl`, or the URL an
  * `MD2Loader` fetched it from: `useMD2`, `useLoader(MD2Loader)`). Suspends while loading; a new skin
- * keeps the old one on screen
- * until it has loaded (a deferred value), so switching never hides the model.
+ * keeps the one on screen (a URL's, a name's or a `Texture` given) until it has loaded (a deferred
+ * value), so switching never hides the model or draws it bare.
  */
 export function useSkinProp(
   model: MD2Model,
@@ -174,9 +174,13 @@ export function useSkinProp(
   useEffect(() => {
     if (error) report.current?.(error)
   }, [error])
-  if (skin === null) return undefined
-  if (typeof skin === 'object') return skin
-  return result?.texture
+  // While a new skin loads (the deferred key lags), what is on screen stays: also a Texture given before.
+  const shown = useRef<Texture | undefined>(undefined)
+  const texture = skin === null ? undefined : typeof skin === 'object' ? skin : deferred === key ? result?.texture : shown.current
+  useLayoutEffect(() => {
+    shown.current = texture
+  })
+  return texture
 }
 
 /** A string naming what to show, for `useDeferredValue`: `url:…`, `name:<model url>\0<name>`, `index:…`. */

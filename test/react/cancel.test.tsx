@@ -1,5 +1,5 @@
 import { StrictMode, Suspense, createRef } from 'react'
-import { LoadingManager, type Group, type Mesh, type MeshLambertMaterial } from 'three'
+import { DataTexture, LoadingManager, type Group, type Mesh, type MeshLambertMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MD2Model } from '../../src/react/MD2Model'
 import { setAbandonedAfter } from '../../src/react/assetCache'
@@ -99,6 +99,24 @@ describe('loads nobody wants any more are aborted, and the cache is not poisoned
     await settle()
     expect(server.aborted).toEqual(['/a/quake2/ogro/khorne.pcx'])
     expect(server.open()).toBe(0)
+  })
+
+  it('from a Texture given as the skin to a URL still loading: the Texture stays on screen, never no skin in between', async () => {
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    serveAssets({}, { path: '/a/quake2/ogro/khorne.pcx', promise: gate })
+    const given = new DataTexture(new Uint8Array([200, 40, 40, 255]), 1, 1)
+    const ref = createRef<Group>()
+    const material = () => meshOf(ref.current!).material as MeshLambertMaterial
+    const r = await mount(<MD2Model ref={ref} url={OGRO} skin={given} />)
+    await vi.waitFor(() => expect(material().map).toBe(given))
+    await r.update(<MD2Model ref={ref} url={OGRO} skin="khorne.pcx" />)
+    await settle()
+    // The new skin is on its way; the given one is still drawn (not the bare material).
+    expect(material().map).toBe(given)
+    open()
+    await vi.waitFor(() => expect(material().map?.name).toContain('khorne'))
+    given.dispose()
   })
 
   it('clear() aborts a load in flight; components waiting for it load it again and show it', async () => {
