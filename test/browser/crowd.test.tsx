@@ -191,6 +191,37 @@ for (const renderer of RENDERER_KINDS)
     }
   })
 
+describe('decode="compute" on WebGPU', () => {
+  test('unmounting the crowds frees the storage their pass made, and a remount makes it again', async () => {
+    const models = await loadModels()
+    const crowds: MD2Crowd[] = []
+    const scene = (
+      <>
+        <directionalLight position={[30, 50, 80]} intensity={2.5} />
+        {gpuScene(models, { decode: 'compute' })}
+        <CrowdsIn into={crowds} />
+      </>
+    )
+    const { stage, render, renderer } = await mount(<></>, { renderer: 'webgpu' })
+    await expectRenderer(stage.canvas, 'webgpu')
+    const memory = (renderer.info as unknown as { memory: { storageAttributes: number; storageAttributesSize: number } }).memory
+    await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
+    const empty = { count: memory.storageAttributes, bytes: memory.storageAttributesSize }
+    for (let round = 0; round < 2; round++) {
+      render(scene)
+      await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the computed crowds')
+      expect(crowds.map((crowd) => crowd.decodedBy)).toEqual(['compute', 'compute'])
+      // Each crowd's pass: its rows, its positions and its normals (32 bytes per MD2 vertex per instance of the limit).
+      const perVertex = 32 * 4 * (models.ogro.header.numVertices + models.ratamahatta.header.numVertices)
+      expect(memory.storageAttributes - empty.count).toBeGreaterThanOrEqual(6)
+      expect(memory.storageAttributesSize - empty.bytes).toBeGreaterThanOrEqual(perVertex)
+      render(<></>)
+      await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas again')
+      expect({ count: memory.storageAttributes, bytes: memory.storageAttributesSize }).toEqual(empty)
+    }
+  })
+})
+
 /** Per instance of SCENE: a blob shadow, a shell, two shells and a shadow, an sRGB colour's shell and a shadow. */
 const LOOKS: { shell?: ShellSpec | ShellSpec[]; shadow?: 'blob' }[] = [
   { shadow: 'blob' },

@@ -118,8 +118,12 @@ export class CrowdComputeDecode implements ComputedPoses {
     return this.built !== undefined
   }
 
+  /** Frees the pass and its storage on the GPU (the rows' array is the crowd's and stays). */
   dispose(): void {
-    this.built?.kernel.dispose()
+    const built = this.built
+    if (!built) return
+    built.kernel.dispose()
+    for (const buffer of [built.rows, built.positions, built.normals]) buffer.dispose()
     this.built = undefined
   }
 }
