@@ -10,6 +10,7 @@ import { quake2LightTable } from '../../src/core/lighting/quake2-light'
 import { createMD2Geometry, writeMD2Pose, type CreateMD2GeometryOptions } from '../../src/three/mesh/MD2Geometry'
 import { bytesPerCall, settled } from '../support/alloc'
 import { ASSETS_DIR, readAsset } from '../support/assets'
+import { boxOfPositions } from '../support/boxes'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2'), { name: 'ogro' })
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2'), { name: 'soldier' })
@@ -68,17 +69,7 @@ function firstDifference(a: Float32Array | undefined, b: Float32Array | undefine
 }
 
 /** Min x, y, z then max x, y, z of the positions in the buffer: exactly what is drawn. */
-function drawnBox(geometry: BufferGeometry): number[] {
-  const p = floats(geometry, 'position')!
-  const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]
-  for (let o = 0; o < p.length; o += 3) {
-    for (let axis = 0; axis < 3; axis++) {
-      box[axis] = Math.min(box[axis]!, p[o + axis]!)
-      box[axis + 3] = Math.max(box[axis + 3]!, p[o + axis]!)
-    }
-  }
-  return box
-}
+const drawnBox = (geometry: BufferGeometry): number[] => boxOfPositions(floats(geometry, 'position')!)
 
 function boxOf(geometry: BufferGeometry): number[] {
   const { min, max } = geometry.boundingBox!

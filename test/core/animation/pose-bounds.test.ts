@@ -9,6 +9,7 @@ import { FRAME_HEADER_SIZE } from '../../../src/core/format/spec'
 import type { MD2Model } from '../../../src/core/format/types'
 import { buildVertexLayout } from '../../../src/core/format/vertex-layout'
 import { ASSETS_DIR, readAsset } from '../../support/assets'
+import { boxOfPositions } from '../../support/boxes'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2'), { name: 'ogro' })
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2'), { name: 'soldier' })
@@ -58,18 +59,6 @@ function randomPairs(count: number, numFrames: number): [number, number][] {
   return Array.from({ length: count }, () => [next(), next()] as [number, number])
 }
 
-/** Min x, y, z then max x, y, z of every position stored. */
-function fullBox(positions: Float32Array): number[] {
-  const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]
-  for (let o = 0; o < positions.length; o += 3) {
-    for (let axis = 0; axis < 3; axis++) {
-      box[axis] = Math.min(box[axis]!, positions[o + axis]!)
-      box[axis + 3] = Math.max(box[axis + 3]!, positions[o + axis]!)
-    }
-  }
-  return box
-}
-
 const BLENDS = [0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1, 1 / 3, 0.999]
 
 const models: [string, MD2Model, readonly { start: number; end: number }[]][] = [
@@ -92,7 +81,7 @@ describe('pose bounds from the candidates of a frame pair', () => {
       for (const t of BLENDS) {
         blendVerticesYUp(model, from, to, t, xyzIndex, positions)
         boundsFromCandidates(positions, list, bounds)
-        expect(Array.from(bounds), `${from}→${to} at ${t}`).toEqual(fullBox(positions))
+        expect(Array.from(bounds), `${from}→${to} at ${t}`).toEqual(boxOfPositions(positions))
       }
     }
     // A handful of vertices, not a walk: well under the drawn count on every pair.
@@ -120,7 +109,7 @@ describe('pose bounds from the candidates of a frame pair', () => {
     const bounds = new Float64Array(6)
     for (const model of [ogro, mirrored(ogro)]) {
       blendVerticesYUpBy(model, 10, 11, { t }, xyzIndex, positions, undefined, undefined, bounds)
-      expect(Array.from(bounds)).toEqual(fullBox(positions))
+      expect(Array.from(bounds)).toEqual(boxOfPositions(positions))
     }
   })
 })
