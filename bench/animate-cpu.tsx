@@ -8,11 +8,11 @@ import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { useFrame } from '@react-three/fiber'
 import { AnimationClip, AnimationMixer, Mesh, MeshLambertMaterial, type BufferGeometry } from 'three'
 import { MD2Loader as ThreeMD2Loader } from 'three/addons/loaders/MD2Loader.js'
-import { advanceAnimation, createAnimationState } from '../src/core/animation/keyframe-clock'
-import { parseAnimationTable } from '../src/core/animation/animation-table'
-import { blendVerticesYUp } from '../src/core/animation/blend-vertices'
-import { parseMD2 } from '../src/core/format/parse'
-import type { MD2Model as MD2ModelData } from '../src/core/format/types'
+import { KeyframeClock } from '../src/core/animation/KeyframeClock'
+import { parseAnimationTable } from '../src/core/format/animationTable'
+import { blendVerticesYUp } from '../src/core/animation/blendVertices'
+import { parseMD2 } from '../src/core/format/parseMD2'
+import type { MD2ModelData } from '../src/core/format/types'
 import { MD2Model } from '../src/react/MD2Model'
 import { getMD2RenderData } from '../src/three/mesh/MD2Geometry'
 import { OGRO, SOLDIER, SOLDIER_ANM, readArrayBuffer } from './lib/models'
@@ -122,14 +122,14 @@ function floorRunner(subject: Subject): Runner {
       const size = layout.vertexCount * 3
       const positions = Array.from({ length: n }, () => new Float32Array(size))
       const normals = Array.from({ length: n }, () => new Float32Array(size))
-      const state = createAnimationState(subject, true)
       const model = subject.model
+      const clock = new KeyframeClock(model.header.numFrames)
+      clock.play(subject, { loop: true })
+      const pose = clock.pose
       return {
         step: () => {
-          advanceAnimation(state, DELTA)
-          const a = state.currentFrame
-          const b = state.nextFrame
-          for (let i = 0; i < n; i++) blendVerticesYUp(model, a, b, state.interpolation, layout.xyzIndex, positions[i]!, normals[i]!)
+          clock.advance(DELTA)
+          for (let i = 0; i < n; i++) blendVerticesYUp(model, pose.from, pose.to, pose.t, layout.xyzIndex, positions[i]!, normals[i]!)
         },
         done: async () => {},
       }

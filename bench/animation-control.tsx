@@ -3,9 +3,9 @@
  * controllers that are all mid-crossfade (the fade's extra blend included), same run, alternating.
  */
 import { useEffect } from 'react'
-import type { MD2AnimationController } from '../src/core/animation/animation-controller'
-import { parseMD2 } from '../src/core/format/parse'
-import type { MD2Model as MD2ModelData } from '../src/core/format/types'
+import type { MD2AnimationController } from '../src/core/animation/MD2AnimationController'
+import { parseMD2 } from '../src/core/format/parseMD2'
+import type { MD2ModelData } from '../src/core/format/types'
 import { MD2Model } from '../src/react/MD2Model'
 import { useMD2Animation } from '../src/react/useMD2Animation'
 import { OGRO, readArrayBuffer } from './lib/models'

@@ -2,10 +2,10 @@
  * Attachments on the CPU: N UFO:AI soldiers with a head on tag_head and a rifle on tag_rweapon
  * against N bodies alone, same run, alternating.
  */
-import { createMD2 } from '../src/core/format/create'
-import { parseAnimationTable } from '../src/core/animation/animation-table'
-import { parseMD2 } from '../src/core/format/parse'
-import { parseMD2Tags } from '../src/core/tags/tag-file'
+import { createMD2 } from '../src/core/format/createMD2'
+import { parseAnimationTable } from '../src/core/format/animationTable'
+import { parseMD2 } from '../src/core/format/parseMD2'
+import { parseMD2Tags } from '../src/core/tags/parseMD2Tags'
 import { MD2Attach } from '../src/react/MD2Attach'
 import { MD2Model } from '../src/react/MD2Model'
 import { ASSETS, readArrayBuffer } from './lib/models'

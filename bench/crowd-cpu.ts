@@ -4,7 +4,7 @@
  * of them crossfading at any time. What a frame costs the page besides three's render call.
  */
 import { PerspectiveCamera, Vector3 } from 'three'
-import { parseMD2 } from '../src/core/format/parse'
+import { parseMD2 } from '../src/core/format/parseMD2'
 import { MD2Crowd } from '../src/three/crowd/MD2Crowd'
 import { OGRO, readArrayBuffer } from './lib/models'
 import { type Table, CLOCK, fmt, median, now } from './lib/stats'

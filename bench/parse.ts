@@ -3,7 +3,7 @@
  * memory each keeps per parsed file as a multiple of the file's size.
  */
 import { MD2Loader as ThreeMD2Loader } from 'three/addons/loaders/MD2Loader.js'
-import { parseMD2 } from '../src/core/format/parse'
+import { parseMD2 } from '../src/core/format/parseMD2'
 import { type ModelFile, readArrayBuffer } from './lib/models'
 import { type Table, fmt, gc, median, ratio, retainedBytes, sum, timePerCall } from './lib/stats'
 

@@ -15,6 +15,7 @@ export {
   getMD2RenderData,
   type MD2RenderData,
   type CreateMD2GeometryOptions,
+  type WriteMD2PoseOptions,
 } from './three/mesh/MD2Geometry.js'
 export { setTagMatrix } from './three/mesh/tagMatrix.js'
 export { md2FromGeometry, type MD2FromGeometryOptions } from './three/convert/md2FromGeometry.js'
@@ -40,5 +41,5 @@ export {
   type UseMD2CrowdOptions,
 } from './react/MD2Instances.js'
 export { useMD2Animation, type UseMD2AnimationOptions } from './react/useMD2Animation.js'
-export { usePlayerAnimation, type PlayerAnimationController, type UsePlayerAnimationOptions } from './react/usePlayerAnimation.js'
+export { usePlayerAnimation, type UsePlayerAnimationOptions } from './react/usePlayerAnimation.js'
 export { useMD2ModelContext, type MD2ModelContextValue } from './react/MD2ModelContext.js'

@@ -101,6 +101,36 @@ describe('source layout', () => {
     expect(source).not.toMatch(/\b(document|window|HTMLCanvasElement|ImageData|OffscreenCanvas)\b/)
   })
 
+  it('no import loop between folders: the folders, entries aside, import one another in one direction only', () => {
+    // The entries (index.ts, internal.ts…) gather their folders' names; every other module imports down.
+    const entries = new Set(['src/index.ts', 'src/core/index.ts', 'src/core/internal.ts'])
+    const graph = new Map<string, Map<string, string>>()
+    for (const file of sourceFiles) {
+      if (entries.has(rel(file))) continue
+      const from = rel(join(file, '..'))
+      for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+        if (!spec.startsWith('.')) continue
+        const to = rel(resolve(file, '..', spec, '..'))
+        if (to === from) continue
+        if (!graph.has(from)) graph.set(from, new Map())
+        if (!graph.get(from)!.has(to)) graph.get(from)!.set(to, `${rel(file)} imports ${spec}`)
+      }
+    }
+    const loops: string[] = []
+    const state = new Map<string, 'open' | 'done'>()
+    const visit = (folder: string, path: string[]): void => {
+      state.set(folder, 'open')
+      for (const [next, why] of graph.get(folder) ?? []) {
+        if (state.get(next) === 'open') loops.push([...path, why].join(' → '))
+        else if (!state.has(next)) visit(next, [...path, why])
+      }
+      state.set(folder, 'done')
+    }
+    for (const folder of graph.keys()) if (!state.has(folder)) visit(folder, [])
+    expect(loops).toEqual([])
+    expect(graph.size).toBeGreaterThan(8)
+  })
+
   it('the three.js layer imports no React', () => {
     const three = sourceFiles.filter((file) => rel(file).startsWith('src/three/'))
     const bad = three.flatMap((file) =>

@@ -1,6 +1,6 @@
 import ReactThreeTestRenderer from '@react-three/test-renderer'
 import type { ReactElement } from 'react'
-import { parseMD2 } from '../../src/core/format/parse'
+import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Model, type MD2ModelProps } from '../../src/react/MD2Model'
 import { OGRO, readArrayBuffer } from './models'
 import { median, now } from './stats'

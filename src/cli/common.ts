@@ -1,4 +1,4 @@
-import type { MD2Error } from '../core/errors.js'
+import type { MD2Error } from '../core/MD2Error.js'
 
 /** What the CLI touches outside itself, so tests run it in-process. Output strings carry their own newlines. */
 export interface CliIO {

@@ -1,5 +1,5 @@
 import { HEADER_SIZE, SKIN_NAME_SIZE, ST_SIZE, TRIANGLE_SIZE } from '../core/format/spec.js'
-import type { MD2Animation, MD2Header, MD2Model } from '../core/format/types.js'
+import type { MD2Animation, MD2Header, MD2ModelData } from '../core/format/types.js'
 
 export interface SectionReport {
   name: 'header' | 'skins' | 'st' | 'triangles' | 'frames' | 'glcmds'
@@ -38,7 +38,7 @@ function sections(header: MD2Header): SectionReport[] {
     .sort((a, b) => Number(a.bytes === 0) - Number(b.bytes === 0) || a.offset - b.offset)
 }
 
-export function inspectReport(file: string, bytes: number, model: MD2Model): InspectReport {
+export function inspectReport(file: string, bytes: number, model: MD2ModelData): InspectReport {
   const strips = model.glCommands.filter((command) => command.mode === 'strip').length
   return {
     file,

@@ -2,7 +2,7 @@
 // The only file that touches Node: the build's declaration pass has no global node types, so name them here.
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve, isAbsolute } from 'node:path'
-import { MD2Error } from '../core/errors.js'
+import { MD2Error } from '../core/MD2Error.js'
 import { runCli, type CliIO } from './run.js'
 
 export { runCli, USAGE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIO } from './run.js'

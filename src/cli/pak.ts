@@ -1,7 +1,7 @@
-import { safeEntryPath } from '../core/archive/entry-path.js'
-import { openArchive, type MD2ArchiveFiles } from '../core/archive/open-archive.js'
-import { writePak, writeZip, type ArchiveInput } from '../core/archive/write-archive.js'
-import { isMD2Error } from '../core/errors.js'
+import { safeEntryPath } from '../core/archive/safeEntryPath.js'
+import { openArchive, type MD2ArchiveFiles } from '../core/archive/openArchive.js'
+import { writePak, writeZip, type ArchiveInput } from '../core/archive/writeArchive.js'
+import { isMD2Error } from '../core/MD2Error.js'
 import { EXIT_FAILED, EXIT_OK, UsageError, describeError, describeFileError, type CliIO, type Parsed } from './common.js'
 
 export const PAK_USAGE = `Usage: react-three-md2 pak <list|extract|add> ARCHIVE [...]

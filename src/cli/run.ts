@@ -1,7 +1,7 @@
-import { isMD2Error } from '../core/errors.js'
-import { parseMD2 } from '../core/format/parse.js'
-import type { MD2Model } from '../core/format/types.js'
-import { writeMD2 } from '../core/format/write.js'
+import { isMD2Error } from '../core/MD2Error.js'
+import { parseMD2 } from '../core/format/parseMD2.js'
+import type { MD2ModelData } from '../core/format/types.js'
+import { writeMD2 } from '../core/format/writeMD2.js'
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, describeError, describeFileError, type CliIO, type Parsed } from './common.js'
 import { convert } from './convert.js'
 import { formatInspectReport, inspectReport } from './inspect.js'
@@ -63,7 +63,7 @@ function parseArguments(argv: readonly string[]): Parsed {
   return parsed
 }
 
-type Loaded = { model: MD2Model; bytes: number } | { failure: string }
+type Loaded = { model: MD2ModelData; bytes: number } | { failure: string }
 
 function load(path: string, io: CliIO): Loaded {
   let data: Uint8Array

@@ -1,4 +1,4 @@
-import { MD2Error } from './errors.js'
+import { MD2Error } from './MD2Error.js'
 
 /** Typed-array views read host byte order; MD2 is little-endian, so views are only taken on such hosts. */
 export const LITTLE_ENDIAN_HOST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1

@@ -13,18 +13,18 @@ import {
   type Ref,
 } from 'react'
 import type { Group, MeshBasicMaterial, MeshLambertMaterial } from 'three'
-import type { MD2AnimationController } from '../core/animation/animation-controller.js'
-import { MD2Error } from '../core/errors.js'
-import type { MD2Model as MD2ModelData } from '../core/format/types.js'
-import type { MD2Tags } from '../core/tags/tag-file.js'
-import { warnOnce } from '../core/warn-once.js'
-import type { ShellSpec } from '../core/lighting/quake2-light.js'
+import type { MD2AnimationController } from '../core/animation/MD2AnimationController.js'
+import { MD2Error } from '../core/MD2Error.js'
+import type { MD2ModelData } from '../core/format/types.js'
+import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
+import { warnOnce } from '../core/warnOnce.js'
+import type { ShellSpec } from '../core/lighting/quake2Light.js'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
 import { useArchiveUrl } from './MD2Archive.js'
 import type { MD2PoseSource } from './MD2Model.js'
 import { useAssetHold } from './assetCache.js'
 import { tagFiles } from './useMD2Tags.js'
-import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator, type UseMD2AnimationOptions } from './useMD2Animation.js'
+import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController, type UseMD2AnimationOptions } from './useMD2Animation.js'
 import { models } from './useMD2.js'
 import { useMaxTextureSize } from './useMaxTextureSize.js'
 import { useSkinProp, type MD2SkinProp } from './useMD2Skin.js'
@@ -275,13 +275,13 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
     crowd.setShell(index.value, shellKey === undefined ? undefined : (JSON.parse(shellKey) as ShellSpec | ShellSpec[] | null))
     crowd.setShadow(index.value, shadow)
   }, [crowd, index, shellKey, shadow])
-  const animator = useOwnAnimator(crowd.model, animationOptions, controllerRef)
+  const ownController = useOwnController(crowd.model, animationOptions, controllerRef)
   const group = useRef<Group>(null)
   useImperativeHandle(ref, () => group.current!, [])
-  const source = controller ?? animator
+  const source = controller ?? ownController
   // Before the crowd draws: the animation moves on, then the pose and the place go to the instance's slot.
   useFrame((_, delta) => {
-    if (!controller) animator.update(delta)
+    if (!controller) ownController.update(delta)
     const node = group.current
     if (!node || index.value < 0) return
     node.updateMatrix()

@@ -11,13 +11,13 @@ import {
   type Texture,
   type Vector3,
 } from 'three'
-import type { AnimationSelector } from '../core/animation/animation-table.js'
-import type { MD2AnimationController } from '../core/animation/animation-controller.js'
-import { MD2Error } from '../core/errors.js'
+import type { AnimationSelector } from '../core/format/animationTable.js'
+import type { MD2AnimationController } from '../core/animation/MD2AnimationController.js'
+import { MD2Error } from '../core/MD2Error.js'
 import { clampPoseFrames, copyPose, createPose, posesEqual, type MD2Pose } from '../core/animation/pose.js'
-import type { MD2Tags } from '../core/tags/tag-file.js'
-import type { MD2Animation, MD2AnimationDef, MD2Model as MD2ModelData } from '../core/format/types.js'
-import { warnOnce } from '../core/warn-once.js'
+import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
+import type { MD2Animation, MD2AnimationDef, MD2ModelData } from '../core/format/types.js'
+import { warnOnce } from '../core/warnOnce.js'
 import {
   createMD2Geometry,
   createMD2ShadowGeometry,
@@ -25,17 +25,18 @@ import {
   getMD2RenderData,
   resetMD2Bounds,
   writeMD2Pose,
+  type WriteMD2PoseOptions,
 } from '../three/mesh/MD2Geometry.js'
 import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
 import { createMD2ShadowMaterial } from '../three/materials/shadowMaterial.js'
 import { inView } from '../three/mesh/frustum.js'
-import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/lighting/quake2-light.js'
+import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/lighting/quake2Light.js'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext.js'
 import { useArchiveUrl } from './MD2Archive.js'
 import { models } from './useMD2.js'
 import { checkedTimeout, useAssetHold } from './assetCache.js'
 import { tagFiles } from './useMD2Tags.js'
-import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnAnimator } from './useMD2Animation.js'
+import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController } from './useMD2Animation.js'
 import { registerListing, useSkinProp } from './useMD2Skin.js'
 import { md2SourceUrl } from '../three/loaders/MD2Loader.js'
 
@@ -271,9 +272,9 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   }
 
   // The model's own animation, used unless a controller or a parent drives it.
-  const animator = useOwnAnimator(model, animationOptions, controllerRef)
-  const source: MD2PoseSource = sync && parent ? parent : (controller ?? animator)
-  const ownsAnimation = source === animator
+  const ownController = useOwnController(model, animationOptions, controllerRef)
+  const source: MD2PoseSource = sync && parent ? parent : (controller ?? ownController)
+  const ownsAnimation = source === ownController
 
   const quake2 = lighting === 'quake2'
   const needsNormals = !quake2 && !(material && 'isMeshBasicMaterial' in material)
@@ -338,10 +339,16 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   // Controllers move on before any model draws, so a parent, its synced children and its
   // attachments all read the same pose this frame.
   useFrame((_, delta) => {
-    if (ownsAnimation) animator.update(delta)
+    if (ownsAnimation) ownController.update(delta)
   }, ANIMATION_FRAME_PRIORITY)
 
   const clock = useMemo(() => ({ seconds: 0 }), [])
+  /** What each write outputs besides the body, updated in place (the per-frame path allocates nothing). */
+  const outputs = useMemo<WriteMD2PoseOptions>(() => ({}), [])
+  outputs.light = light?.table
+  outputs.shell = shellGeometry
+  outputs.shadow = blob
+  outputs.bounds = bounds
   useFrame((rootState, delta) => {
     const mesh = meshRef.current
     if (!mesh) return
@@ -352,7 +359,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     if (!relit && !moved && posesEqual(written, pose)) return
     if (!(animateOffscreen ?? (castShadow === true || groupProps.frustumCulled === false)) && !inView(mesh, rootState.camera)) return
     copyPose(written, pose)
-    writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob, bounds === 'pose')
+    writeMD2Pose(geometry, written, outputs)
   })
 
   // Show the pose right away, before any tick (a new geometry starts on frame 0).
@@ -363,8 +370,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     if (blob && meshRef.current) placeShadow(blob.parameters, meshRef.current, model, shadowFloor)
     // The all-frames box unless the pose's is asked for (then written with the pose).
     if (bounds !== 'pose') resetMD2Bounds(geometry, model)
-    writeMD2Pose(geometry, model, written, light?.table, shellGeometry, blob, bounds === 'pose')
-  }, [geometry, shellGeometry, blob, shadowFloor, model, source, pose, written, light, clock, frame, animation, bounds])
+    writeMD2Pose(geometry, written, outputs)
+  }, [geometry, shellGeometry, blob, shadowFloor, model, source, pose, written, light, clock, outputs, frame, animation, bounds])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
   const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose, tags: tagData }), [model, source, tagData])

@@ -1,11 +1,11 @@
 import { createContext, useContext } from 'react'
 import type { MD2Pose } from '../core/animation/pose.js'
-import type { MD2Tags } from '../core/tags/tag-file.js'
-import type { MD2Model as MD2Data } from '../core/format/types.js'
+import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
+import type { MD2ModelData } from '../core/format/types.js'
 
 /** What an `<MD2Model>` tells its children (synced models, attachments). */
 export interface MD2ModelContextValue {
-  model: MD2Data
+  model: MD2ModelData
   /** What the model shows, updated in place before children's `useFrame` callbacks run. */
   pose: Readonly<MD2Pose>
   /** The model's tags (`<MD2Model tags>`), for `<MD2Attach>`. */

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
-import { MD2Error } from '../core/errors.js'
-import { warnOnce } from '../core/warn-once.js'
+import { MD2Error } from '../core/MD2Error.js'
+import { warnOnce } from '../core/warnOnce.js'
 
 /**
  * A small Suspense cache keyed by string: one load per key however many components ask at once,

@@ -1,6 +1,6 @@
 import type { LoadingManager } from 'three'
 import { MD2Loader } from '../three/loaders/MD2Loader.js'
-import type { MD2Model } from '../core/format/types.js'
+import type { MD2ModelData } from '../core/format/types.js'
 import { checkedTimeout, createAssetCache, useAssetHold } from './assetCache.js'
 import { useArchiveUrl } from './MD2Archive.js'
 
@@ -46,7 +46,7 @@ export function modelKey(url: string, options: UseMD2Options | undefined): strin
 }
 
 /** Parsed models by key (`modelKey`), shared by `useMD2`, `<MD2Model url>` and `<MD2Player>`. */
-export const models = createAssetCache<MD2Model>(
+export const models = createAssetCache<MD2ModelData>(
   (key, signal) => {
     const options = optionsOfKey.get(key)
     if (!options) return plainLoader.loadWith(key, { signal })
@@ -66,18 +66,18 @@ export const models = createAssetCache<MD2Model>(
  * component is mounted it holds the URL: when the last holder unmounts (or asks for another URL) a
  * load still in flight is aborted, and a loaded model nobody holds or preloaded leaves the cache.
  */
-export function useMD2(url: string, options?: UseMD2Options): MD2Model {
+export function useMD2(url: string, options?: UseMD2Options): MD2ModelData {
   const key = modelKey(useArchiveUrl(url), options)
   useAssetHold(models, key)
   return models.read(key, checkedTimeout(options?.timeout, 'useMD2 timeout'))
 }
 
 /** Starts loading a model before any component asks for it, and keeps it until `clear`. */
-useMD2.preload = (url: string, options?: UseMD2Options): Promise<MD2Model> =>
+useMD2.preload = (url: string, options?: UseMD2Options): Promise<MD2ModelData> =>
   models.preload(modelKey(url, options), checkedTimeout(options?.timeout, 'useMD2.preload timeout'))
 
 /** Drops a cached model (or all of them), aborting a load in flight, so the next use loads it again. */
 useMD2.clear = (url?: string, options?: UseMD2Options): void => models.clear(url === undefined ? undefined : modelKey(url, options))
 
 /** The cached model if it has loaded, without suspending. */
-useMD2.peek = (url: string, options?: UseMD2Options): MD2Model | undefined => models.peek(modelKey(url, options))
+useMD2.peek = (url: string, options?: UseMD2Options): MD2ModelData | undefined => models.peek(modelKey(url, options))

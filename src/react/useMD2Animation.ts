@@ -1,10 +1,10 @@
 import { useFrame } from '@react-three/fiber'
 import { useImperativeHandle, useLayoutEffect, useMemo, useRef, type Ref } from 'react'
-import type { PlayOptions } from '../core/animation/range-player.js'
-import { resolveAnimations, type AnimationSelector } from '../core/animation/animation-table.js'
-import { MD2Animator, type MD2AnimationCallbacks, type MD2AnimationController } from '../core/animation/animation-controller.js'
-import type { MD2Animation, MD2AnimationDef, MD2Model as MD2Data } from '../core/format/types.js'
-import { warnOnce } from '../core/warn-once.js'
+import type { PlayOptions } from '../core/animation/KeyframeClock.js'
+import { resolveAnimations, type AnimationSelector } from '../core/format/animationTable.js'
+import { MD2AnimationController, type MD2AnimationCallbacks } from '../core/animation/MD2AnimationController.js'
+import type { MD2Animation, MD2AnimationDef, MD2ModelData } from '../core/format/types.js'
+import { warnOnce } from '../core/warnOnce.js'
 
 /** useFrame priority of animation controllers: before the default (0), where models write their vertices. */
 export const ANIMATION_FRAME_PRIORITY = -1
@@ -39,19 +39,19 @@ export interface UseMD2AnimationOptions extends MD2AnimationCallbacks {
  * declaratively; `play` takes over from code until the `animation` option changes again. Advances
  * in `useFrame` before models draw. Give the controller to `<MD2Model controller={…}>` to show it.
  */
-export function useMD2Animation(model: MD2Data, options: UseMD2AnimationOptions = {}): MD2AnimationController {
+export function useMD2Animation(model: MD2ModelData, options: UseMD2AnimationOptions = {}): MD2AnimationController {
   const animations = useAnimationList(model, options.animationTable)
-  const animator = useMemo(() => new MD2Animator(model, animations), [model, animations])
-  animator.callbacks = options
-  useMD2AnimationOptions(animator, options)
+  const controller = useMemo(() => new MD2AnimationController(model, animations), [model, animations])
+  controller.callbacks = options
+  useMD2AnimationOptions(controller, options)
   useFrame((_, delta) => {
-    animator.update(delta)
+    controller.update(delta)
   }, ANIMATION_FRAME_PRIORITY)
-  return animator
+  return controller
 }
 
-/** Applies the declarative options to an animator, each when it changes. */
-export function useMD2AnimationOptions(animator: MD2Animator, options: UseMD2AnimationOptions): void {
+/** Applies the declarative options to an controller, each when it changes. */
+export function useMD2AnimationOptions(controller: MD2AnimationController, options: UseMD2AnimationOptions): void {
   const { animation, fps, speed, loop = true, reverse = false, playing = true, interpolate = true, frame, crossfade = 0 } = options
   const first = useRef(true)
   // A new animation restarts; the latest rates, crossfade and `playing` go with it (changes of those
@@ -63,20 +63,20 @@ export function useMD2AnimationOptions(animator: MD2Animator, options: UseMD2Ani
     const now = latest.current
     const play: PlayOptions = { loop, reverse, fps: now.fps, speed: now.speed, crossfade: first.current ? 0 : now.crossfade }
     first.current = false
-    animator.play(now.animation ?? 0, play)
-    if (!now.playing) animator.pause()
-  }, [animator, key, loop, reverse])
-  useLayoutEffect(() => animator.setRate(fps, speed), [animator, fps, speed])
-  useLayoutEffect(() => (playing ? animator.resume() : animator.pause()), [animator, playing])
+    controller.play(now.animation ?? 0, play)
+    if (!now.playing) controller.pause()
+  }, [controller, key, loop, reverse])
+  useLayoutEffect(() => controller.setRate(fps, speed), [controller, fps, speed])
+  useLayoutEffect(() => (playing ? controller.resume() : controller.pause()), [controller, playing])
   useLayoutEffect(() => {
-    animator.player.interpolate = interpolate
-  }, [animator, interpolate])
-  useLayoutEffect(() => animator.showFrame(frame ?? null), [animator, frame])
+    controller.clock.interpolate = interpolate
+  }, [controller, interpolate])
+  useLayoutEffect(() => controller.showFrame(frame ?? null), [controller, frame])
   useLayoutEffect(
     () => () => {
       first.current = true
     },
-    [animator],
+    [controller],
   )
 }
 
@@ -87,7 +87,7 @@ function selectorKey(selector: AnimationSelector | undefined): string {
 }
 
 /** The model's animations, or those of a caller's table (checked against the model, with warnings). */
-export function useAnimationList(model: MD2Data, table: readonly MD2AnimationDef[] | undefined): readonly MD2Animation[] {
+export function useAnimationList(model: MD2ModelData, table: readonly MD2AnimationDef[] | undefined): readonly MD2Animation[] {
   return useMemo(() => {
     if (!table) return model.animations
     const warnings: string[] = []
@@ -98,21 +98,25 @@ export function useAnimationList(model: MD2Data, table: readonly MD2AnimationDef
 }
 
 /**
- * @internal The animator a component owns and drives by its animation props (`<MD2Model>`,
+ * @internal The controller a component owns and drives by its animation props (`<MD2Model>`,
  * `<MD2Instance>`), with its callbacks, handed to `controllerRef`. It is advanced by its owner.
  */
-export function useOwnAnimator(model: MD2Data, options: UseMD2AnimationOptions, controllerRef?: Ref<MD2AnimationController>): MD2Animator {
+export function useOwnController(
+  model: MD2ModelData,
+  options: UseMD2AnimationOptions,
+  controllerRef?: Ref<MD2AnimationController>,
+): MD2AnimationController {
   const animations = useAnimationList(model, options.animationTable)
-  const animator = useMemo(() => new MD2Animator(model, animations), [model, animations])
-  animator.callbacks.onFrame = options.onFrame
-  animator.callbacks.onLoop = options.onLoop
-  animator.callbacks.onEnd = options.onEnd
-  useMD2AnimationOptions(animator, options)
-  useImperativeHandle(controllerRef, () => animator, [animator])
-  return animator
+  const controller = useMemo(() => new MD2AnimationController(model, animations), [model, animations])
+  controller.callbacks.onFrame = options.onFrame
+  controller.callbacks.onLoop = options.onLoop
+  controller.callbacks.onEnd = options.onEnd
+  useMD2AnimationOptions(controller, options)
+  useImperativeHandle(controllerRef, () => controller, [controller])
+  return controller
 }
 
-/** The props of `<MD2Model>` and `<MD2Instance>` that go to the animator they own (`onAnimationEnd` is its `onEnd`). */
+/** The props of `<MD2Model>` and `<MD2Instance>` that go to the controller they own (`onAnimationEnd` is its `onEnd`). */
 export type AnimationProps = UseMD2AnimationOptions & { onAnimationEnd?: UseMD2AnimationOptions['onEnd'] }
 
 const ANIMATION_PROPS: ReadonlySet<string> = new Set([
@@ -132,7 +136,7 @@ const ANIMATION_PROPS: ReadonlySet<string> = new Set([
   'onAnimationEnd',
 ] satisfies (keyof AnimationProps)[])
 
-/** @internal A component's props split into its own animator's options and the rest. */
+/** @internal A component's props split into its own controller's options and the rest. */
 export function splitAnimationProps<P extends AnimationProps>(props: P): [UseMD2AnimationOptions, Omit<P, keyof AnimationProps>] {
   const options: Record<string, unknown> = {}
   const rest: Record<string, unknown> = {}

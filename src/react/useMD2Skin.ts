@@ -1,8 +1,8 @@
 import { useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react'
 import type { Texture } from 'three'
-import { MD2Error, isMD2Error } from '../core/errors.js'
-import { folderOf, hasUrlScheme, skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/images/skin-paths.js'
-import type { MD2Model } from '../core/format/types.js'
+import { MD2Error, isMD2Error } from '../core/MD2Error.js'
+import { folderOf, hasUrlScheme, skinCandidateRounds, skinCandidates, skinUrlNextTo } from '../core/images/skinPaths.js'
+import type { MD2ModelData } from '../core/format/types.js'
 import { md2SourceUrl } from '../three/loaders/MD2Loader.js'
 import { MD2SkinLoader, getMissingSkinTexture } from '../three/loaders/MD2SkinLoader.js'
 import { createAssetCache, loadWhileWanted, useAssetHold } from './assetCache.js'
@@ -125,7 +125,7 @@ const urlSkins = createAssetCache<SkinUrlResult>(
 const warnedIndex = new Set<string>()
 
 /** @internal The skin of `model` named `skin` (a name, or an index into `model.skins`), relative to `modelUrl`. */
-export function readModelSkin(model: MD2Model, skin: number | string, modelUrl = model.name ?? ''): Texture {
+export function readModelSkin(model: MD2ModelData, skin: number | string, modelUrl = model.name ?? ''): Texture {
   if (typeof skin === 'number') {
     const name = Number.isInteger(skin) ? model.skins[skin] : undefined
     if (name === undefined) {
@@ -154,7 +154,7 @@ export type MD2SkinProp = string | number | Texture | null | undefined
  * value), so switching never hides the model or draws it bare.
  */
 export function useSkinProp(
-  model: MD2Model,
+  model: MD2ModelData,
   skin: MD2SkinProp,
   modelUrl?: string,
   onSkinError?: (error: MD2Error) => void,
@@ -184,7 +184,7 @@ export function useSkinProp(
 }
 
 /** A string naming what to show, for `useDeferredValue`: `url:…`, `name:<model url>\0<name>`, `index:…`. */
-function skinKey(model: MD2Model, skin: MD2SkinProp, loadedFrom: string | undefined): string | undefined {
+function skinKey(model: MD2ModelData, skin: MD2SkinProp, loadedFrom: string | undefined): string | undefined {
   if (skin === null || typeof skin === 'object') return undefined
   const base = loadedFrom ?? model.name ?? ''
   if (skin === undefined)
@@ -228,7 +228,7 @@ export function readSkinNextTo(modelUrl: string, name: string): Texture {
   return resolutions.read(`${modelUrl}${SEPARATOR}${name}`).texture
 }
 
-function readSkinKey(model: MD2Model, key: string | undefined): SkinUrlResult | undefined {
+function readSkinKey(model: MD2ModelData, key: string | undefined): SkinUrlResult | undefined {
   if (key === undefined) return undefined
   const { kind, rest } = splitSkinKey(key)
   if (kind === 'url') return urlSkins.read(rest)
@@ -250,8 +250,8 @@ function readSkinKey(model: MD2Model, key: string | undefined): SkinUrlResult | 
  */
 export function useMD2Skin(url: string): Texture
 export function useMD2Skin(url: string | undefined): Texture | undefined
-export function useMD2Skin(model: MD2Model, skin: number | string): Texture
-export function useMD2Skin(given: string | MD2Model | undefined, skin?: number | string): Texture | undefined {
+export function useMD2Skin(model: MD2ModelData, skin: number | string): Texture
+export function useMD2Skin(given: string | MD2ModelData | undefined, skin?: number | string): Texture | undefined {
   const url = useArchiveUrl(typeof given === 'string' ? given : undefined)
   const source = url ?? given
   useAssetHold(skins, url)

@@ -1,4 +1,4 @@
-import type { MD2Tags } from '../core/tags/tag-file.js'
+import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import { MD2TagLoader } from '../three/loaders/MD2TagLoader.js'
 import { createAssetCache, createCacheHook } from './assetCache.js'
 import { useArchiveUrl } from './MD2Archive.js'

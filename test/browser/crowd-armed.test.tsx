@@ -6,7 +6,7 @@
  * edge pixels.
  */
 import { describe, expect, test } from 'vitest'
-import type { MD2Model as MD2ModelData, MD2Pose, MD2Tags } from '../../src/core/internal'
+import type { MD2ModelData, MD2Pose, MD2Tags } from '../../src/core/internal'
 import { MD2Attach, MD2Instance, MD2Instances, MD2Model, parseMD2, parseMD2Tags } from '../../src/index'
 import { coverage, difference } from '../../stories/support/pixels'
 import { BLACK, CrowdsIn, mount, expectRenderer } from './canvas'

@@ -9,7 +9,7 @@ import { Vector3 } from 'three'
 import { describe, expect, test, vi } from 'vitest'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { manyFrameModel } from '../support/many-frames'
-import type { MD2Model as MD2ModelData, MD2Pose } from '../../src/core/internal'
+import type { MD2ModelData, MD2Pose } from '../../src/core/internal'
 import {
   MD2Instance,
   MD2Instances,
@@ -19,7 +19,7 @@ import {
   type MD2InstancesProps,
   type MD2ModelProps,
 } from '../../src/index'
-import type { ShellSpec } from '../../src/core/lighting/quake2-light'
+import type { ShellSpec } from '../../src/core/lighting/quake2Light'
 import { coverage, difference } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import type { Picture } from '../../stories/support/pixels'

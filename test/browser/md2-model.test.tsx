@@ -5,7 +5,7 @@
  */
 import { MeshBasicMaterial } from 'three'
 import { describe, expect, test } from 'vitest'
-import type { MD2Model as MD2ModelData } from '../../src/core/internal'
+import type { MD2ModelData } from '../../src/core/internal'
 import { parseMD2, useMD2, MD2Model } from '../../src/index'
 import { coverage, difference, type Picture } from '../../stories/support/pixels'
 import { BLACK, mount, waitUntil } from './canvas'

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli, USAGE } from '../../src/cli/main'
 import type { InspectReport } from '../../src/cli/inspect'
-import { buildGlCommands } from '../../src/core/format/gl-commands'
-import { parseMD2 } from '../../src/core/format/parse'
+import { buildGlCommands } from '../../src/core/format/glCommands'
+import { parseMD2 } from '../../src/core/format/parseMD2'
 import { ALL_MD2, ASSETS_DIR, readAsset } from '../support/assets'
 
 /** Runs the CLI in-process: files under assets/ by their relative path, plus in-memory ones. */

@@ -11,9 +11,9 @@ import type { Mesh } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dropImages } from '../../src/cli/convert'
-import { decodeFrame } from '../../src/core/format/decode-frame'
-import { parseMD2 } from '../../src/core/format/parse'
-import type { MD2Model } from '../../src/core/format/types'
+import { decodeFrame } from '../../src/core/format/decodeFrame'
+import { parseMD2 } from '../../src/core/format/parseMD2'
+import type { MD2ModelData } from '../../src/core/format/types'
 import { packGLB, readGLB } from '../../src/core/gltf/glb'
 import { decodePCX } from '../../src/core/images/pcx'
 import { createMD2Geometry, writeMD2Frame } from '../../src/three/mesh/MD2Geometry'
@@ -175,7 +175,7 @@ describe('convert back to .md2', () => {
 })
 
 /** Same frame count, names and animations; every vertex of every frame within one quantization step of the original. */
-function expectSameFrames(original: MD2Model, copy: MD2Model): void {
+function expectSameFrames(original: MD2ModelData, copy: MD2ModelData): void {
   expect(copy.header.numFrames).toBe(original.header.numFrames)
   expect(copy.header.numTris).toBe(original.header.numTris)
   expect(copy.frameNames).toEqual(original.frameNames)

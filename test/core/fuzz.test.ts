@@ -12,12 +12,12 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { MD2Error, type MD2ErrorCode } from '../../src/core/errors'
-import { blendFrames, decodeFrame, decodeFrameNormals } from '../../src/core/format/decode-frame'
-import { parseMD2 } from '../../src/core/format/parse'
+import { MD2Error, type MD2ErrorCode } from '../../src/core/MD2Error'
+import { blendFrames, decodeFrame, decodeFrameNormals } from '../../src/core/format/decodeFrame'
+import { parseMD2 } from '../../src/core/format/parseMD2'
 import { decodePCX } from '../../src/core/images/pcx'
 import { decodeTGA } from '../../src/core/images/tga'
-import type { MD2Model } from '../../src/core/format/types'
+import type { MD2ModelData } from '../../src/core/format/types'
 import { createMD2Geometry } from '../../src/three/mesh/MD2Geometry'
 import { ALL_MD2, listAssets, readAsset } from '../support/assets'
 import { encodeRLE, makePCX } from '../support/pcx'
@@ -174,7 +174,7 @@ function checkMD2(bytes: Uint8Array, what: string): MD2ErrorCode | undefined {
   return undefined
 }
 
-function checkModel(model: MD2Model, what: string): void {
+function checkModel(model: MD2ModelData, what: string): void {
   const { header, frames, triangles, st, skins, glCommands, glCommandData, glCommandFloats } = model
   const { numVertices, numST, numTris, numFrames } = header
   if (frames.length !== numFrames || frames.length === 0) fail(what, `${frames.length} frames, header says ${numFrames}`)

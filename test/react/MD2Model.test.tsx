@@ -3,7 +3,14 @@ import { join } from 'node:path'
 import { Suspense, createRef } from 'react'
 import { BufferGeometry, Material, MeshBasicMaterial, Vector3, type BufferAttribute, type Group, type Mesh } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { blendFrames, buildVertexLayout, decodeFrame, parseAnimationTable, parseMD2, type MD2Model as Model } from '../../src/core/internal'
+import {
+  blendFrames,
+  buildVertexLayout,
+  decodeFrame,
+  parseAnimationTable,
+  parseMD2,
+  type MD2ModelData as Model,
+} from '../../src/core/internal'
 import { MD2Model } from '../../src/react/MD2Model'
 import { useMD2 } from '../../src/react/useMD2'
 import { getMD2RenderData } from '../../src/three/mesh/MD2Geometry'

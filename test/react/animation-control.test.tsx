@@ -1,11 +1,12 @@
 import { createRef, useEffect } from 'react'
 import type { BufferGeometry, Group, Mesh } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { blendFrames, buildVertexLayout, parseMD2, type MD2Model as Model } from '../../src/core/internal'
-import type { MD2AnimationController } from '../../src/core/animation/animation-controller'
+import { blendFrames, buildVertexLayout, parseMD2, type MD2ModelData as Model } from '../../src/core/internal'
+import type { MD2AnimationController } from '../../src/core/animation/MD2AnimationController'
 import { MD2Model } from '../../src/react/MD2Model'
 import { useMD2Animation } from '../../src/react/useMD2Animation'
-import { usePlayerAnimation, type PlayerAnimationController } from '../../src/react/usePlayerAnimation'
+import { usePlayerAnimation } from '../../src/react/usePlayerAnimation'
+import type { PlayerAnimationController } from '../../src/core/animation/PlayerAnimationController'
 import { readAsset } from '../support/assets'
 import { mount, type Renderer } from '../support/render'
 
@@ -320,7 +321,7 @@ describe('bad animation props', () => {
 
 describe('the crossfade kernel', () => {
   it('equals the lerp of the two blends, positions and normals, on the word and the byte path', async () => {
-    const { blendPoseYUp, blendVerticesYUp } = await import('../../src/core/animation/blend-vertices')
+    const { blendPoseYUp, blendVerticesYUp } = await import('../../src/core/animation/blendVertices')
     const bytes = readAsset('quake2/ogro/tris.MD2')
     const shifted = new Uint8Array(bytes.length + 1)
     shifted.set(bytes, 1)

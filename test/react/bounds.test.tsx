@@ -3,10 +3,10 @@ import { join } from 'node:path'
 import { createRef } from 'react'
 import { Box3, type BufferGeometry, type Group, type Mesh } from 'three'
 import { describe, expect, it } from 'vitest'
-import { parseAnimationTable } from '../../src/core/animation/animation-table'
+import { parseAnimationTable } from '../../src/core/format/animationTable'
 import { createPose, type MD2Pose } from '../../src/core/animation/pose'
-import { parseMD2 } from '../../src/core/format/parse'
-import type { MD2Model as MD2Data } from '../../src/core/format/types'
+import { parseMD2 } from '../../src/core/format/parseMD2'
+import type { MD2ModelData } from '../../src/core/format/types'
 import { MD2Model } from '../../src/react/MD2Model'
 import { useMD2Animation } from '../../src/react/useMD2Animation'
 import { createMD2Geometry, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
@@ -30,7 +30,7 @@ function expectBoxesEqual(a: Box3, b: Box3, what: string): void {
 }
 
 /** Poses through an animation: its first keyframe, halfway to the next, and a crossfade from another animation. */
-function posesOf(model: MD2Data, start: number, end: number): [string, MD2Pose][] {
+function posesOf(model: MD2ModelData, start: number, end: number): [string, MD2Pose][] {
   const last = model.header.numFrames - 1
   const next = Math.min(start + 1, end)
   const mid = Math.floor((start + end) / 2)
@@ -61,7 +61,7 @@ describe('pose bounds', () => {
     let checked = 0
     for (const animation of animations) {
       for (const [what, pose] of posesOf(model, animation.start, animation.end)) {
-        writeMD2Pose(geometry, model, pose, undefined, undefined, undefined, true)
+        writeMD2Pose(geometry, pose, { bounds: 'pose' })
         expectBoxesEqual(geometry.boundingBox!, drawnBox(geometry), `${animation.name} ${what}`)
         expect(geometry.boundingSphere!.distanceToPoint(geometry.boundingBox!.max)).toBeLessThan(1e-4)
         checked++
@@ -70,7 +70,7 @@ describe('pose bounds', () => {
     expect(checked).toBe(animations.length * 3)
     // Without pose bounds the geometry keeps the all-frames box.
     const plain = createMD2Geometry(model)
-    writeMD2Pose(plain, model, posesOf(model, 0, 1)[1]![1])
+    writeMD2Pose(plain, posesOf(model, 0, 1)[1]![1])
     expectBoxesEqual(plain.boundingBox!, framesBox, 'all frames')
   })
 

@@ -26,8 +26,8 @@ import {
   type Mesh,
 } from 'three'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseMD2 } from '../../src/core/format/parse'
-import type { MD2Model as MD2ModelData } from '../../src/core/format/types'
+import { parseMD2 } from '../../src/core/format/parseMD2'
+import type { MD2ModelData } from '../../src/core/format/types'
 import { MD2Model } from '../../src/react/MD2Model'
 import { useMD2 } from '../../src/react/useMD2'
 import { useMD2Skin } from '../../src/react/useMD2Skin'

@@ -6,9 +6,9 @@
 import { createRef } from 'react'
 import type { Group } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { MD2AnimationController } from '../../src/core/animation/animation-controller'
-import { CROWD_POSE_STRIDE } from '../../src/core/animation/crowd-player'
-import { parseMD2 } from '../../src/core/format/parse'
+import type { MD2AnimationController } from '../../src/core/animation/MD2AnimationController'
+import { CROWD_POSE_STRIDE } from '../../src/core/animation/CrowdClock'
+import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { readAsset } from '../support/assets'
@@ -20,7 +20,7 @@ const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/t
 afterEach(() => vi.restoreAllMocks())
 
 /** The pose instance `i` shows: from, to, t. */
-const poseOf = (crowd: MD2Crowd, i: number) => [...crowd.animation.poses.subarray(i * CROWD_POSE_STRIDE, i * CROWD_POSE_STRIDE + 3)]
+const poseOf = (crowd: MD2Crowd, i: number) => [...crowd.clock.poses.subarray(i * CROWD_POSE_STRIDE, i * CROWD_POSE_STRIDE + 3)]
 
 describe('<MD2Instances>', () => {
   it('instances take slots, follow their transforms and animate by props, with the controller and events', async () => {

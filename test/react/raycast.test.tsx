@@ -1,7 +1,7 @@
 import { createRef } from 'react'
 import { Raycaster, Vector3, type Group, type Intersection, type Mesh } from 'three'
 import { describe, expect, it } from 'vitest'
-import { parseMD2 } from '../../src/core/format/parse'
+import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Model } from '../../src/react/MD2Model'
 import { readAsset } from '../support/assets'
 import { mount } from '../support/render'

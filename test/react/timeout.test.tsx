@@ -1,7 +1,7 @@
 import { Suspense, createRef } from 'react'
 import type { Group } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { MD2Error } from '../../src/core/errors'
+import { MD2Error } from '../../src/core/MD2Error'
 import { MD2Model } from '../../src/react/MD2Model'
 import { getLoadTimeout, setLoadTimeout } from '../../src/react/assetCache'
 import { models, useMD2 } from '../../src/react/useMD2'

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { MD2Error } from '../../src/core/errors'
+import { MD2Error } from '../../src/core/MD2Error'
 
 /**
  * Runs `run` and expects an `MD2Error` with `code`; with `section`, that file part; with `text`, a

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import { MD2Error } from '../../src/core/errors'
-import type { DecodedImage } from '../../src/core/images/decoded-image'
+import { MD2Error } from '../../src/core/MD2Error'
+import type { DecodedImage } from '../../src/core/images/decodedImage'
 
 /**
  * Damages real images (byte edits, half of them in the first `headerSize` bytes; a third also cut

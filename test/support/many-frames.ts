@@ -1,12 +1,12 @@
-import { createMD2 } from '../../src/core/format/create'
-import type { MD2Model } from '../../src/core/format/types'
+import { createMD2 } from '../../src/core/format/createMD2'
+import type { MD2ModelData } from '../../src/core/format/types'
 
 /**
  * A small model with many frames (a tetrahedron turning and growing over `frameCount` frames), written
  * and read back through the library's own writer and parser: the shape that needs a second block of
  * texture rows on the GPU when its frames outnumber the device's rows.
  */
-export function manyFrameModel(frameCount: number): MD2Model {
+export function manyFrameModel(frameCount: number): MD2ModelData {
   const base = [
     [20, 0, -10],
     [-10, 17, -10],

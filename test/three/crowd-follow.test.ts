@@ -7,11 +7,11 @@
 import { createElement, createRef, type ReactElement } from 'react'
 import { BufferGeometry, Matrix4, Mesh, PerspectiveCamera, Quaternion, Vector3, type Group } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { CROWD_POSE_STRIDE } from '../../src/core/animation/crowd-player'
+import { CROWD_POSE_STRIDE } from '../../src/core/animation/CrowdClock'
 import { createPose, type MD2Pose } from '../../src/core/animation/pose'
-import { parseMD2 } from '../../src/core/format/parse'
-import type { MD2Model as MD2ModelData } from '../../src/core/format/types'
-import { parseMD2Tags } from '../../src/core/tags/tag-file'
+import { parseMD2 } from '../../src/core/format/parseMD2'
+import type { MD2ModelData } from '../../src/core/format/types'
+import { parseMD2Tags } from '../../src/core/tags/parseMD2Tags'
 import { MD2Attach } from '../../src/react/MD2Attach'
 import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
 import { MD2Model } from '../../src/react/MD2Model'
@@ -70,7 +70,7 @@ const PLACES: [Vector3, number, number][] = [
 
 /** A follower instance's vertices for its pose, as the CPU kernel writes them. */
 function positionsOf(crowd: MD2Crowd, i: number): Float32Array {
-  const p = crowd.animation.poses
+  const p = crowd.clock.poses
   const s = i * CROWD_POSE_STRIDE
   const shown = createPose(0)
   Object.assign(shown, {
@@ -83,7 +83,7 @@ function positionsOf(crowd: MD2Crowd, i: number): Float32Array {
     fadeT: p[s + 6],
   })
   const geometry = createMD2Geometry(crowd.model)
-  writeMD2Pose(geometry, crowd.model, shown)
+  writeMD2Pose(geometry, shown)
   const out = Float32Array.from(geometry.getAttribute('position').array)
   geometry.dispose()
   return out
@@ -158,7 +158,7 @@ describe('a synced follower crowd', () => {
       expect(positionsOf(weapon, i)).toEqual(cpu.positions)
       // What reaches the GPU: the clamped keyframes (block 0, row = frame) in the instance's slot.
       const k = slotOf(weapon, i)
-      const p = weapon.animation.poses
+      const p = weapon.clock.poses
       expect([frames.getY(k), frames.getW(k)]).toEqual([p[i * CROWD_POSE_STRIDE], p[i * CROWD_POSE_STRIDE + 1]])
       expect(Math.max(frames.getY(k), frames.getW(k))).toBeLessThanOrEqual(knightWeapon.header.numFrames - 1)
       if (KNIGHT_POSES[i]!.to > 172 || KNIGHT_POSES[i]!.fadeFrom > 172) clamped++
@@ -187,7 +187,7 @@ describe('a synced follower crowd', () => {
     leader.play(1, 'death1') // 178–183 on a 198-frame player
     for (let f = 0; f < 5; f++) leader.update(0.05)
     expect(warn.mock.calls.filter(([m]) => String(m).includes('weapon-warned.md2 has 173 frames'))).toHaveLength(1)
-    expect(weapon.animation.poses[CROWD_POSE_STRIDE + 1]).toBe(172)
+    expect(weapon.clock.poses[CROWD_POSE_STRIDE + 1]).toBe(172)
     leader.dispose()
     weapon.dispose()
   })
@@ -202,7 +202,7 @@ describe('a synced follower crowd', () => {
       // A follower's own update does nothing: its leader's draws it.
       weapon.update(1)
       const s = 0
-      expect(Array.from(weapon.animation.poses.subarray(s, s + 7))).toEqual(Array.from(leader.animation.poses.subarray(s, s + 7)))
+      expect(Array.from(weapon.clock.poses.subarray(s, s + 7))).toEqual(Array.from(leader.clock.poses.subarray(s, s + 7)))
     }
     leader.dispose()
     weapon.dispose()
@@ -261,8 +261,8 @@ describe('a tagged follower crowd', () => {
     gun.getMatrixAt(0, a)
     byName.getMatrixAt(0, b)
     expect(a.elements).toEqual(b.elements)
-    expect(gun.animation.poses[0]).toBe(100)
-    expect(byName.animation.poses[0]).toBe(3)
+    expect(gun.clock.poses[0]).toBe(100)
+    expect(byName.clock.poses[0]).toBe(3)
     for (const crowd of [leader, gun, byName]) crowd.dispose()
   })
 })
@@ -418,10 +418,10 @@ describe('<MD2Instances sync> and tag inside <MD2Instances>', () => {
     expect(body.current!.count).toBe(2)
     expect(weapon.current!.count).toBe(2)
     expect(heads.current!.count).toBe(2)
-    const p = weapon.current!.animation.poses
+    const p = weapon.current!.clock.poses
     expect([p[0], p[CROWD_POSE_STRIDE]]).toEqual([130, 172])
     // Not synced: the head shows its own (only) frame.
-    expect(heads.current!.animation.poses[CROWD_POSE_STRIDE]).toBe(0)
+    expect(heads.current!.clock.poses[CROWD_POSE_STRIDE]).toBe(0)
     const headMatrix = new Matrix4()
     heads.current!.getMatrixAt(1, headMatrix)
     expect(new Vector3().setFromMatrixPosition(headMatrix).y).toBeGreaterThan(10)

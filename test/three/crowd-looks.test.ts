@@ -7,8 +7,8 @@
 import { Color, DoubleSide, Mesh, MeshBasicMaterial, PerspectiveCamera, Raycaster, SRGBColorSpace, Vector3 } from 'three'
 import { describe, expect, it } from 'vitest'
 import { createPose } from '../../src/core/animation/pose'
-import { parseMD2 } from '../../src/core/format/parse'
-import { shadowVector } from '../../src/core/lighting/quake2-light'
+import { parseMD2 } from '../../src/core/format/parseMD2'
+import { shadowVector } from '../../src/core/lighting/quake2Light'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { INSTANCE_STRIDE, LIGHT, type CrowdLayer } from '../../src/three/crowd/crowdLayers'
 import { createMD2Geometry, createMD2ShadowGeometry, getMD2RenderData, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
@@ -152,7 +152,7 @@ describe('MD2Crowd blob shadows', () => {
     const parameters = new Float64Array(4)
     shadowVector(parameters)
     parameters[2] = 40
-    writeMD2Pose(bodyGeometry, knight, createPose(0), undefined, undefined, { geometry, parameters })
+    writeMD2Pose(bodyGeometry, createPose(0), { shadow: { geometry, parameters } })
     geometry.computeBoundingBox()
     // Either face: seen from above, a flattened triangle may face down.
     const material = new MeshBasicMaterial({ side: DoubleSide })

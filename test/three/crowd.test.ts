@@ -7,10 +7,10 @@
 import fc from 'fast-check'
 import { Box3, Matrix4, PerspectiveCamera, Quaternion, Raycaster, Vector2, Vector3 } from 'three'
 import { describe, expect, it } from 'vitest'
-import { AnimationPlayer } from '../../src/core/animation/range-player'
-import { CROWD_POSE_STRIDE, CrowdAnimation } from '../../src/core/animation/crowd-player'
-import { decodeFrame } from '../../src/core/format/decode-frame'
-import { parseMD2 } from '../../src/core/format/parse'
+import { KeyframeClock } from '../../src/core/animation/KeyframeClock'
+import { CROWD_POSE_STRIDE, CrowdClock } from '../../src/core/animation/CrowdClock'
+import { decodeFrame } from '../../src/core/format/decodeFrame'
+import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { readAsset } from '../support/assets'
 import { bytesPerCall, settled } from '../support/alloc'
@@ -44,8 +44,8 @@ describe('CrowdAnimation', () => {
     )
     fc.assert(
       fc.property(fc.array(command, { minLength: 1, maxLength: 25 }), (commands) => {
-        const player = new AnimationPlayer(frames)
-        const crowd = new CrowdAnimation(3, frames)
+        const player = new KeyframeClock(frames)
+        const crowd = new CrowdClock(3, frames)
         const i = 1
         // The events each reports, in order: keyframes reached, loops, ends.
         const heard: { player: string[]; crowd: string[] } = { player: [], crowd: [] }
@@ -113,7 +113,7 @@ describe('MD2Crowd events', () => {
   it('a hitch longer than a play-once animation still reports each of its keyframes once, then the end', () => {
     // death1 is 178–183: 0.6 s at 10 fps, passed in one 3-second frame (a tab in the background).
     const crowd = new MD2Crowd(ogro, { limit: 1, maxTextureSize: 4096 })
-    const player = new AnimationPlayer(ogro.header.numFrames)
+    const player = new KeyframeClock(ogro.header.numFrames)
     const heard = { crowd: [] as string[], player: [] as string[] }
     crowd.events = { onFrame: (_, frame) => heard.crowd.push(String(frame)), onEnd: () => heard.crowd.push('end') }
     const events = { onFrame: (frame: number) => heard.player.push(String(frame)), onEnd: () => heard.player.push('end') }

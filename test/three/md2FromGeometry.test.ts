@@ -1,11 +1,11 @@
 import { BoxGeometry, BufferAttribute, BufferGeometry, Float32BufferAttribute } from 'three'
 import { describe, expect, it } from 'vitest'
-import { MD2Error } from '../../src/core/errors'
-import { decodeFrame } from '../../src/core/format/decode-frame'
+import { MD2Error } from '../../src/core/MD2Error'
+import { decodeFrame } from '../../src/core/format/decodeFrame'
 import { ANORMS } from '../../src/core/format/normals'
-import { parseMD2 } from '../../src/core/format/parse'
-import type { MD2Model } from '../../src/core/format/types'
-import { writeMD2 } from '../../src/core/format/write'
+import { parseMD2 } from '../../src/core/format/parseMD2'
+import type { MD2ModelData } from '../../src/core/format/types'
+import { writeMD2 } from '../../src/core/format/writeMD2'
 import { md2FromGeometry } from '../../src/three/convert/md2FromGeometry'
 import { readAsset } from '../support/assets'
 
@@ -14,7 +14,7 @@ import { readAsset } from '../support/assets'
  * (a, b, c) = MD2 (v0, v2, v1), uv = (s / skinWidth, 1 − t / skinHeight). Every frame a morph target,
  * named after the frame. `indexed`: one three vertex per (xyz, st) pair; else one per triangle corner.
  */
-function toThree(model: MD2Model, indexed: boolean): BufferGeometry {
+function toThree(model: MD2ModelData, indexed: boolean): BufferGeometry {
   const { triangles, st } = model
   const { skinWidth, skinHeight, numTris } = model.header
   const pairs = new Map<string, number>()
@@ -53,7 +53,7 @@ function toThree(model: MD2Model, indexed: boolean): BufferGeometry {
 }
 
 /** Every triangle corner of `copy` decodes within its frame's scale/2 of `original`, with the same st. */
-function expectSameModel(original: MD2Model, copy: MD2Model): void {
+function expectSameModel(original: MD2ModelData, copy: MD2ModelData): void {
   expect(copy.header.numTris).toBe(original.header.numTris)
   expect(copy.frames.map((f) => f.name)).toEqual(original.frames.map((f) => f.name))
   for (let f = 0; f < original.frames.length; f++) {

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BufferAttribute, BufferGeometry } from 'three'
 import { describe, expect, it } from 'vitest'
-import { parseAnimationTable } from '../../src/core/animation/animation-table'
+import { parseAnimationTable } from '../../src/core/format/animationTable'
 import { createPose, type MD2Pose } from '../../src/core/animation/pose'
-import { parseMD2 } from '../../src/core/format/parse'
-import type { MD2Model } from '../../src/core/format/types'
-import { quake2LightTable } from '../../src/core/lighting/quake2-light'
+import { parseMD2 } from '../../src/core/format/parseMD2'
+import type { MD2ModelData } from '../../src/core/format/types'
+import { quake2LightTable } from '../../src/core/lighting/quake2Light'
 import { createMD2Geometry, writeMD2Pose, type CreateMD2GeometryOptions } from '../../src/three/mesh/MD2Geometry'
 import { bytesPerCall, settled } from '../support/alloc'
 import { ASSETS_DIR, readAsset } from '../support/assets'
@@ -17,7 +17,7 @@ const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2'), { name: 'sold
 const soldierTable = parseAnimationTable(readFileSync(join(ASSETS_DIR, 'ufoai/soldier-male/body.anm'), 'utf8'))
 
 /** The ogro with its frames one byte off 4-byte alignment (a file read from an odd offset): the byte kernels. */
-function unaligned(model: MD2Model): MD2Model {
+function unaligned(model: MD2ModelData): MD2ModelData {
   const bytes = new Uint8Array(model.frameData.length + 1)
   bytes.set(model.frameData, 1)
   return { ...model, frameData: bytes.subarray(1) }
@@ -29,7 +29,7 @@ const light = quake2LightTable(3, [0.9, 0.7, 0.5], false, new Float32Array(256 *
  * A run through every animation: keyframes, blends between them, and crossfades from the previous
  * animation (the fade's outgoing pose held while the incoming one moves on, then a new fade).
  */
-function* posesThrough(model: MD2Model, animations: readonly { start: number; end: number }[]): Generator<MD2Pose> {
+function* posesThrough(model: MD2ModelData, animations: readonly { start: number; end: number }[]): Generator<MD2Pose> {
   let previous = { start: model.header.numFrames - 1, end: model.header.numFrames - 1 }
   for (const { start, end } of animations) {
     const length = end - start + 1
@@ -76,7 +76,7 @@ function boxOf(geometry: BufferGeometry): number[] {
   return [min.x, min.y, min.z, max.x, max.y, max.z]
 }
 
-const kinds: [string, MD2Model, readonly { start: number; end: number }[], CreateMD2GeometryOptions, Float32Array | undefined][] = [
+const kinds: [string, MD2ModelData, readonly { start: number; end: number }[], CreateMD2GeometryOptions, Float32Array | undefined][] = [
   ['ogro', ogro, ogro.animations, {}, undefined],
   ['UFO:AI soldier', soldier, soldierTable, {}, undefined],
   ['ogro without normals', ogro, ogro.animations, { normals: false }, undefined],
@@ -84,13 +84,16 @@ const kinds: [string, MD2Model, readonly { start: number; end: number }[], Creat
   ['ogro with unaligned frames', unaligned(ogro), ogro.animations, {}, undefined],
 ]
 
+/** One options object for every call: a literal per call would be the allocation measured. */
+const POSE_BOUNDS = { bounds: 'pose' } as const
+
 describe('pose bounds from the blend kernels', () => {
   it.each([
     ['a blend', { ...createPose(40), to: 41, t: 0.3 }],
     ['a crossfade', { from: 40, to: 41, t: 0.3, fadeFrom: 0, fadeTo: 1, fadeT: 0.5, fadeWeight: 0.6 }],
   ] as const)('writing %s with its bounds allocates nothing (before the other paths have run)', async (_, pose) => {
     const geometry = createMD2Geometry(ogro)
-    const write = () => writeMD2Pose(geometry, ogro, pose, undefined, undefined, undefined, true)
+    const write = () => writeMD2Pose(geometry, pose, POSE_BOUNDS)
     const perCall = await settled(() => bytesPerCall(write, 50), write)
     expect(perCall).toBeLessThan(8)
   })
@@ -105,7 +108,7 @@ describe('pose bounds from the blend kernels', () => {
       pose.from = run.start + step
       pose.to = pose.from === run.end ? run.start : pose.from + 1
       step = step === run.end - run.start ? 0 : step + 1
-      writeMD2Pose(geometry, ogro, pose, undefined, undefined, undefined, true)
+      writeMD2Pose(geometry, pose, POSE_BOUNDS)
     }
     for (let f = run.start; f <= run.end; f++) write()
     const perCall = await settled(() => bytesPerCall(write, 50), write)
@@ -120,8 +123,8 @@ describe('pose bounds from the blend kernels', () => {
       let poses = 0
       let fading = 0
       for (const pose of posesThrough(model, animations)) {
-        writeMD2Pose(plain, model, pose, table)
-        writeMD2Pose(boxed, model, pose, table, undefined, undefined, true)
+        writeMD2Pose(plain, pose, { light: table })
+        writeMD2Pose(boxed, pose, { light: table, bounds: 'pose' })
         const what = `${pose.from}→${pose.to} at ${pose.t}, fade ${pose.fadeWeight}`
         for (const name of ['position', 'normal', 'color']) {
           expect(firstDifference(floats(boxed, name), floats(plain, name)), `${what}: ${name}`).toBe(-1)

@@ -1,5 +1,5 @@
-import type { MD2Model } from '../format/types.js'
-import { warnOnce } from '../warn-once.js'
+import type { MD2ModelData } from '../format/types.js'
+import { warnOnce } from '../warnOnce.js'
 
 /**
  * What one instance shows at one moment: a blend of two keyframes, optionally crossfading from an
@@ -47,13 +47,13 @@ export function posesEqual(a: Readonly<MD2Pose>, b: Readonly<MD2Pose>): boolean 
 }
 
 /** Models already warned about clamped frames (checked without building a message each frame). */
-const clampWarned = new WeakSet<MD2Model>()
+const clampWarned = new WeakSet<MD2ModelData>()
 
 /**
  * Clamps `pose`'s frames to `model`'s: a synced model with fewer frames than its parent (on the CPU
  * path or a follower crowd) shows its last frame for the parent's extra ones, warned once per model.
  */
-export function clampPoseFrames(pose: MD2Pose, model: MD2Model): MD2Pose {
+export function clampPoseFrames(pose: MD2Pose, model: MD2ModelData): MD2Pose {
   const last = model.header.numFrames - 1
   if (pose.from > last || pose.to > last || (pose.fadeWeight > 0 && (pose.fadeFrom > last || pose.fadeTo > last))) {
     if (!clampWarned.has(model)) {

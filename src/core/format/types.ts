@@ -63,7 +63,7 @@ export interface MD2AnimationDef {
   fps?: number
 }
 
-export interface MD2Model {
+export interface MD2ModelData {
   /** The file name or URL, when the caller gave one. */
   name?: string
   header: MD2Header

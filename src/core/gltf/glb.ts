@@ -1,5 +1,5 @@
 import { toBytes } from '../bytes.js'
-import { MD2Error } from '../errors.js'
+import { MD2Error } from '../MD2Error.js'
 
 /** In every runtime the core runs in (Node, browsers, workers), though not in the core's ES-only lib. */
 declare const TextEncoder: new () => { encode(text: string): Uint8Array }

@@ -6,7 +6,7 @@
  * RGB palette at the very end of the file. Each scanline holds `planes` planes of `bytesPerLine`
  * bytes; `bytesPerLine` may exceed the width, and the padding bytes are dropped.
  */
-import { MD2Error } from '../errors.js'
+import { MD2Error } from '../MD2Error.js'
 import {
   type DecodedImage,
   type ImageDecodeOptions,
@@ -16,7 +16,7 @@ import {
   hexByte,
   readUint16LE,
   toImageBytes,
-} from './decoded-image.js'
+} from './decodedImage.js'
 
 export interface PCXOptions extends ImageDecodeOptions {
   /**

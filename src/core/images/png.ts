@@ -1,6 +1,6 @@
 import { encode } from 'fast-png'
-import { MD2Error } from '../errors.js'
-import type { DecodedImage } from './decoded-image.js'
+import { MD2Error } from '../MD2Error.js'
+import type { DecodedImage } from './decodedImage.js'
 
 /** An RGBA image (first row at the top) as PNG bytes: what glTF embeds, and what any viewer opens. */
 export function encodePNG(image: DecodedImage): Uint8Array {

@@ -15,7 +15,7 @@ import {
   requireHeader,
   readUint16LE,
   toImageBytes,
-} from './decoded-image.js'
+} from './decodedImage.js'
 
 export interface TGAOptions extends ImageDecodeOptions {
   /**

@@ -1,8 +1,8 @@
 import type { Texture } from 'three'
-import { MD2Error } from '../../core/errors.js'
-import type { MD2Model } from '../../core/format/types.js'
-import { writeGLB } from '../../core/gltf/write-glb.js'
-import type { DecodedImage } from '../../core/images/decoded-image.js'
+import { MD2Error } from '../../core/MD2Error.js'
+import type { MD2ModelData } from '../../core/format/types.js'
+import { writeGLB } from '../../core/gltf/writeGLB.js'
+import type { DecodedImage } from '../../core/images/decodedImage.js'
 
 export interface ExportGLTFOptions {
   /** The skin to embed (a texture from `useMD2Skin`/`MD2SkinLoader`); none when omitted. */
@@ -19,7 +19,7 @@ export interface ExportGLTFOptions {
  * the library's own skins (`MD2SkinLoader` textures hold their pixels); a skin that is a browser image
  * (an `<img>`, an `ImageBitmap`) needs a 2D canvas to be read, and without one is a coded error.
  */
-export async function exportGLTF(model: MD2Model, options: ExportGLTFOptions = {}): Promise<Uint8Array> {
+export async function exportGLTF(model: MD2ModelData, options: ExportGLTFOptions = {}): Promise<Uint8Array> {
   const skin = options.skin ? topDownPixels(options.skin) : null
   return writeGLB(model, { skin, animations: options.animations, frame: options.frame })
 }

@@ -1,7 +1,7 @@
 import type { BufferAttribute, BufferGeometry, InterleavedBufferAttribute } from 'three'
-import { createMD2 } from '../../core/format/create.js'
-import { MD2Error } from '../../core/errors.js'
-import type { MD2AnimationDef, MD2Model } from '../../core/format/types.js'
+import { createMD2 } from '../../core/format/createMD2.js'
+import { MD2Error } from '../../core/MD2Error.js'
+import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
 
 export interface MD2FromGeometryOptions {
   /** The skin size in texels that st is measured in (uv 0..1 spans it). */
@@ -178,7 +178,7 @@ function toQuake(values: Float32Array, remap: Uint32Array, count: number, sum: b
  * scale/2 per axis per frame. Throws `MD2Error` as `createMD2` does, and `BAD_ARGUMENT` for geometry
  * it cannot read (no position or uv, non-triangle index, frames of different sizes).
  */
-export function md2FromGeometry(geometry: BufferGeometry | readonly BufferGeometry[], options: MD2FromGeometryOptions): MD2Model {
+export function md2FromGeometry(geometry: BufferGeometry | readonly BufferGeometry[], options: MD2FromGeometryOptions): MD2ModelData {
   const useNormals = options.useNormals ?? false
   const source = Array.isArray(geometry) ? fromGeometryList(geometry, useNormals) : fromMorphTargets(geometry as BufferGeometry, useNormals)
   const vertexCount = source.positions[0]!.length / 3

@@ -23,10 +23,10 @@ import {
   type Raycaster,
   type Texture,
 } from 'three'
-import { findAnimation, type AnimationSelector } from '../../core/animation/animation-table.js'
-import type { PlayOptions } from '../../core/animation/range-player.js'
-import { CROWD_POSE_STRIDE, CrowdAnimation, readCrowdPose, type CrowdEvents } from '../../core/animation/crowd-player.js'
-import { MD2Error } from '../../core/errors.js'
+import { findAnimation, type AnimationSelector } from '../../core/format/animationTable.js'
+import type { PlayOptions } from '../../core/animation/KeyframeClock.js'
+import { CROWD_POSE_STRIDE, CrowdClock, readCrowdPose, type CrowdEvents } from '../../core/animation/CrowdClock.js'
+import { MD2Error } from '../../core/MD2Error.js'
 import { createPose, type MD2Pose } from '../../core/animation/pose.js'
 import {
   SHELL_ALPHA,
@@ -36,10 +36,10 @@ import {
   shellColor,
   type Quake2LightFlags,
   type ShellSpec,
-} from '../../core/lighting/quake2-light.js'
-import type { MD2Model } from '../../core/format/types.js'
-import type { MD2Tags } from '../../core/tags/tag-file.js'
-import { warnOnce } from '../../core/warn-once.js'
+} from '../../core/lighting/quake2Light.js'
+import type { MD2ModelData } from '../../core/format/types.js'
+import type { MD2Tags } from '../../core/tags/parseMD2Tags.js'
+import { warnOnce } from '../../core/warnOnce.js'
 import { createMD2Geometry, writeMD2Pose } from '../mesh/MD2Geometry.js'
 import { createMD2ShadowMaterial } from '../materials/shadowMaterial.js'
 import {
@@ -105,7 +105,7 @@ const UNIFORM_BLOCK_MATRICES = 256
  * instances in view only (each is culled by its own bounding sphere, and culled instances cost no
  * vertex work). State lives in typed arrays: no object per instance, nothing allocated per frame.
  *
- * `setTransform(i, …)` places instance `i`, `play(i, …)` animates it (the rules of `MD2Animator`),
+ * `setTransform(i, …)` places instance `i`, `play(i, …)` animates it (the rules of `MD2AnimationController`),
  * `update(seconds, camera)` moves time on and prepares the draw; `count` is then the instances drawn.
  * Raycasting reports the instance hit (`instanceId`) against its animated triangles.
  *
@@ -119,8 +119,8 @@ const UNIFORM_BLOCK_MATRICES = 256
  * (`crowdCompute.ts`) and the draw reads them; elsewhere the vertex shader blends, as by default.
  */
 export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
-  readonly model: MD2Model
-  readonly animation: CrowdAnimation
+  readonly model: MD2ModelData
+  readonly clock: CrowdClock
   readonly capacity: number
   /** GPU bytes of the model's frames (shared) and per instance (matrix and the per-frame attributes). */
   readonly gpuBytes: { frames: number; shared: number; perInstance: number }
@@ -153,7 +153,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly shadowParameters = new Float64Array(4)
   /** The crowd's own `shell` and `shadow`, which an instance set to `undefined` goes back to. */
   private readonly defaults: Pick<MD2CrowdOptions, 'shell' | 'shadow'>
-  private readonly clock = { seconds: 0 }
+  private readonly elapsed = { seconds: 0 }
   private readonly lightOut = new Float64Array(3)
   private readonly lightIn = new Float64Array(3)
   /** This model's UFO:AI tags (`parseMD2Tags`), where followers given a `tag` find it. */
@@ -163,7 +163,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   /** Crowds following this one, updated by this one's `update`, in the order they began following. */
   private readonly followers: MD2Crowd[] = []
 
-  constructor(model: MD2Model, options: MD2CrowdOptions) {
+  constructor(model: MD2ModelData, options: MD2CrowdOptions) {
     const limit = options.limit
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CROWD_SIZE)
       throw new MD2Error('BAD_ARGUMENT', `MD2Crowd: limit must be a whole number from 1 to ${MAX_CROWD_SIZE}, got ${String(limit)}`)
@@ -201,7 +201,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.drawLimit = limit
     this.quake2 = quake2
     this.flags = {}
-    this.animation = new CrowdAnimation(limit, model.header.numFrames)
+    this.clock = new CrowdClock(limit, model.header.numFrames)
     this.transforms = new Float32Array(limit * 16)
     this.radii = new Float32Array(limit)
     this.shade = new Float32Array(limit * 3)
@@ -333,7 +333,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.hidden[i] = 1
   }
 
-  /** Plays an animation of the model (by name, index or range) on instance `i`, as `MD2Animator.play`. */
+  /** Plays an animation of the model (by name, index or range) on instance `i`, as `MD2AnimationController.play`. */
   play(i: number, animation: AnimationSelector, options: PlayOptions = {}): void {
     this.checkIndex(i)
     if (this.following?.sync && this.ledBy('play', 'pose')) return
@@ -345,7 +345,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       )
       return
     }
-    this.animation.play(i, found, options)
+    this.clock.play(i, found, options)
     if (i >= this.size) this.size = i + 1
   }
 
@@ -353,14 +353,14 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   showFrame(i: number, frame: number): void {
     this.checkIndex(i)
     if (this.following?.sync && this.ledBy('showFrame', 'pose')) return
-    this.animation.showFrame(i, frame)
+    this.clock.showFrame(i, frame)
   }
 
-  /** Shows a pose computed elsewhere (an `MD2Animator` of its own) on instance `i`. */
+  /** Shows a pose computed elsewhere (an `MD2AnimationController` of its own) on instance `i`. */
   setPose(i: number, pose: Readonly<MD2Pose>): void {
     this.checkIndex(i)
     if (this.following?.sync && this.ledBy('setPose', 'pose')) return
-    this.animation.setPose(i, pose)
+    this.clock.setPose(i, pose)
   }
 
   /** Quake II lighting for every instance: the shadelight (one level or RGB) and the entity flags. */
@@ -388,8 +388,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
    */
   update(seconds: number, camera?: Camera): void {
     if (this.leaderCrowd) return
-    this.animation.advance(seconds, this.size)
-    if (seconds > 0 && Number.isFinite(seconds)) this.clock.seconds += seconds
+    this.clock.advance(seconds, this.size)
+    if (seconds > 0 && Number.isFinite(seconds)) this.elapsed.seconds += seconds
     this.updateMatrixWorld()
     const planes = camera ? localFrustum(this, camera) : undefined
     const t = this.transforms
@@ -523,8 +523,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     const leader = this.leaderCrowd!
     const following = this.following!
     this.size = leader.size
-    if (!following.sync) this.animation.advance(seconds, this.size)
-    if (seconds > 0 && Number.isFinite(seconds)) this.clock.seconds += seconds
+    if (!following.sync) this.clock.advance(seconds, this.size)
+    if (seconds > 0 && Number.isFinite(seconds)) this.elapsed.seconds += seconds
     this.updateMatrixWorld()
     // Its leader's shells and shadows are drawn on it too.
     if (leader.shell.data) this.openLayer(this.shell)
@@ -541,8 +541,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   /** Instance `i`'s transform (and, synced, its pose) from the leader's, into this crowd's own arrays. */
   private copyFromLeader(i: number, leader: MD2Crowd, following: CrowdFollowing): void {
-    if (following.sync) copyClampedCrowdPose(this.animation.poses, leader.animation.poses, i, this.model, following.pose)
-    placeOnTag(this.transforms, leader.transforms, leader.animation.poses, i, following)
+    if (following.sync) copyClampedCrowdPose(this.clock.poses, leader.clock.poses, i, this.model, following.pose)
+    placeOnTag(this.transforms, leader.transforms, leader.clock.poses, i, following)
   }
 
   /** Writes the per-frame attributes of the instances listed in `ids[0 … drawn − 1]`; `count` becomes `drawn`. */
@@ -552,7 +552,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     const data = this.instanceData.array as Float32Array
     const rows = this.frames.rows
     const m = this.model.frameTransforms
-    const poses = this.animation.poses
+    const poses = this.clock.poses
     const w = this.matrixWorld.elements
     const leader = this.leaderCrowd
     const shellData = this.shell.data?.array as Float32Array | undefined
@@ -599,7 +599,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
         lightIn[0] = this.shade[i * 3]!
         lightIn[1] = this.shade[i * 3 + 1]!
         lightIn[2] = this.shade[i * 3 + 2]!
-        const shade = effectiveShadelight(lightIn, this.flags, this.clock, this.lightOut)
+        const shade = effectiveShadelight(lightIn, this.flags, this.elapsed, this.lightOut)
         data[a + LIGHT] = shade[0]!
         data[a + LIGHT + 1] = shade[1]!
         data[a + LIGHT + 2] = shade[2]!
@@ -685,9 +685,9 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     // A follower's instance as its leader places it now (its arrays are written only for instances drawn).
     if (this.leaderCrowd) this.copyFromLeader(i, this.leaderCrowd, this.following!)
     const scratch = (this.scratch ??= this.makeScratch())
-    readCrowdPose(this.animation.poses, i, scratch.pose)
+    readCrowdPose(this.clock.poses, i, scratch.pose)
     const geometry = scratch.mesh.geometry
-    writeMD2Pose(geometry, this.model, scratch.pose)
+    writeMD2Pose(geometry, scratch.pose)
     const positions = geometry.getAttribute('position').array as Float32Array
     const e = instanceWorld.fromArray(this.transforms, i * 16).elements
     target.makeEmpty()
@@ -713,8 +713,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       instanceWorld.fromArray(this.transforms, i * 16).premultiply(this.matrixWorld)
       worldSphere.copy(this.sphere).applyMatrix4(instanceWorld)
       if (!raycaster.ray.intersectsSphere(worldSphere)) continue
-      readCrowdPose(this.animation.poses, i, scratch.pose)
-      writeMD2Pose(scratch.mesh.geometry, this.model, scratch.pose)
+      readCrowdPose(this.clock.poses, i, scratch.pose)
+      writeMD2Pose(scratch.mesh.geometry, scratch.pose)
       scratch.mesh.geometry.boundingSphere = this.sphere
       scratch.mesh.matrixWorld.copy(instanceWorld)
       const before = intersects.length
@@ -758,11 +758,11 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
    * (once each, in order, at any frame rate), `onLoop(i)`, `onEnd(i)`; called during `update`.
    */
   get events(): CrowdEvents | undefined {
-    return this.animation.events
+    return this.clock.events
   }
 
   set events(events: CrowdEvents | undefined) {
-    this.animation.events = events
+    this.clock.events = events
   }
 
   /** On a follower, `what` comes from the leader: warns once and says so (true: the call is ignored). */

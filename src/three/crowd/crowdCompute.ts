@@ -1,6 +1,6 @@
 import { Fn, instanceIndex, int, storage, vec3, vec4 } from 'three/tsl'
 import { StorageBufferAttribute, type ComputeNode, type Node } from 'three/webgpu'
-import { warnOnce } from '../../core/warn-once.js'
+import { warnOnce } from '../../core/warnOnce.js'
 import type { GpuDecodeInputs } from '../materials/gpuDecodeGLSL.js'
 import {
   decodeVertex,

@@ -1,11 +1,11 @@
 import { Matrix4 } from 'three'
-import { readCrowdPose, writeCrowdPose } from '../../core/animation/crowd-player.js'
+import { readCrowdPose, writeCrowdPose } from '../../core/animation/CrowdClock.js'
 import { clampPoseFrames, createPose, type MD2Pose } from '../../core/animation/pose.js'
-import { MD2Error } from '../../core/errors.js'
-import type { MD2Model } from '../../core/format/types.js'
-import { findTag, type MD2Tags } from '../../core/tags/tag-file.js'
-import { tagTransform } from '../../core/tags/tag-transform.js'
-import { warnOnce } from '../../core/warn-once.js'
+import { MD2Error } from '../../core/MD2Error.js'
+import type { MD2ModelData } from '../../core/format/types.js'
+import { findTag, type MD2Tags } from '../../core/tags/parseMD2Tags.js'
+import { tagTransform } from '../../core/tags/tagTransform.js'
+import { warnOnce } from '../../core/warnOnce.js'
 import { setTagMatrix } from '../mesh/tagMatrix.js'
 
 /** How a follower crowd copies its leader (`MD2Crowd.follow`'s options). */
@@ -41,7 +41,7 @@ export interface CrowdFollowing {
  * and places the instances at the leader's origin (as `<MD2Attach>` does); a tag with no tags to read
  * it from is an `MD2Error`.
  */
-export function resolveFollowing(leaderModel: MD2Model, leaderTags: MD2Tags | undefined, options: CrowdFollowOptions): CrowdFollowing {
+export function resolveFollowing(leaderModel: MD2ModelData, leaderTags: MD2Tags | undefined, options: CrowdFollowOptions): CrowdFollowing {
   const tags = options.tags ?? leaderTags
   const { tag } = options
   let index = -1
@@ -79,7 +79,7 @@ export function resolveFollowing(leaderModel: MD2Model, leaderTags: MD2Tags | un
  * Copies instance `i`'s pose from `source` into `target` (crowd pose arrays), clamping frames to
  * `model`'s as `<MD2Model sync>` does (`clampPoseFrames`), through `scratch`.
  */
-export function copyClampedCrowdPose(target: Float64Array, source: Float64Array, i: number, model: MD2Model, scratch: MD2Pose): void {
+export function copyClampedCrowdPose(target: Float64Array, source: Float64Array, i: number, model: MD2ModelData, scratch: MD2Pose): void {
   writeCrowdPose(target, i, clampPoseFrames(readCrowdPose(source, i, scratch), model))
 }
 

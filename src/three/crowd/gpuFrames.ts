@@ -9,11 +9,11 @@ import {
   UnsignedByteType,
   type Material,
 } from 'three'
-import { ANORMS_256_YUP } from '../../core/animation/blend-vertices.js'
-import { MD2Error } from '../../core/errors.js'
-import { ANORMTAB, SHADEDOT_QUANT } from '../../core/lighting/shade-dots.js'
+import { ANORMS_256_YUP } from '../../core/animation/blendVertices.js'
+import { MD2Error } from '../../core/MD2Error.js'
+import { ANORMTAB, SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
 import { FRAME_HEADER_SIZE, VERTEX_SIZE } from '../../core/format/spec.js'
-import type { MD2Model } from '../../core/format/types.js'
+import type { MD2ModelData } from '../../core/format/types.js'
 import { decodeInGLSL, type GpuDecodeInputs, type GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
 import { decodeInTSL, type ComputedPoses } from '../materials/gpuDecodeTSL.js'
 import { getMD2RenderData } from '../mesh/MD2Geometry.js'
@@ -43,14 +43,14 @@ export interface MD2GpuFrames {
 }
 
 /** Per model, per device texture limit (two renderers may differ): the data and how many crowds use it. */
-const perModel = new WeakMap<MD2Model, Map<number, { data: MD2GpuFrames; users: number }>>()
+const perModel = new WeakMap<MD2ModelData, Map<number, { data: MD2GpuFrames; users: number }>>()
 
 /**
  * The model's GPU frame data for a device whose `MAX_TEXTURE_SIZE` is `maxTextureSize`, built on first
  * use and shared (counted: give it back with `releaseMD2GpuFrames` once per call). A model too large for
  * the device is refused with an `MD2Error` naming the limit (the CPU path draws it).
  */
-export function acquireMD2GpuFrames(model: MD2Model, maxTextureSize: number): MD2GpuFrames {
+export function acquireMD2GpuFrames(model: MD2ModelData, maxTextureSize: number): MD2GpuFrames {
   let byLimit = perModel.get(model)
   if (!byLimit) perModel.set(model, (byLimit = new Map()))
   const cached = byLimit.get(maxTextureSize)
@@ -64,7 +64,7 @@ export function acquireMD2GpuFrames(model: MD2Model, maxTextureSize: number): MD
 }
 
 /** Gives back what `acquireMD2GpuFrames` returned; the last user's release frees the GPU resources. */
-export function releaseMD2GpuFrames(model: MD2Model, data: MD2GpuFrames): void {
+export function releaseMD2GpuFrames(model: MD2ModelData, data: MD2GpuFrames): void {
   const byLimit = perModel.get(model)
   if (!byLimit) return
   for (const [limit, entry] of byLimit) {
@@ -80,7 +80,7 @@ export function releaseMD2GpuFrames(model: MD2Model, data: MD2GpuFrames): void {
  * One frame per texture row, so the shader addresses a vertex as (column, row) with no division; past
  * the device's row limit, frames continue in another block of columns beside the first.
  */
-function buildGpuFrames(model: MD2Model, maxTextureSize: number): MD2GpuFrames {
+function buildGpuFrames(model: MD2ModelData, maxTextureSize: number): MD2GpuFrames {
   const { numVertices, numFrames } = model.header
   const rows = Math.min(numFrames, maxTextureSize)
   const blocks = Math.ceil(numFrames / rows)

@@ -1,5 +1,5 @@
-import { openArchive, openArchiveByRanges, type MD2RangeArchive } from '../../core/archive/open-archive.js'
-import { MD2Error } from '../../core/errors.js'
+import { openArchive, openArchiveByRanges, type MD2RangeArchive } from '../../core/archive/openArchive.js'
+import { MD2Error } from '../../core/MD2Error.js'
 import { archiveBase, mountArchive } from './archiveMounts.js'
 import { AsyncLoader, asManagerItem, checkUrl, fetchChecked, type LoadWithOptions } from './fetchBytes.js'
 

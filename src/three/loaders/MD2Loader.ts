@@ -1,18 +1,18 @@
-import { isMD2Error } from '../../core/errors.js'
-import { parseMD2 } from '../../core/format/parse.js'
-import type { MD2AnimationDef, MD2Model } from '../../core/format/types.js'
+import { isMD2Error } from '../../core/MD2Error.js'
+import { parseMD2 } from '../../core/format/parseMD2.js'
+import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
 import { FormatLoader } from './fetchBytes.js'
 
 const MD2_FORMAT = { loader: 'MD2Loader', expected: 'an MD2 file', parse: 'parseMD2(bytes)' }
 
 /** Models this loader fetched, with the URL they came from (what skin names are resolved against). */
-const sourceUrls = new WeakMap<MD2Model, string>()
+const sourceUrls = new WeakMap<MD2ModelData, string>()
 
 /**
  * The URL an `MD2Loader` (and so `useMD2` or `useLoader(MD2Loader, …)`) fetched `model` from, or
  * undefined for a model parsed from bytes. Skin names in the file are looked up next to it.
  */
-export function md2SourceUrl(model: MD2Model): string | undefined {
+export function md2SourceUrl(model: MD2ModelData): string | undefined {
   return sourceUrls.get(model)
 }
 
@@ -22,7 +22,7 @@ export function md2SourceUrl(model: MD2Model): string | undefined {
  * turn it into a mesh with `<MD2Model model={...}>` or `createMD2Geometry`. Every failure is an
  * `MD2Error` naming the URL: `LOAD_FAILED` for the fetch, the parser's code otherwise.
  */
-export class MD2Loader extends FormatLoader<MD2Model> {
+export class MD2Loader extends FormatLoader<MD2ModelData> {
   /** An animation table to apply instead of grouping frames by name. */
   animationTable: readonly MD2AnimationDef[] | undefined
 
@@ -33,13 +33,13 @@ export class MD2Loader extends FormatLoader<MD2Model> {
 
   protected readonly format = MD2_FORMAT
 
-  protected decode(bytes: Uint8Array<ArrayBuffer>, resolved: string, url: string): MD2Model {
+  protected decode(bytes: Uint8Array<ArrayBuffer>, resolved: string, url: string): MD2ModelData {
     const model = this.parse(bytes, url)
     sourceUrls.set(model, resolved)
     return model
   }
 
-  parse(data: ArrayBuffer | Uint8Array, name?: string): MD2Model {
+  parse(data: ArrayBuffer | Uint8Array, name?: string): MD2ModelData {
     try {
       return parseMD2(data, { name, animations: this.animationTable })
     } catch (error) {

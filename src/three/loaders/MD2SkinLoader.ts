@@ -9,8 +9,8 @@ import {
   Texture,
   UnsignedByteType,
 } from 'three'
-import { MD2Error, isMD2Error } from '../../core/errors.js'
-import { sniffImageType, type DecodedImage } from '../../core/images/decoded-image.js'
+import { MD2Error, isMD2Error } from '../../core/MD2Error.js'
+import { sniffImageType, type DecodedImage } from '../../core/images/decodedImage.js'
 import { decodePCX } from '../../core/images/pcx.js'
 import { decodeTGA } from '../../core/images/tga.js'
 import { FormatLoader } from './fetchBytes.js'

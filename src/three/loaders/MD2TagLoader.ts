@@ -1,5 +1,5 @@
-import { isMD2Error } from '../../core/errors.js'
-import { parseMD2Tags, type MD2Tags } from '../../core/tags/tag-file.js'
+import { isMD2Error } from '../../core/MD2Error.js'
+import { parseMD2Tags, type MD2Tags } from '../../core/tags/parseMD2Tags.js'
 import { FormatLoader } from './fetchBytes.js'
 
 const TAG_FORMAT = { loader: 'MD2TagLoader', expected: 'a tag file', parse: 'parseMD2Tags(bytes)', section: 'tags' }

@@ -1,5 +1,5 @@
-import type { MD2ArchiveFiles, MD2RangeArchive } from '../../core/archive/open-archive.js'
-import { hasUrlScheme } from '../../core/images/skin-paths.js'
+import type { MD2ArchiveFiles, MD2RangeArchive } from '../../core/archive/openArchive.js'
+import { hasUrlScheme } from '../../core/images/skinPaths.js'
 
 /** An archive whose files are read as if they were URLs under `base` (`…/pak0.pak/`). */
 type MountedArchive = MD2ArchiveFiles | MD2RangeArchive

@@ -1,6 +1,6 @@
 import { Loader, type LoadingManager } from 'three'
-import { MD2Error } from '../../core/errors.js'
-import { hasUrlScheme } from '../../core/images/skin-paths.js'
+import { MD2Error } from '../../core/MD2Error.js'
+import { hasUrlScheme } from '../../core/images/skinPaths.js'
 import { readFromArchive } from './archiveMounts.js'
 
 /** How a loader fetches: its manager, path, headers and credentials, and who may cancel. */

@@ -1,5 +1,5 @@
 import type { Object3D } from 'three'
-import { effectiveShadelight, quake2LightTable, shadeDotsRow, type Quake2LightFlags } from '../../core/lighting/quake2-light.js'
+import { effectiveShadelight, quake2LightTable, shadeDotsRow, type Quake2LightFlags } from '../../core/lighting/quake2Light.js'
 
 export interface Quake2LightingOptions extends Quake2LightFlags {
   /** The light at the model's feet: one level for all channels, or RGB. */

@@ -1,5 +1,5 @@
 import type { Material, Texture, WebGLProgramParametersWithUniforms } from 'three'
-import { POWERSUIT_SCALE } from '../../core/lighting/quake2-light.js'
+import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
 
 /** What the GPU decode reads: the model's frame texture and table, and the shared normal and light tables. */
 export interface GpuDecodeInputs {

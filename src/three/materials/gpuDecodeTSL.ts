@@ -24,7 +24,7 @@ import {
   vec4,
 } from 'three/tsl'
 import type { Node } from 'three/webgpu'
-import { POWERSUIT_SCALE } from '../../core/lighting/quake2-light.js'
+import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
 import type { GpuDecodeInputs, GpuDecodeOptions } from './gpuDecodeGLSL.js'
 
 /** The node properties WebGPURenderer reads from any material (it copies them onto its node material). */

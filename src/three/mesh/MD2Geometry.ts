@@ -7,11 +7,12 @@ import {
   boundsOf,
   type PoseOutputs,
   type VertexLight,
-} from '../../core/animation/blend-vertices.js'
-import { POWERSUIT_SCALE } from '../../core/lighting/quake2-light.js'
-import { buildVertexLayout, type MD2VertexLayout } from '../../core/format/vertex-layout.js'
+} from '../../core/animation/blendVertices.js'
+import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
+import { buildVertexLayout, type MD2VertexLayout } from '../../core/format/vertexLayout.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
-import type { MD2Model } from '../../core/format/types.js'
+import type { MD2ModelData } from '../../core/format/types.js'
+import { MD2Error } from '../../core/MD2Error.js'
 
 /**
  * Everything about a model that no instance changes, built once per parsed model and shared:
@@ -26,9 +27,9 @@ export interface MD2RenderData {
   boundingSphere: Sphere
 }
 
-const renderDataCache = new WeakMap<MD2Model, MD2RenderData>()
+const renderDataCache = new WeakMap<MD2ModelData, MD2RenderData>()
 
-export function getMD2RenderData(model: MD2Model): MD2RenderData {
+export function getMD2RenderData(model: MD2ModelData): MD2RenderData {
   let data = renderDataCache.get(model)
   if (!data) {
     data = buildRenderData(model)
@@ -37,7 +38,7 @@ export function getMD2RenderData(model: MD2Model): MD2RenderData {
   return data
 }
 
-function buildRenderData(model: MD2Model): MD2RenderData {
+function buildRenderData(model: MD2ModelData): MD2RenderData {
   const layout = buildVertexLayout(model)
   const boundingBox = allFramesBox(model)
   return {
@@ -54,7 +55,7 @@ function buildRenderData(model: MD2Model): MD2RenderData {
  * byte on each axis in one tight pass, then through that frame's scale and translate. (The soldier's
  * 1,007 frames take a few ms on first load, against ~10× that through `frameBounds` per frame.)
  */
-function allFramesBox(model: MD2Model): Box3 {
+function allFramesBox(model: MD2ModelData): Box3 {
   const lo = [Infinity, Infinity, Infinity]
   const hi = [-Infinity, -Infinity, -Infinity]
   const { frameData: data, frameStride: stride, frameTransforms: m } = model
@@ -109,7 +110,7 @@ export interface CreateMD2GeometryOptions {
  * `index` and `uv` attributes, and the all-frames bounds. Dispose it when done; the shared parts
  * are simply uploaded again by whichever instance draws next.
  */
-export function createMD2Geometry(model: MD2Model, options: CreateMD2GeometryOptions = {}): BufferGeometry {
+export function createMD2Geometry(model: MD2ModelData, options: CreateMD2GeometryOptions = {}): BufferGeometry {
   const data = getMD2RenderData(model)
   const count = data.layout.vertexCount
   const geometry = new BufferGeometry()
@@ -125,9 +126,21 @@ export function createMD2Geometry(model: MD2Model, options: CreateMD2GeometryOpt
   geometry.setAttribute('uv', data.uv)
   geometry.boundingBox = data.boundingBox.clone()
   geometry.boundingSphere = data.boundingSphere.clone()
+  geometryModels.set(geometry, model)
   const frame = Math.min(Math.max(options.frame ?? 0, 0), model.header.numFrames - 1)
   writeMD2Frame(geometry, model, frame, frame, 0)
   return geometry
+}
+
+/** The model each geometry made here draws (so a pose is written without naming it again). */
+const geometryModels = new WeakMap<BufferGeometry, MD2ModelData>()
+
+/** The model `geometry` was made for by `createMD2Geometry`, or an `MD2Error` naming the function that needs it. */
+export function modelOfGeometry(geometry: BufferGeometry, caller: string): MD2ModelData {
+  const model = geometryModels.get(geometry)
+  if (model === undefined)
+    throw new MD2Error('BAD_ARGUMENT', `${caller}: ${geometry.name || 'this geometry'} was not made by createMD2Geometry`)
+  return model
 }
 
 /** Which blend a geometry shows: keyframes `from` → `to` at `t` (0 = from). */
@@ -143,7 +156,7 @@ const scratchBlend: MD2Blend = { from: 0, to: 0, t: 0 }
  * Writes the blend of frames `from` → `to` at `t` into a geometry made by `createMD2Geometry`
  * and flags the attributes for upload. Allocates nothing.
  */
-export function writeMD2Frame(geometry: BufferGeometry, model: MD2Model, from: number, to: number, t: number): void {
+export function writeMD2Frame(geometry: BufferGeometry, model: MD2ModelData, from: number, to: number, t: number): void {
   scratchBlend.from = from
   scratchBlend.to = to
   scratchBlend.t = t
@@ -154,7 +167,7 @@ export function writeMD2Frame(geometry: BufferGeometry, model: MD2Model, from: n
  * `writeMD2Frame` taking the blend as an object: the per-frame path keeps one per instance, so no
  * fractional `t` is passed by value (which V8 boxes, 16 bytes a call, when it does not inline).
  */
-export function writeMD2Blend(geometry: BufferGeometry, model: MD2Model, blend: Readonly<MD2Blend>): void {
+export function writeMD2Blend(geometry: BufferGeometry, model: MD2ModelData, blend: Readonly<MD2Blend>): void {
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
   const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
@@ -169,20 +182,27 @@ export function writeMD2Blend(geometry: BufferGeometry, model: MD2Model, blend: 
   if (normal) normal.needsUpdate = true
 }
 
+/** What `writeMD2Pose` writes besides the positions and normals, all in the same pass. */
+export interface WriteMD2PoseOptions {
+  /** Quake II lighting: 256 × 3 colours by normal index (`Quake2Lighting.table`), written into the `color` attribute. */
+  light?: Float32Array
+  /** A power-up shell's geometry (`createMD2ShellGeometry`): the pose pushed out along its normals. */
+  shell?: BufferGeometry
+  /** A blob shadow's geometry (`createMD2ShadowGeometry`) and its shade vector and height (see `PoseOutputs.shadowParameters`). */
+  shadow?: { geometry: BufferGeometry; parameters: Float64Array }
+  /** `"pose"`: set the geometry's `boundingBox` and `boundingSphere` to the pose's, found in the same pass. */
+  bounds?: 'frames' | 'pose'
+}
+
 /**
  * Writes an `MD2Pose` (a blend, possibly crossfading from another) into a geometry made by
  * `createMD2Geometry`, in one pass, and flags the attributes for upload. Frames outside the model
  * show frame 0. Allocates nothing.
  */
-export function writeMD2Pose(
-  geometry: BufferGeometry,
-  model: MD2Model,
-  pose: Readonly<MD2Pose>,
-  light?: Float32Array,
-  shell?: BufferGeometry,
-  shadow?: { geometry: BufferGeometry; parameters: Float64Array },
-  poseBounds = false,
-): void {
+export function writeMD2Pose(geometry: BufferGeometry, pose: Readonly<MD2Pose>, options: WriteMD2PoseOptions = NO_OPTIONS): void {
+  const model = modelOfGeometry(geometry, 'writeMD2Pose')
+  const { light, shell, shadow } = options
+  const poseBounds = options.bounds === 'pose'
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
   const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
@@ -252,13 +272,14 @@ function setPoseBounds(geometry: BufferGeometry, box: Float64Array): void {
 }
 
 /** Puts back the all-frames bounds every instance starts with (after `writeMD2Pose` wrote a pose's). */
-export function resetMD2Bounds(geometry: BufferGeometry, model: MD2Model): void {
+export function resetMD2Bounds(geometry: BufferGeometry, model: MD2ModelData): void {
   const data = getMD2RenderData(model)
   ;(geometry.boundingBox ??= new Box3()).copy(data.boundingBox)
   ;(geometry.boundingSphere ??= new Sphere()).copy(data.boundingSphere)
 }
 
 const poseBox = new Float64Array(6)
+const NO_OPTIONS: WriteMD2PoseOptions = {}
 
 /** The outputs of a shelled write, reused (the kernel reads them synchronously). */
 const poseOutputs: PoseOutputs = { positions: new Float32Array(0), shellOffset: POWERSUIT_SCALE }
@@ -267,7 +288,7 @@ const poseOutputs: PoseOutputs = { positions: new Float32Array(0), shellOffset: 
  * A power shell's geometry for one instance: its own position buffer (written by `writeMD2Pose`
  * with the body's), the model's shared index, and the all-frames bounds grown by the shell's offset.
  */
-export function createMD2ShellGeometry(model: MD2Model): BufferGeometry {
+export function createMD2ShellGeometry(model: MD2ModelData): BufferGeometry {
   return createCopyGeometry(model, 'shell', POWERSUIT_SCALE)
 }
 
@@ -275,11 +296,11 @@ export function createMD2ShellGeometry(model: MD2Model): BufferGeometry {
  * A blob shadow's geometry for one instance: its own position buffer (written by `writeMD2Pose`),
  * the shared index; never culled on its own (it is drawn where its model is).
  */
-export function createMD2ShadowGeometry(model: MD2Model): BufferGeometry {
+export function createMD2ShadowGeometry(model: MD2ModelData): BufferGeometry {
   return createCopyGeometry(model, 'shadow', 0)
 }
 
-function createCopyGeometry(model: MD2Model, kind: string, margin: number): BufferGeometry {
+function createCopyGeometry(model: MD2ModelData, kind: string, margin: number): BufferGeometry {
   const data = getMD2RenderData(model)
   const geometry = new BufferGeometry()
   geometry.name = `${model.name ?? 'md2'} ${kind}`
@@ -311,7 +332,7 @@ const heldBlend: MD2Blend = { from: 0, to: 0, t: 0 }
 
 function heldPoseOf(
   geometry: BufferGeometry,
-  model: MD2Model,
+  model: MD2ModelData,
   pose: Readonly<MD2Pose>,
   xyzIndex: Uint16Array | Uint32Array,
   withNormals: boolean,

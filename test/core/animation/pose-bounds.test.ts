@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseAnimationTable } from '../../../src/core/animation/animation-table'
-import { blendVerticesYUp, blendVerticesYUpBy } from '../../../src/core/animation/blend-vertices'
-import { boundsFromCandidates, pairCandidates } from '../../../src/core/animation/pose-bounds'
-import { parseMD2 } from '../../../src/core/format/parse'
+import { parseAnimationTable } from '../../../src/core/format/animationTable'
+import { blendVerticesYUp, blendVerticesYUpBy } from '../../../src/core/animation/blendVertices'
+import { boundsFromCandidates, pairCandidates } from '../../../src/core/animation/poseBounds'
+import { parseMD2 } from '../../../src/core/format/parseMD2'
 import { FRAME_HEADER_SIZE } from '../../../src/core/format/spec'
-import type { MD2Model } from '../../../src/core/format/types'
-import { buildVertexLayout } from '../../../src/core/format/vertex-layout'
+import type { MD2ModelData } from '../../../src/core/format/types'
+import { buildVertexLayout } from '../../../src/core/format/vertexLayout'
 import { ASSETS_DIR, readAsset } from '../../support/assets'
 import { boxOfPositions } from '../../support/boxes'
 
@@ -20,7 +20,7 @@ const soldierTable = parseAnimationTable(readFileSync(join(ASSETS_DIR, 'ufoai/so
  * 255 − b, scale −s, translate moved by 255 s), and on every frame from 100 on Quake z too. So pairs
  * mix a negative scale with a positive one on an axis, or have both negative.
  */
-function mirrored(model: MD2Model): MD2Model {
+function mirrored(model: MD2ModelData): MD2ModelData {
   const data = model.frameData.slice()
   const transforms = model.frameTransforms.slice()
   const flip = (frame: number, axis: number) => {
@@ -61,7 +61,7 @@ function randomPairs(count: number, numFrames: number): [number, number][] {
 
 const BLENDS = [0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1, 1 / 3, 0.999]
 
-const models: [string, MD2Model, readonly { start: number; end: number }[]][] = [
+const models: [string, MD2ModelData, readonly { start: number; end: number }[]][] = [
   ['ogro', ogro, ogro.animations],
   ['UFO:AI soldier', soldier, soldierTable],
   ['ogro with negative scales', mirrored(ogro), ogro.animations],

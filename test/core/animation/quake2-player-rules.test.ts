@@ -6,7 +6,7 @@ import {
   stepPlayerAnimation,
   type PlayerAnimationState,
   type PlayerInput,
-} from '../../../src/core/animation/quake2-player-rules'
+} from '../../../src/core/animation/playerAnimation'
 
 /** The player table by name (stand, run, attack, pain1…), the frames the rules must land on. */
 const range = (name: string): [number, number] => {

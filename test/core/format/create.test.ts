@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { createMD2, type CreateMD2Input } from '../../../src/core/format/create'
-import { decodeFrame } from '../../../src/core/format/decode-frame'
-import { glCommandTopology } from '../../../src/core/format/gl-commands'
-import { parseMD2 } from '../../../src/core/format/parse'
-import { writeMD2 } from '../../../src/core/format/write'
+import { createMD2, type CreateMD2Input } from '../../../src/core/format/createMD2'
+import { decodeFrame } from '../../../src/core/format/decodeFrame'
+import { glCommandTopology } from '../../../src/core/format/glCommands'
+import { parseMD2 } from '../../../src/core/format/parseMD2'
+import { writeMD2 } from '../../../src/core/format/writeMD2'
 import { caughtMD2Error } from '../../support/errors'
 
 /** A square pyramid (5 vertices, 6 triangles, clockwise seen from outside) whose apex bobs over 4 frames. */

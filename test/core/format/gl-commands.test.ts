@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildGlCommands, glCommandTopology } from '../../../src/core/format/gl-commands'
-import { decodeGlCommands, parseMD2 } from '../../../src/core/format/parse'
-import type { MD2Model } from '../../../src/core/format/types'
+import { buildGlCommands, glCommandTopology } from '../../../src/core/format/glCommands'
+import { decodeGlCommands, parseMD2 } from '../../../src/core/format/parseMD2'
+import type { MD2ModelData } from '../../../src/core/format/types'
 import { ALL_MD2, readAsset } from '../../support/assets'
 import { expectMD2Error } from '../../support/errors'
 
@@ -75,7 +75,7 @@ describe('buildGlCommands against the classic Quake II models', () => {
 })
 
 /** Checks the explanation word by word: only s,t words differ, and they differ as float texels would. */
-function expectFloatTexels(file: string, model: MD2Model, built: Int32Array): void {
+function expectFloatTexels(file: string, model: MD2ModelData, built: Int32Array): void {
   const original = model.glCommandData
   const sizes = [model.header.skinWidth, model.header.skinHeight] as const
   // Ours are exact texel centres of the st table: (table + 0.5) / size.

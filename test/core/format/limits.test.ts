@@ -5,15 +5,15 @@
  * ArrayBuffer memory does not grow; and the refusal is immediate.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { MD2Error, type MD2ErrorCode } from '../../../src/core/errors'
-import { decodeFrame } from '../../../src/core/format/decode-frame'
-import { parseMD2 } from '../../../src/core/format/parse'
-import type { MD2Model } from '../../../src/core/format/types'
+import { MD2Error, type MD2ErrorCode } from '../../../src/core/MD2Error'
+import { decodeFrame } from '../../../src/core/format/decodeFrame'
+import { parseMD2 } from '../../../src/core/format/parseMD2'
+import type { MD2ModelData } from '../../../src/core/format/types'
 import { decodePCX } from '../../../src/core/images/pcx'
 import { decodeTGA } from '../../../src/core/images/tga'
 import { readAsset } from '../../support/assets'
 import { HEADER_FIELDS, type HeaderField } from '../../support/md2-bytes'
-import { md2Header } from '../../../src/core/format/write'
+import { md2Header } from '../../../src/core/format/writeMD2'
 
 // ---------------------------------------------------------------------------------------------
 // Allocation spy
@@ -334,12 +334,12 @@ describe('the most a 1 MB file can truthfully hold parses whole', () => {
     [
       '23,800 one-vertex frames, each its own animation name',
       { numFrames: 23_800, numVertices: 1 },
-      (m: MD2Model) => m.frames.length,
+      (m: MD2ModelData) => m.frames.length,
       23_800,
     ],
-    ['16,000 skin names', { numSkins: 16_000 }, (m: MD2Model) => m.skins.length, 16_000],
-    ['26,000 GL fans (260,000 words)', { glFans: 26_000 }, (m: MD2Model) => m.glCommands.length, 26_000],
-    ['87,000 triangles', { numTris: 87_000 }, (m: MD2Model) => m.triangles.length, 87_000 * 6],
+    ['16,000 skin names', { numSkins: 16_000 }, (m: MD2ModelData) => m.skins.length, 16_000],
+    ['26,000 GL fans (260,000 words)', { glFans: 26_000 }, (m: MD2ModelData) => m.glCommands.length, 26_000],
+    ['87,000 triangles', { numTris: 87_000 }, (m: MD2ModelData) => m.triangles.length, 87_000 * 6],
   ] as const)('%s', (_, spec, count, expected) => {
     const bytes = bigModel(spec)
     expect(bytes.length).toBeLessThan(1 << 20)

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MD2Error } from '../../../src/core/errors'
+import { MD2Error } from '../../../src/core/MD2Error'
 import { ANORMS } from '../../../src/core/format/normals'
-import { computeVertexNormals, quantizeFrame } from '../../../src/core/format/quantize'
+import { computeVertexNormals, quantizeFrame } from '../../../src/core/format/quantizeFrame'
 import { caughtMD2Error } from '../../support/errors'
 
 function anormIndex(x: number, y: number, z: number): number {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { decodeFrame } from '../../../src/core/format/decode-frame'
-import { parseMD2 } from '../../../src/core/format/parse'
+import { decodeFrame } from '../../../src/core/format/decodeFrame'
+import { parseMD2 } from '../../../src/core/format/parseMD2'
 import type { MD2Frame } from '../../../src/core/format/types'
-import { checkWritable, md2Header, writeMD2, type WritableMD2 } from '../../../src/core/format/write'
+import { checkWritable, md2Header, writeMD2, type WritableMD2 } from '../../../src/core/format/writeMD2'
 import { ALL_MD2, readAsset } from '../../support/assets'
 import { expectMD2Error } from '../../support/errors'
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { sniffImageType } from '../../../src/core/images/decoded-image'
+import { sniffImageType } from '../../../src/core/images/decodedImage'
 import { decodePCX, decodePCXIndexed } from '../../../src/core/images/pcx'
 import { listAssets, readAsset } from '../../support/assets'
 import { readPNG } from '../../support/png-reference'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SKIN_EXTENSIONS, skinCandidateRounds, skinCandidates } from '../../../src/core/images/skin-paths'
+import { SKIN_EXTENSIONS, skinCandidateRounds, skinCandidates } from '../../../src/core/images/skinPaths'
 import { parseMD2 } from '../../../src/core/internal'
 import { listAssets, readAsset } from '../../support/assets'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sniffImageType } from '../../../src/core/images/decoded-image'
+import { sniffImageType } from '../../../src/core/images/decodedImage'
 import { decodePCX, decodePCXIndexed } from '../../../src/core/images/pcx'
 import { decodeTGA } from '../../../src/core/images/tga'
 import { readAsset } from '../../support/assets'

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { decodeFrame, parseAnimationTable, parseMD2 } from '../../../src/core/internal'
 import { createPose } from '../../../src/core/animation/pose'
-import { findTag, parseMD2Tags, type MD2Tags } from '../../../src/core/tags/tag-file'
-import { tagTransform } from '../../../src/core/tags/tag-transform'
+import { findTag, parseMD2Tags, type MD2Tags } from '../../../src/core/tags/parseMD2Tags'
+import { tagTransform } from '../../../src/core/tags/tagTransform'
 import { readAsset } from '../../support/assets'
 import { expectMD2Error } from '../../support/errors'
 

@@ -1,10 +1,10 @@
 import { FRAME_HEADER_SIZE } from './spec.js'
-import { MD2Error } from '../errors.js'
+import { MD2Error } from '../MD2Error.js'
 import { ANORMS_256 } from './normals.js'
-import type { MD2Model } from './types.js'
+import type { MD2ModelData } from './types.js'
 
 /** Byte offset in `model.frameData` of frame `index`'s first vertex; throws when there is no such frame. */
-function frameStart(model: MD2Model, index: number): number {
+function frameStart(model: MD2ModelData, index: number): number {
   const count = model.header.numFrames
   if (!Number.isInteger(index) || index < 0 || index >= count) {
     throw new MD2Error('BAD_ARGUMENT', `frame ${index} does not exist (the model has frames 0–${count - 1})`, {
@@ -14,7 +14,7 @@ function frameStart(model: MD2Model, index: number): number {
   return index * model.frameStride + FRAME_HEADER_SIZE
 }
 
-function outputFor(model: MD2Model, out: Float32Array | undefined): Float32Array {
+function outputFor(model: MD2ModelData, out: Float32Array | undefined): Float32Array {
   const length = model.header.numVertices * 3
   if (out === undefined) return new Float32Array(length)
   if (out.length < length) {
@@ -27,7 +27,7 @@ function outputFor(model: MD2Model, out: Float32Array | undefined): Float32Array
  * Positions of one frame: `numVertices × 3` floats, `v × scale + translate`, in the file's own
  * coordinates (Quake II: X forward, Y left, Z up).
  */
-export function decodeFrame(model: MD2Model, index: number, out?: Float32Array): Float32Array {
+export function decodeFrame(model: MD2ModelData, index: number, out?: Float32Array): Float32Array {
   const start = frameStart(model, index)
   const positions = outputFor(model, out)
   const data = model.frameData
@@ -49,7 +49,7 @@ export function decodeFrame(model: MD2Model, index: number, out?: Float32Array):
 }
 
 /** Unit normals of one frame from the anorms table (indices past 161 read as straight up). */
-export function decodeFrameNormals(model: MD2Model, index: number, out?: Float32Array): Float32Array {
+export function decodeFrameNormals(model: MD2ModelData, index: number, out?: Float32Array): Float32Array {
   const start = frameStart(model, index)
   const normals = outputFor(model, out)
   const data = model.frameData
@@ -67,7 +67,7 @@ export function decodeFrameNormals(model: MD2Model, index: number, out?: Float32
  * Positions between frames `from` and `to` at `t` (0 = from, 1 = to), as the Quake II client blends
  * them: `from·scale·(1−t) + to·scale·t + lerp(translates)`. File coordinates.
  */
-export function blendFrames(model: MD2Model, from: number, to: number, t: number, out?: Float32Array): Float32Array {
+export function blendFrames(model: MD2ModelData, from: number, to: number, t: number, out?: Float32Array): Float32Array {
   const sa = frameStart(model, from)
   const sb = frameStart(model, to)
   const positions = outputFor(model, out)
@@ -97,7 +97,7 @@ export function blendFrames(model: MD2Model, from: number, to: number, t: number
 }
 
 /** The axis-aligned bounds of one frame's decoded vertices, file coordinates. */
-export function frameBounds(model: MD2Model, index: number): { min: [number, number, number]; max: [number, number, number] } {
+export function frameBounds(model: MD2ModelData, index: number): { min: [number, number, number]; max: [number, number, number] } {
   const start = frameStart(model, index)
   const data = model.frameData
   const end = start + model.header.numVertices * 4

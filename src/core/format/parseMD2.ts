@@ -1,4 +1,4 @@
-import { resolveAnimations } from '../animation/animation-table.js'
+import { resolveAnimations } from './animationTable.js'
 import { readLittleEndian, toBytes } from '../bytes.js'
 import {
   ENGINE_LIMITS,
@@ -13,10 +13,10 @@ import {
   TRIANGLE_SIZE,
   VERTEX_SIZE,
 } from './spec.js'
-import { MD2Error, type MD2ErrorCode } from '../errors.js'
-import { defineLazyFrames } from './frame-store.js'
+import { MD2Error, type MD2ErrorCode } from '../MD2Error.js'
+import { defineLazyFrames } from './frameStore.js'
 import { NUM_VERTEX_NORMALS } from './normals.js'
-import type { MD2AnimationDef, MD2GlCommand, MD2Header, MD2Model } from './types.js'
+import type { MD2AnimationDef, MD2GlCommand, MD2Header, MD2ModelData } from './types.js'
 
 export interface ParseMD2Options {
   /** File name or URL, quoted in errors and kept as `model.name`. */
@@ -39,7 +39,7 @@ interface Source {
  * `frameData`, a view on `data`, which must not be modified afterwards; only their names and
  * transforms are read out. `model.frames` (frame objects) is built on first read.
  */
-export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Options = {}): MD2Model {
+export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Options = {}): MD2ModelData {
   const bytes = toBytes(data, options.name)
   const source: Source = {
     bytes,
@@ -57,7 +57,7 @@ export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Option
   const gl = readGlCommands(source, header)
   const animations = resolveAnimations(frames.names, options.animations, source.warnings)
 
-  const model: MD2Model = defineLazyFrames({
+  const model: MD2ModelData = defineLazyFrames({
     header,
     skins,
     st,

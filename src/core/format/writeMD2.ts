@@ -1,16 +1,16 @@
 // Every size, order and limit of the layout written here comes from the format's one statement.
 import * as spec from './spec.js'
-import { MD2Error } from '../errors.js'
-import { buildGlCommands } from './gl-commands.js'
+import { MD2Error } from '../MD2Error.js'
+import { buildGlCommands } from './glCommands.js'
 import { NUM_VERTEX_NORMALS } from './normals.js'
-import { decodeGlCommands } from './parse.js'
-import type { MD2Frame, MD2Header, MD2Model } from './types.js'
+import { decodeGlCommands } from './parseMD2.js'
+import type { MD2Frame, MD2Header, MD2ModelData } from './types.js'
 
 /**
  * What `writeMD2` reads from a model. A parsed or created `MD2Model` fits; only the skin size is taken
  * from the header, every count and offset is recomputed from the data.
  */
-export type WritableMD2 = Pick<MD2Model, 'skins' | 'st' | 'triangles' | 'frames'> & {
+export type WritableMD2 = Pick<MD2ModelData, 'skins' | 'st' | 'triangles' | 'frames'> & {
   header: Pick<MD2Header, 'skinWidth' | 'skinHeight'>
   /** Kept when sound (see `WriteMD2Options.glCommands`); built when absent or empty. */
   glCommandData?: Int32Array

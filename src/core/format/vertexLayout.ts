@@ -1,4 +1,4 @@
-import type { MD2Model } from './types.js'
+import type { MD2ModelData } from './types.js'
 
 /**
  * A renderable layout of an MD2 model: one vertex per distinct (xyz index, st index) pair used by
@@ -22,7 +22,7 @@ export interface MD2VertexLayout {
  * seen from outside, three.js front faces are counter-clockwise, and the Y-up conversion is a
  * rotation, which keeps handedness (unlike the (x, z, y) swap some loaders use, which mirrors).
  */
-export function buildVertexLayout(model: MD2Model): MD2VertexLayout {
+export function buildVertexLayout(model: MD2ModelData): MD2VertexLayout {
   const { triangles, st } = model
   const { numTris, numST, skinWidth, skinHeight } = model.header
   const corners = numTris * 3

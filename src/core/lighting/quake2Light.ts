@@ -1,4 +1,4 @@
-import { ANORMTAB, SHADEDOT_QUANT } from './shade-dots.js'
+import { ANORMTAB, SHADEDOT_QUANT } from './shadeDots.js'
 
 /**
  * Quake II's model lighting (ref_gl's R_DrawAliasModel and GL_DrawAliasFrameLerp): a vertex's colour

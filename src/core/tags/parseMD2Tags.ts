@@ -1,5 +1,5 @@
 import { toBytes } from '../bytes.js'
-import { MD2Error } from '../errors.js'
+import { MD2Error } from '../MD2Error.js'
 
 /** "JDP2": the first four bytes of a UFO: Alien Invasion tag file. */
 const TAG_IDENT = 0x3250444a

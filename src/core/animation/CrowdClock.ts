@@ -1,4 +1,4 @@
-import { fadeOutWeight, rangeFrame, type PlayOptions, type PlayRange } from './range-player.js'
+import { fadeOutWeight, rangeFrame, type PlayOptions, type PlayRange } from './KeyframeClock.js'
 import type { MD2Pose } from './pose.js'
 import { QUAKE2_FPS } from '../format/spec.js'
 
@@ -57,7 +57,7 @@ export function writeCrowdPose(poses: Float64Array, i: number, pose: Readonly<MD
  * written into `poses` (`CROWD_POSE_STRIDE` floats per instance, the layout `MD2Pose` describes).
  * Nothing is allocated after construction.
  */
-export class CrowdAnimation {
+export class CrowdClock {
   readonly poses: Float64Array
   private readonly start: Int32Array
   private readonly end: Int32Array

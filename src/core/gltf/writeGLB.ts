@@ -1,8 +1,8 @@
-import { MD2Error } from '../errors.js'
-import { decodeFrame, decodeFrameNormals } from '../format/decode-frame.js'
-import type { MD2Animation, MD2Model } from '../format/types.js'
-import { buildVertexLayout } from '../format/vertex-layout.js'
-import type { DecodedImage } from '../images/decoded-image.js'
+import { MD2Error } from '../MD2Error.js'
+import { decodeFrame, decodeFrameNormals } from '../format/decodeFrame.js'
+import type { MD2Animation, MD2ModelData } from '../format/types.js'
+import { buildVertexLayout } from '../format/vertexLayout.js'
+import type { DecodedImage } from '../images/decodedImage.js'
 import { encodePNG } from '../images/png.js'
 import { packGLB } from './glb.js'
 
@@ -32,7 +32,7 @@ const ELEMENT_ARRAY_BUFFER = 34963
  * weights from keyframe to keyframe at its fps and back to its first, so linear interpolation in any
  * glTF player is MD2's own. The skin is embedded as PNG, texture origin top left as glTF has it.
  */
-export function writeGLB(model: MD2Model, options: WriteGLBOptions = {}): Uint8Array {
+export function writeGLB(model: MD2ModelData, options: WriteGLBOptions = {}): Uint8Array {
   const frames = model.header.numFrames
   const base = options.frame ?? 0
   if (!Number.isInteger(base) || base < 0 || base >= frames)
@@ -142,7 +142,7 @@ export function writeGLB(model: MD2Model, options: WriteGLBOptions = {}): Uint8A
   return packGLB(json, bin.bytes())
 }
 
-function meshName(model: MD2Model): string {
+function meshName(model: MD2ModelData): string {
   return model.name?.replace(/^.*[/\\]/, '').replace(/\.md2$/i, '') || 'md2'
 }
 

@@ -1,4 +1,4 @@
-import { MD2Error } from '../errors.js'
+import { MD2Error } from '../MD2Error.js'
 
 /**
  * The relative path an archive entry may be written to, `/`-separated, or an `UNSAFE_PATH` error:

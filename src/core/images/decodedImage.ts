@@ -1,5 +1,5 @@
 import { toBytes } from '../bytes.js'
-import { MD2Error } from '../errors.js'
+import { MD2Error } from '../MD2Error.js'
 
 /** A decoded skin: RGBA, 8 bits per channel, first row at the top, `width × height × 4` bytes. */
 export interface DecodedImage {

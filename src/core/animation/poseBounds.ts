@@ -1,5 +1,5 @@
 import { FRAME_HEADER_SIZE } from '../format/spec.js'
-import type { MD2Model } from '../format/types.js'
+import type { MD2ModelData } from '../format/types.js'
 
 /**
  * The box of a two-keyframe blend from a handful of vertices.
@@ -16,7 +16,7 @@ import type { MD2Model } from '../format/types.js'
  */
 
 /** What the candidates are found from: a model's scales and frame bytes. */
-export type PoseBoundsSource = Pick<MD2Model, 'frameTransforms' | 'frameData' | 'frameStride'>
+export type PoseBoundsSource = Pick<MD2ModelData, 'frameTransforms' | 'frameData' | 'frameStride'>
 
 /**
  * Per frame pair, at most this many candidate lists are kept for a model; past it the cache is

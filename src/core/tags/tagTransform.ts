@@ -1,6 +1,6 @@
 import type { MD2Pose } from '../animation/pose.js'
-import { MD2Error } from '../errors.js'
-import { FLOATS_PER_TRANSFORM, type MD2Tags } from './tag-file.js'
+import { MD2Error } from '../MD2Error.js'
+import { FLOATS_PER_TRANSFORM, type MD2Tags } from './parseMD2Tags.js'
 
 /** What `tagTransform` reads of a pose: the frame pair, interpolation and crossfade. */
 export type TagPose = Pick<MD2Pose, 'from' | 'to' | 't' | 'fadeFrom' | 'fadeTo' | 'fadeT' | 'fadeWeight'>

@@ -1,4 +1,4 @@
-import { MD2Error } from '../errors.js'
+import { MD2Error } from '../MD2Error.js'
 import { nearestNormalIndex } from './normals.js'
 import type { MD2Frame } from './types.js'
 

@@ -1,6 +1,6 @@
 import { zipSync } from 'fflate'
-import { MD2Error } from '../errors.js'
-import { safeEntryPath } from './entry-path.js'
+import { MD2Error } from '../MD2Error.js'
+import { safeEntryPath } from './safeEntryPath.js'
 
 /** One file to store: its path inside the archive (`players/ogro/tris.md2`) and its bytes. */
 export type ArchiveInput = readonly [name: string, bytes: Uint8Array]

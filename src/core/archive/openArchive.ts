@@ -1,6 +1,6 @@
 import { inflateSync } from 'fflate'
 import { toBytes } from '../bytes.js'
-import { MD2Error, type MD2ErrorCode } from '../errors.js'
+import { MD2Error, type MD2ErrorCode } from '../MD2Error.js'
 
 /** One file in an archive. */
 export interface MD2ArchiveEntry {

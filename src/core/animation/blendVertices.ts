@@ -1,9 +1,9 @@
 import { LITTLE_ENDIAN_HOST } from '../bytes.js'
 import { FRAME_HEADER_SIZE } from '../format/spec.js'
 import { ANORMS_256 } from '../format/normals.js'
-import { boundsFromCandidates, pairCandidates } from './pose-bounds.js'
+import { boundsFromCandidates, pairCandidates } from './poseBounds.js'
 import type { MD2Pose } from './pose.js'
-import type { MD2Model } from '../format/types.js'
+import type { MD2ModelData } from '../format/types.js'
 
 /**
  * Quake II is Z-up (X forward, Y left); three.js and glTF are Y-up with +Z forward and +X left.
@@ -45,7 +45,7 @@ function wordsOf(frameData: Uint8Array, frameStride: number): Uint32Array | unde
 }
 
 /** What the kernel reads of a model: its frame transforms and frame bytes. */
-export type MD2BlendSource = Pick<MD2Model, 'frameTransforms' | 'frameData' | 'frameStride'>
+export type MD2BlendSource = Pick<MD2ModelData, 'frameTransforms' | 'frameData' | 'frameStride'>
 
 /** The blend factor, held in an object so the per-frame path passes no double by value. */
 export interface BlendFactor {

@@ -1,12 +1,12 @@
-import { resolveAnimations } from '../animation/animation-table.js'
-import { MD2Error } from '../errors.js'
-import { defineLazyFrames } from './frame-store.js'
-import { buildGlCommands } from './gl-commands.js'
-import { decodeGlCommands } from './parse.js'
-import { quantizeFrame } from './quantize.js'
-import type { MD2AnimationDef, MD2Frame, MD2Model } from './types.js'
+import { resolveAnimations } from './animationTable.js'
+import { MD2Error } from '../MD2Error.js'
+import { defineLazyFrames } from './frameStore.js'
+import { buildGlCommands } from './glCommands.js'
+import { decodeGlCommands } from './parseMD2.js'
+import { quantizeFrame } from './quantizeFrame.js'
+import type { MD2AnimationDef, MD2Frame, MD2ModelData } from './types.js'
 import { MAX_MD2_INDEXED } from './spec.js'
-import { checkWritable, md2Header, writeFrameRecords } from './write.js'
+import { checkWritable, md2Header, writeFrameRecords } from './writeMD2.js'
 
 export interface CreateMD2Input {
   /** Positions per frame, x, y, z per vertex, Quake II coordinates (X forward, Y left, Z up). Same vertex count in every frame. */
@@ -140,7 +140,7 @@ function defaultFrameName(index: number): string {
  * Throws `MD2Error`: `EMPTY`, `BAD_ARGUMENT` (lengths that do not fit), `BAD_INDEX`, `BAD_VALUE`
  * (non-finite positions, normals or uvs), `UNWRITABLE` (over 65,535 vertices or st, long names).
  */
-export function createMD2(input: CreateMD2Input): MD2Model {
+export function createMD2(input: CreateMD2Input): MD2ModelData {
   checkSkinSize(input.skinWidth, input.skinHeight)
   const numVertices = vertexCountOf(input.frames)
   const numTris = checkTriangleIndices(input.triangles, numVertices)
@@ -181,7 +181,7 @@ export function createMD2(input: CreateMD2Input): MD2Model {
     frameTransforms.set(frame.translate, f * 6 + 3)
   })
   const frameNames = frames.map((frame) => frame.name)
-  const model: MD2Model = defineLazyFrames({
+  const model: MD2ModelData = defineLazyFrames({
     header: md2,
     skins,
     st,

@@ -1,11 +1,11 @@
-import { AnimationPlayer, type AnimationEvents, type PlayOptions } from './range-player.js'
-import { findAnimation, type AnimationSelector } from './animation-table.js'
+import { KeyframeClock, type KeyframeEvents, type PlayOptions } from './KeyframeClock.js'
+import { findAnimation, type AnimationSelector } from '../format/animationTable.js'
 import { QUAKE2_FPS } from '../format/spec.js'
 import type { MD2Pose } from './pose.js'
-import type { MD2Animation, MD2Model } from '../format/types.js'
-import { warnOnce } from '../warn-once.js'
+import type { MD2Animation, MD2ModelData } from '../format/types.js'
+import { warnOnce } from '../warnOnce.js'
 
-/** Callbacks an animator calls while it advances. */
+/** Callbacks a controller calls while it advances. */
 export interface MD2AnimationCallbacks {
   /** A keyframe was reached (footsteps, muzzle flash): once per keyframe, in order, at any frame rate. */
   onFrame?: (frame: number, animation: MD2Animation) => void
@@ -15,79 +15,65 @@ export interface MD2AnimationCallbacks {
   onEnd?: (animation: MD2Animation) => void
 }
 
+/** What the controller needs of a model. */
+export type AnimatedModel = Pick<MD2ModelData, 'name' | 'animations'> & { header: Pick<MD2ModelData['header'], 'numFrames'> }
+
 /**
- * Plays a model's animations by name, index or frame range, and says what to draw (`pose`). The
- * headless animation state of one instance: many instances of one model share the model and each
- * keep one of these. `update(seconds)` once per frame; it allocates nothing.
+ * Plays a model's animations by name, index or frame range, and says what to draw (`pose`): the
+ * controller a user drives (`useMD2Animation`, `<MD2Model controllerRef>`, or `new` without React).
+ * Many instances of one model share the model and each keep one of these. `update(seconds)` once per
+ * frame; it allocates nothing.
  */
-export interface MD2AnimationController {
-  /** What to draw now: read it, never write it. */
-  readonly pose: Readonly<MD2Pose>
-  /** The animations it can play (the model's, or the table it was given). */
-  readonly animations: readonly MD2Animation[]
-  /** The animation playing (or last played). */
-  readonly animation: MD2Animation
-  /** The frame shown, fractional: 40.25 is a quarter of the way from frame 40 to 41. */
-  readonly frame: number
-  /** Progress through the animation, 0 at its first frame, 1 at its last. */
-  readonly progress: number
-  /** Whether time moves the animation on (false when paused, stopped, finished or holding a frame). */
-  readonly playing: boolean
-  /** Plays an animation (a name, case-insensitive; an index into `animations`; or a frame range). */
-  play(animation: AnimationSelector, options?: PlayOptions): void
-  /** Stops and shows the animation's first frame. */
-  stop(): void
-  pause(): void
-  resume(): void
-  /** Shows one frame still, fractional allowed; `null` goes back to the animation. */
-  showFrame(frame: number | null): void
-  /** Moves time on by `seconds` (done for you by `useMD2Animation` and `<MD2Model>`). Returns whether the pose changed. */
-  update(seconds: number): boolean
-}
-
-/** What the animator needs of a model. */
-export type AnimatedModel = Pick<MD2Model, 'name' | 'animations'> & { header: Pick<MD2Model['header'], 'numFrames'> }
-
-/** The animator behind `useMD2Animation`; see `MD2AnimationController`. */
-export class MD2Animator implements MD2AnimationController {
-  readonly player: AnimationPlayer
-  animation: MD2Animation
+export class MD2AnimationController {
+  /** The keyframe clock it drives. */
+  readonly clock: KeyframeClock
   /** Callbacks, replaceable at any time (a component passes its latest props). */
   callbacks: MD2AnimationCallbacks = {}
-  private readonly events: AnimationEvents
+  private current: MD2Animation
+  private readonly events: KeyframeEvents
 
   constructor(
     private readonly model: AnimatedModel,
+    /** The animations it can play (the model's, or the table it was given). */
     public animations: readonly MD2Animation[] = model.animations,
   ) {
-    this.player = new AnimationPlayer(model.header.numFrames)
-    this.animation = this.fallbackAnimation()
-    // One object for the life of the animator, so advancing allocates nothing.
+    this.clock = new KeyframeClock(model.header.numFrames)
+    this.current = this.fallbackAnimation()
+    // One object for the life of the controller, so advancing allocates nothing.
     this.events = {
-      onFrame: (frame) => this.callbacks.onFrame?.(frame, this.animation),
-      onLoop: () => this.callbacks.onLoop?.(this.animation),
-      onEnd: () => this.callbacks.onEnd?.(this.animation),
+      onFrame: (frame) => this.callbacks.onFrame?.(frame, this.current),
+      onLoop: () => this.callbacks.onLoop?.(this.current),
+      onEnd: () => this.callbacks.onEnd?.(this.current),
     }
-    this.player.play(this.animation, { fps: this.animation.fps })
+    this.clock.play(this.animation, { fps: this.animation.fps })
   }
 
+  /** What to draw now: read it, never write it. */
   get pose(): Readonly<MD2Pose> {
-    return this.player.pose
+    return this.clock.pose
   }
+  /** The animation playing (or last played). */
+  get animation(): MD2Animation {
+    return this.current
+  }
+  /** The frame shown, fractional: 40.25 is a quarter of the way from frame 40 to 41. */
   get frame(): number {
-    return this.player.frame
+    return this.clock.frame
   }
+  /** Progress through the animation, 0 at its first frame, 1 at its last. */
   get progress(): number {
-    return this.player.progress
+    return this.clock.progress
   }
+  /** Whether time moves the animation on (false when paused, stopped, finished or holding a frame). */
   get playing(): boolean {
-    return this.player.playing && !this.player.holding
+    return this.clock.playing && !this.clock.holding
   }
 
+  /** Plays an animation (a name, case-insensitive; an index into `animations`; or a frame range). */
   play(selector: AnimationSelector, options: PlayOptions = {}): void {
     const animation = this.select(selector)
-    this.animation = animation
-    this.player.play(animation, {
+    this.current = animation
+    this.clock.play(animation, {
       loop: options.loop,
       reverse: options.reverse,
       fps: checkedNumber(this.model, 'fps', options.fps, animation.fps, isPositive, 'a positive number of keyframes per second'),
@@ -99,36 +85,38 @@ export class MD2Animator implements MD2AnimationController {
 
   /** Changes the rate of the animation playing, without restarting it. */
   setRate(fps: number | undefined, speed: number | undefined): void {
-    this.player.fps = checkedNumber(this.model, 'fps', fps, this.animation.fps, isPositive, 'a positive number of keyframes per second')
-    this.player.speed = checkedNumber(this.model, 'speed', speed, 1, isPositive, 'a positive rate')
+    this.clock.fps = checkedNumber(this.model, 'fps', fps, this.animation.fps, isPositive, 'a positive number of keyframes per second')
+    this.clock.speed = checkedNumber(this.model, 'speed', speed, 1, isPositive, 'a positive rate')
     this.checkRate()
   }
 
   /** fps and speed each fine, their product past a double: play at the animation's own rate. */
   private checkRate(): void {
-    const player = this.player
-    if (Number.isFinite(player.fps * player.speed)) return
+    const clock = this.clock
+    if (Number.isFinite(clock.fps * clock.speed)) return
     warnOnce(
-      `${this.model.name}:rate:${player.fps}:${player.speed}`,
-      `${this.model.name ?? 'model'}: fps × speed (${player.fps} × ${player.speed}) is not a finite rate; using ${this.animation.fps} fps at speed 1`,
+      `${this.model.name}:rate:${clock.fps}:${clock.speed}`,
+      `${this.model.name ?? 'model'}: fps × speed (${clock.fps} × ${clock.speed}) is not a finite rate; using ${this.animation.fps} fps at speed 1`,
     )
-    player.fps = this.animation.fps
-    player.speed = 1
+    clock.fps = this.animation.fps
+    clock.speed = 1
   }
 
+  /** Stops and shows the animation's first frame. */
   stop(): void {
-    this.player.stop()
+    this.clock.stop()
   }
   pause(): void {
-    this.player.pause()
+    this.clock.pause()
   }
   resume(): void {
-    this.player.resume()
+    this.clock.resume()
   }
 
+  /** Shows one frame still, fractional allowed; `null` goes back to the animation. */
   showFrame(frame: number | null): void {
     if (frame === null) {
-      this.player.release()
+      this.clock.release()
       return
     }
     const last = this.model.header.numFrames - 1
@@ -140,11 +128,12 @@ export class MD2Animator implements MD2AnimationController {
         `${this.model.name ?? 'model'}: frame={${frame}} is not one of its frames (0–${last}, fractions allowed); showing frame ${shown}`,
       )
     }
-    this.player.showFrame(shown)
+    this.clock.showFrame(shown)
   }
 
+  /** Moves time on by `seconds` (done for you by `useMD2Animation` and `<MD2Model>`). Returns whether the pose changed. */
   update(seconds: number): boolean {
-    return this.player.advance(seconds, this.events)
+    return this.clock.advance(seconds, this.events)
   }
 
   /** Finds an animation, warning once (with the choices) and playing the first when there is none. */

@@ -1,8 +1,8 @@
 import { FRAME_HEADER_SIZE, VERTEX_SIZE } from './spec.js'
-import type { MD2Frame, MD2Model } from './types.js'
+import type { MD2Frame, MD2ModelData } from './types.js'
 
 /** What a model keeps of its frames: names, transforms and one view on every frame's bytes. */
-export type MD2FrameStore = Pick<MD2Model, 'header' | 'frameNames' | 'frameTransforms' | 'frameData' | 'frameStride'>
+export type MD2FrameStore = Pick<MD2ModelData, 'header' | 'frameNames' | 'frameTransforms' | 'frameData' | 'frameStride'>
 
 /**
  * The frame objects of a model, built from its frame store: `scale` and `translate` from
@@ -25,12 +25,12 @@ export function buildFrames(model: MD2FrameStore): MD2Frame[] {
   return frames
 }
 
-function setFrames(this: MD2Model, frames: MD2Frame[]): void {
+function setFrames(this: MD2ModelData, frames: MD2Frame[]): void {
   Object.defineProperty(this, 'frames', { value: frames, writable: true, enumerable: true, configurable: true })
 }
 
 // One getter and setter shared by every model, so models keep sharing one hidden class.
-function getFrames(this: MD2Model): MD2Frame[] {
+function getFrames(this: MD2ModelData): MD2Frame[] {
   const frames = buildFrames(this)
   setFrames.call(this, frames)
   return frames
@@ -40,7 +40,7 @@ function getFrames(this: MD2Model): MD2Frame[] {
  * Gives `model` a `frames` property built from its frame store on first read, then kept as a
  * plain (writable, enumerable) value. Assigning `frames` first replaces it without building.
  */
-export function defineLazyFrames<T extends Omit<MD2Model, 'frames'>>(model: T): T & { frames: MD2Frame[] } {
+export function defineLazyFrames<T extends Omit<MD2ModelData, 'frames'>>(model: T): T & { frames: MD2Frame[] } {
   Object.defineProperty(model, 'frames', { get: getFrames, set: setFrames, enumerable: true, configurable: true })
   return model as T & { frames: MD2Frame[] }
 }

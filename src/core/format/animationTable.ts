@@ -1,6 +1,6 @@
-import { QUAKE2_FPS } from '../format/spec.js'
-import { MD2Error } from '../errors.js'
-import type { MD2Animation, MD2AnimationDef, MD2Model } from '../format/types.js'
+import { QUAKE2_FPS } from './spec.js'
+import { MD2Error } from '../MD2Error.js'
+import type { MD2Animation, MD2AnimationDef, MD2ModelData } from './types.js'
 
 /**
  * The standard Quake II player frames (0–197), as the game code plays them. Corrects the tutorials:
@@ -165,7 +165,7 @@ export type AnimationSelector = string | number | { start: number; end: number; 
  * there is no such animation.
  */
 export function findAnimation(
-  model: Pick<MD2Model, 'animations'> & ({ header: { numFrames: number } } | { frames: readonly unknown[] }),
+  model: Pick<MD2ModelData, 'animations'> & ({ header: { numFrames: number } } | { frames: readonly unknown[] }),
   selector: AnimationSelector,
 ): MD2Animation | undefined {
   if (typeof selector === 'number') return model.animations[selector]

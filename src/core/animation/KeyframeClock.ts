@@ -24,7 +24,7 @@ export interface PlayOptions {
 }
 
 /** What the player tells its owner while it advances. Called synchronously from `advance`. */
-export interface AnimationEvents {
+export interface KeyframeEvents {
   /** A keyframe was reached (the pose is exactly on it): footsteps, muzzle flashes. In order, once each. */
   onFrame?(frame: number): void
   /** A looping animation went round (just before its first frame is reached again). */
@@ -42,7 +42,7 @@ export interface AnimationEvents {
  * The playhead counts keyframes from the animation's first: at `position` p the pose blends
  * keyframe `floor(p)` into the next by `p − floor(p)`; a loop blends the last frame back into the first.
  */
-export class AnimationPlayer {
+export class KeyframeClock {
   /** What to draw, written by `advance`, `play`, `showFrame`. */
   readonly pose: MD2Pose
   /** The range being played. */
@@ -162,7 +162,7 @@ export class AnimationPlayer {
    * Moves time on by `seconds` (the frame's delta). Reports keyframes reached, loops and the end
    * through `events`. Returns whether the pose changed.
    */
-  advance(seconds: number, events?: AnimationEvents): boolean {
+  advance(seconds: number, events?: KeyframeEvents): boolean {
     const pose = this.pose
     let changed = false
     if (pose.fadeWeight > 0 && seconds > 0) {
@@ -210,7 +210,7 @@ export class AnimationPlayer {
     return true
   }
 
-  private finishAtEnd(events: AnimationEvents | undefined): void {
+  private finishAtEnd(events: KeyframeEvents | undefined): void {
     const last = this.length - 1
     if (this.reported < last) events?.onFrame?.(this.frameAt(last))
     this.reported = last

@@ -1,4 +1,4 @@
-import { MD2Error } from '../errors.js'
+import { MD2Error } from '../MD2Error.js'
 import type { MD2Header } from './types.js'
 
 /** What the GL-command builder reads from a model: the skin size, the texture coordinates and the triangles. */
