@@ -27,7 +27,7 @@ try {
   run('npm', ['ci', '--no-audit', '--no-fund'])
   // npm takes a `file:` tarball from its cache when the lockfile pins its checksum: make sure the
   // library installed is the one just built (see examples/arena/scripts/unpin-tarball.mjs).
-  for (const file of ['dist/index.js', 'dist/core.js']) {
+  for (const file of ['dist/index.js', 'dist/core/index.js', 'dist/react/MD2Model.js']) {
     const built = readFileSync(join(root, file))
     const installed = readFileSync(join(arena, 'node_modules/react-three-md2', file))
     if (!built.equals(installed)) throw new Error(`examples/arena installed a react-three-md2 whose ${file} is not the one just built`)

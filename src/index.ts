@@ -1,26 +1,8 @@
 /**
- * react-three-md2: Quake II MD2 models in React Three Fiber. The core (`react-three-md2/core`), with
- * the three.js and React layers.
+ * react-three-md2: Quake II MD2 models in React Three Fiber. The components and hooks, with everything
+ * from `react-three-md2/three` (three.js) and `react-three-md2/core`.
  */
-export * from './core/index.js'
-
-// three.js
-export { MD2Loader, md2SourceUrl } from './three/loaders/MD2Loader.js'
-export { MD2SkinLoader, createSkinTexture, getMissingSkinTexture } from './three/loaders/MD2SkinLoader.js'
-export { MD2TagLoader } from './three/loaders/MD2TagLoader.js'
-export { MD2ArchiveLoader, type LoadedMD2Archive } from './three/loaders/MD2ArchiveLoader.js'
-export {
-  createMD2Geometry,
-  writeMD2Pose,
-  getMD2RenderData,
-  type MD2RenderData,
-  type CreateMD2GeometryOptions,
-  type WriteMD2PoseOptions,
-} from './three/mesh/MD2Geometry.js'
-export { setTagMatrix } from './three/mesh/tagMatrix.js'
-export { md2FromGeometry, type MD2FromGeometryOptions } from './three/convert/md2FromGeometry.js'
-export { exportGLTF, type ExportGLTFOptions } from './three/convert/exportGLTF.js'
-export { MD2Crowd, type MD2CrowdOptions } from './three/crowd/MD2Crowd.js'
+export * from './three/index.js'
 
 // React
 export { MD2Model, type MD2ModelProps, type MD2PoseSource } from './react/MD2Model.js'

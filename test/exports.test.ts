@@ -35,6 +35,7 @@ function readmeList(entry: string): string[] {
 
 describe('public API', () => {
   const core = exportedNames('src/core/index.ts')
+  const three = exportedNames('src/three/index.ts')
   const main = exportedNames('src/index.ts')
 
   it('the core exports at most 40 names, each once, as the README lists them', () => {
@@ -43,8 +44,14 @@ describe('public API', () => {
     expect(readmeList('react-three-md2/core').sort()).toEqual([...core].sort())
   })
 
-  it('the main entry adds its names to the core without reusing one, as the README lists them', () => {
-    expect(main.filter((name) => core.includes(name))).toEqual([])
+  it('the three.js entry adds its names to the core without reusing one, as the README lists them', () => {
+    expect(three.filter((name) => core.includes(name))).toEqual([])
+    expect(new Set(three).size).toBe(three.length)
+    expect(readmeList('react-three-md2/three').sort()).toEqual([...three].sort())
+  })
+
+  it('the main entry adds its names to the three.js entry without reusing one, as the README lists them', () => {
+    expect(main.filter((name) => core.includes(name) || three.includes(name))).toEqual([])
     expect(new Set(main).size).toBe(main.length)
     expect(readmeList('react-three-md2').sort()).toEqual([...main].sort())
   })

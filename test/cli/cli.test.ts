@@ -198,7 +198,7 @@ describe('CLI rebuild', () => {
 })
 
 const BIN = resolve(import.meta.dirname, '../../bin/react-three-md2.mjs')
-const BUILT = existsSync(resolve(import.meta.dirname, '../../dist/cli.js'))
+const BUILT = existsSync(resolve(import.meta.dirname, '../../dist/cli/main.js'))
 
 describe.skipIf(!BUILT)('the built bin (after npm run build)', () => {
   function bin(args: string[]): { code: number; stdout: string; stderr: string } {

@@ -22,7 +22,7 @@ import { runOnDisk } from '../support/cli'
 
 const OGRO = join(ASSETS_DIR, 'quake2/ogro/tris.MD2')
 const BIN = resolve(import.meta.dirname, '../../bin/react-three-md2.mjs')
-const BUILT = existsSync(resolve(import.meta.dirname, '../../dist/cli.js'))
+const BUILT = existsSync(resolve(import.meta.dirname, '../../dist/cli/main.js'))
 let dir: string
 
 beforeAll(() => {

@@ -1,0 +1,22 @@
+/**
+ * react-three-md2/three: the MD2 format in plain three.js, without React (loaders, geometry and pose
+ * writing, the GPU crowd, tag matrices, conversion), with everything from the core.
+ */
+export * from '../core/index.js'
+
+export { MD2Loader, md2SourceUrl } from './loaders/MD2Loader.js'
+export { MD2SkinLoader, createSkinTexture, getMissingSkinTexture } from './loaders/MD2SkinLoader.js'
+export { MD2TagLoader } from './loaders/MD2TagLoader.js'
+export { MD2ArchiveLoader, type LoadedMD2Archive } from './loaders/MD2ArchiveLoader.js'
+export {
+  createMD2Geometry,
+  writeMD2Pose,
+  getMD2RenderData,
+  type MD2RenderData,
+  type CreateMD2GeometryOptions,
+  type WriteMD2PoseOptions,
+} from './mesh/MD2Geometry.js'
+export { setTagMatrix } from './mesh/tagMatrix.js'
+export { md2FromGeometry, type MD2FromGeometryOptions } from './convert/md2FromGeometry.js'
+export { exportGLTF, type ExportGLTFOptions } from './convert/exportGLTF.js'
+export { MD2Crowd, type MD2CrowdOptions } from './crowd/MD2Crowd.js'
