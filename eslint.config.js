@@ -14,10 +14,11 @@ export default tseslint.config(
       'node_modules',
       'bench/results',
       '**/*.d.ts.map',
-      // The arena example's build output and packed library (examples/arena/README.md).
-      'examples/arena/dist',
-      'examples/arena/vendor',
-      'examples/arena/node_modules',
+      // The examples' build output, packed library and copied models (examples/arena/README.md).
+      'examples/*/dist',
+      'examples/*/vendor',
+      'examples/*/node_modules',
+      'examples/*/public/players',
     ],
   },
   js.configs.recommended,

@@ -8,77 +8,21 @@
  *
  * Ends with `N passed, M failed`; exits 1 on any failure, a console error or a failed request.
  */
-import { readFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import { extname, join, normalize, sep } from 'node:path'
+import { join } from 'node:path'
 import { chromium } from 'playwright-core'
-// The repository's browser flags (WebGL and WebGPU without a GPU, timers at full speed) and Debian's Chromium.
-import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from '../../../test/browser/chromium.mjs'
+import { checks, expect, frames as framesOf, launch, serve, watchedPage } from '../../scripts/browser.mjs'
 
-const DIST = join(import.meta.dirname, '../dist')
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-}
 /** Software WebGL on two cores draws a few frames a second: deadlines are generous, never fixed sleeps to pass. */
 const TIMEOUT = 30_000
 
-/** A static server for dist/ on 127.0.0.1, on a free port: a missing file is a 404 (a failed request below). */
-async function serve() {
-  const server = createServer(async (request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)
-    const file = normalize(join(DIST, path === '/' ? 'index.html' : path))
-    try {
-      if (!file.startsWith(DIST + sep)) throw new Error('outside dist/')
-      const body = await readFile(file)
-      response.writeHead(200, { 'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream' })
-      response.end(body)
-    } catch {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
-    }
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() }
-}
-
-let passed = 0
-let failed = 0
 /** Keys a check holds down: let go of them whatever happened, so a failure does not spill into the next check. */
 let releaseKeys = async () => {}
-async function check(name, run) {
-  const started = Date.now()
-  try {
-    await run()
-    passed++
-    console.log(`ok    ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
-  } catch (error) {
-    failed++
-    console.log(`FAIL  ${name}\n      ${error instanceof Error ? error.message : String(error)}`)
-  } finally {
-    await releaseKeys()
-  }
-}
+const { check, finish } = checks({ afterEach: () => releaseKeys() })
 
-function expect(condition, message) {
-  if (!condition) throw new Error(message)
-}
-
-const server = await serve()
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-const problems = []
+const server = await serve(join(import.meta.dirname, '../dist'))
+const browser = await launch(chromium)
 try {
-  const page = await browser.newPage({ viewport: { width: 800, height: 600 } })
-  const requests = []
-  page.on('console', (message) => message.type() === 'error' && problems.push(`console error: ${message.text()}`))
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`))
-  page.on('response', (response) => {
-    requests.push(new URL(response.url()).pathname)
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.url()}`)
-  })
+  const { page, problems, requests } = await watchedPage(browser)
 
   /** The game's state now, as plain data. */
   const game = () =>
@@ -100,16 +44,7 @@ try {
       await page.waitForTimeout(100)
     }
   }
-  const frames = (n) =>
-    page.evaluate(
-      (count) =>
-        new Promise((done) => {
-          let left = count
-          const step = () => (--left <= 0 ? done() : requestAnimationFrame(step))
-          requestAnimationFrame(step)
-        }),
-      n,
-    )
+  const frames = (n) => framesOf(page, n)
   const distance = (a, b) => Math.hypot(a.x - b.x, a.z - b.z)
 
   releaseKeys = async () => {
@@ -300,5 +235,4 @@ try {
   server.close()
 }
 
-console.log(`${passed} passed, ${failed} failed`)
-process.exitCode = failed > 0 ? 1 : 0
+finish()
