@@ -1,11 +1,16 @@
 import type { StorybookConfig } from '@storybook/react-vite'
 import { fileURLToPath } from 'node:url'
+import remarkGfm from 'remark-gfm'
 import { mergeConfig } from 'vite'
 
 const config: StorybookConfig = {
   framework: '@storybook/react-vite',
   stories: ['../stories/Introduction.mdx', '../stories/**/*.mdx', '../stories/**/*.stories.@(ts|tsx)'],
-  addons: ['@storybook/addon-docs', '@storybook/addon-vitest'],
+  addons: [
+    // GitHub-flavoured markdown in the MDX pages: without it their tables are shown as lines of `|` text.
+    { name: '@storybook/addon-docs', options: { mdxPluginOptions: { mdxCompileOptions: { remarkPlugins: [remarkGfm] } } } },
+    '@storybook/addon-vitest',
+  ],
   // The bundled real models and skins, served as they are (never copied into src).
   // (Mounted at /models, not /assets: story modules import `assets/...?md2-animations` and
   // `assets/...?raw`, and vite must see those URLs rather than the static files.)

@@ -14,11 +14,11 @@
  *   node scripts/check-package.mjs [--keep]
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { installPacked, packLibrary, root } from './packed-consumer.mjs'
 
-const root = resolve(import.meta.dirname, '..')
 const keep = process.argv.includes('--keep')
 const bin = (name) => join(root, 'node_modules/.bin', name)
 const work = mkdtempSync(join(tmpdir(), 'md2-package-'))
@@ -29,11 +29,7 @@ function run(command, args, options = {}) {
 }
 
 try {
-  run('npm', ['pack', '--pack-destination', work, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] })
-  const tarball = join(
-    work,
-    readdirSync(work).find((name) => name.endsWith('.tgz')),
-  )
+  const tarball = packLibrary(work)
 
   // 1. Types resolve in every mode TypeScript has.
   run(bin('attw'), [tarball, '--ignore-rules', 'cjs-resolves-to-esm'])
@@ -42,24 +38,8 @@ try {
 
   // 3. A consumer under nodenext with library checking on.
   const app = join(work, 'consumer')
-  const modules = join(app, 'node_modules')
-  mkdirSync(join(modules, 'react-three-md2'), { recursive: true })
-  run('tar', ['-xzf', tarball, '-C', join(modules, 'react-three-md2'), '--strip-components=1'])
   // The peers and dependencies as this repository has them (the versions the library is tested with).
-  for (const name of [
-    'react',
-    'react-dom',
-    'three',
-    '@types/react',
-    '@types/react-dom',
-    '@types/three',
-    '@react-three/fiber',
-    'fflate',
-    'fast-png',
-  ]) {
-    mkdirSync(dirname(join(modules, name)), { recursive: true })
-    symlinkSync(join(root, 'node_modules', name), join(modules, name), 'dir')
-  }
+  installPacked(app, tarball)
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2))
   writeFileSync(
     join(app, 'tsconfig.json'),

@@ -4,13 +4,19 @@
  * on 127.0.0.1, opens every story that has checks (tag `test`) in Debian's Chromium, waits for its play
  * function, and fails on a play function that threw, a console error or warning, a failed request or an
  * unhandled error, unless the story names it in `parameters.expected` (as the dev-mode story tests do,
- * test/browser/story-guards.ts). Every docs page is opened too and must load without any of those.
+ * test/browser/story-guards.ts). Every docs page is opened too and must load without any of those, and
+ * its rendered text is read as a visitor reads it:
+ *  - no markdown table shown as text (a `|---|` delimiter row outside a code block: what an MDX page
+ *    shows when GitHub-flavoured markdown is not enabled);
+ *  - an MDX page renders each table of its source, in order, as a `<table>` with the source's rows and
+ *    columns, and each `<Source code={…?raw}>` as the text of the file it imports;
+ *  - no props table (ArgTypes, Controls) renders empty, and an MDX page renders one per block it names.
  *
  *   node --import tsx scripts/check-static-storybook.mjs [--dir storybook-static] [--only <id part>] [--renderer webgl|webgpu|webgpu-webgl2]
  */
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { extname, join, normalize, resolve } from 'node:path'
+import { dirname, extname, join, normalize, resolve } from 'node:path'
 import { chromium } from 'playwright'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/browser/chromium.mjs'
 
@@ -20,6 +26,8 @@ const option = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback
 }
 const root = resolve(option('--dir', 'storybook-static'))
+/** The repository: docs entries name their MDX source relative to it. */
+const repository = resolve(import.meta.dirname, '..')
 const only = option('--only', undefined)
 const renderer = option('--renderer', undefined)
 const STORY_TIMEOUT = 180_000
@@ -106,6 +114,7 @@ async function visit(entry) {
   const viewMode = entry.type === 'docs' ? 'docs' : 'story'
   const started = Date.now()
   let failure
+  let docsProblems = []
   try {
     await page.goto(`${origin}/iframe.html?id=${encodeURIComponent(entry.id)}&viewMode=${viewMode}${globals}`)
     await page.waitForFunction(
@@ -121,7 +130,10 @@ async function visit(entry) {
           : undefined),
     )
     // Docs pages render their stories too: give their canvases a moment to load what they ask for.
-    if (entry.type === 'docs') await page.waitForTimeout(2000)
+    if (entry.type === 'docs') {
+      await page.waitForTimeout(2000)
+      docsProblems = compareDocs(mdxExpectations(entry), await page.evaluate(readRenderedDocs))
+    }
   } catch (error) {
     failure = `did not finish in ${STORY_TIMEOUT / 1000} s (${error.message.split('\n')[0]})`
   }
@@ -132,6 +144,7 @@ async function visit(entry) {
     KNOWN_NOISE.some((noise) => text.includes(noise)) || (expected.messages ?? []).some((part) => text.includes(part))
   const found = []
   if (failure) found.push(failure)
+  found.push(...docsProblems)
   for (const request of failedUrls) if (!allowedRequest(request.url)) found.push(`failed request: ${request.text} ${request.url}`)
   for (const problem of problems) {
     // The browser's own line for a failed request is judged with the request.
@@ -140,6 +153,152 @@ async function visit(entry) {
     if (!allowedMessage(problem.text)) found.push(`${problem.kind}: ${problem.text.split('\n')[0]}`)
   }
   return { found, seconds: (Date.now() - started) / 1000 }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Docs pages: what their MDX source asks for, what the page shows.
+
+/** A GFM table's delimiter row: `|---|:--:|`, with or without the outer pipes. */
+const DELIMITER_ROW = /^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?$/
+/** Table cells: split on pipes that are not escaped (`\|` inside a cell's code). */
+const cells = (row) =>
+  row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+
+/**
+ * What an MDX page's source asks for, outside its code fences: its GFM tables (rows, columns and the line
+ * each starts on), how many props blocks it names, and the file each `<Source code={name}>` shows (`name`
+ * imported from `….tsx?raw`). Nothing for an autodocs page (a stories file).
+ */
+function mdxExpectations(entry) {
+  if (!entry.importPath?.endsWith('.mdx')) return undefined
+  const file = join(repository, entry.importPath)
+  const lines = readFileSync(file, 'utf8').split('\n')
+  const tables = []
+  let propsBlocks = 0
+  const sources = []
+  const raw = new Map()
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    const fence = /^(\s*)(`{3,}|~{3,})/.exec(line)
+    if (fence) {
+      // A fenced block is shown as a source block too, with its own text.
+      const start = i
+      while (++i < lines.length && !lines[i].trim().startsWith(fence[2]));
+      const text = lines
+        .slice(start + 1, i)
+        .map((text) => text.slice(fence[1].length))
+        .join('\n')
+      sources.push({ line: start + 1, file: `${entry.importPath.replace(/^\.\//, '')}:${start + 1}`, text })
+      continue
+    }
+    const imported = /^import\s+(\w+)\s+from\s+['"](.+)\?raw['"]/.exec(line)
+    if (imported) raw.set(imported[1], join(dirname(file), imported[2]))
+    propsBlocks += (line.match(/<(ArgTypes|Controls|ArgsTable)\b/g) ?? []).length
+    for (const shown of line.matchAll(/<Source\b[^>]*\bcode=\{(\w+)\}/g)) {
+      const path = raw.get(shown[1])
+      sources.push({
+        line: i + 1,
+        file: path && relativeToRepository(path),
+        text: path && existsSync(path) ? readFileSync(path, 'utf8') : '',
+      })
+    }
+    if (line.trim().startsWith('|') && DELIMITER_ROW.test(lines[i + 1]?.trim() ?? '')) {
+      const start = i
+      let end = i + 2
+      while (end < lines.length && lines[end].trim().startsWith('|')) end++
+      tables.push({ line: start + 1, rows: end - start - 1, columns: cells(line).length, header: cells(line).map((cell) => cell.trim()) })
+      i = end - 1
+    }
+  }
+  return { page: entry.importPath.replace(/^\.\//, ''), tables, propsBlocks, sources }
+}
+
+const relativeToRepository = (path) => path.slice(repository.length + 1)
+
+/** Runs in the page: the docs content as rendered (stories inside it left out). */
+function readRenderedDocs() {
+  const docs = document.querySelector('#storybook-docs .sbdocs-content') ?? document.querySelector('#storybook-docs')
+  if (!docs) return undefined
+  const outsideStories = (element) => !element.closest('.docs-story, .sb-story')
+  // Text a reader sees outside code blocks and stories, one string per block element.
+  const textBlocks = [...docs.querySelectorAll('p, li, td, th, h1, h2, h3, h4, blockquote')]
+    .filter((element) => outsideStories(element) && !element.closest('pre, .docblock-source'))
+    .map((element) => element.textContent ?? '')
+  const props = [...docs.querySelectorAll('.docblock-argstable')].map((table) => table.querySelectorAll('tbody tr').length)
+  const tables = [...docs.querySelectorAll('table')]
+    .filter((table) => outsideStories(table) && !table.closest('.docblock-argstable'))
+    .map((table) => ({
+      rows: table.querySelectorAll('tr').length,
+      columns: table.querySelector('tr')?.children.length ?? 0,
+      header: [...(table.querySelector('tr')?.children ?? [])].map((cell) => cell.textContent?.trim() ?? ''),
+    }))
+  const sources = [...docs.querySelectorAll('.docblock-source')]
+    .filter(outsideStories)
+    .map((block) => block.querySelector('pre')?.textContent ?? '')
+  const text = docs.textContent ?? ''
+  return {
+    textBlocks,
+    props,
+    tables,
+    sources,
+    emptyProps: ['This story has no controls', "couldn't find or generate any controls", 'Args unsupported', 'No component found'].filter(
+      (phrase) => text.includes(phrase),
+    ),
+  }
+}
+
+/** Over every docs page: tables in the MDX sources and rendered with their rows, props tables with rows, source blocks as written. */
+const docsTotals = { tables: 0, tablesRendered: 0, props: 0, sources: 0, sourcesShown: 0 }
+
+/** What is wrong with a rendered docs page, one line each, naming the source's line where there is one. */
+function compareDocs(expected, rendered) {
+  if (!rendered) return ['the docs content (#storybook-docs) is not on the page']
+  const problems = []
+  docsTotals.props += rendered.props.filter((rows) => rows > 0).length
+  const at = (line) => (expected ? `${expected.page}:${line}` : 'the page')
+  for (const text of rendered.textBlocks) {
+    const delimiter = /\|\s*:?-{3,}:?\s*\|/.exec(text)
+    if (delimiter) problems.push(`a markdown table shown as text: "${text.slice(0, 100).replace(/\s+/g, ' ')}…"`)
+  }
+  if (rendered.emptyProps.length > 0) problems.push(`a props table renders empty ("${rendered.emptyProps[0]}")`)
+  rendered.props.forEach((rows, i) => {
+    if (rows === 0) problems.push(`props table ${i + 1} of ${rendered.props.length} has no rows`)
+  })
+  if (!expected) return problems
+  docsTotals.tables += expected.tables.length
+  docsTotals.sources += expected.sources.length
+  if (rendered.props.length !== expected.propsBlocks)
+    problems.push(`${expected.propsBlocks} props block(s) (ArgTypes, Controls) in ${expected.page}, ${rendered.props.length} rendered`)
+  if (rendered.tables.length !== expected.tables.length)
+    problems.push(`${expected.tables.length} markdown table(s) in ${expected.page}, ${rendered.tables.length} rendered as <table>`)
+  expected.tables.forEach((table, i) => {
+    const shown = rendered.tables[i]
+    if (!shown) return
+    const name = `table ${i + 1} of ${expected.tables.length} (${at(table.line)}, "${table.header.join(' | ')}")`
+    if (shown.rows !== table.rows) problems.push(`${name}: ${table.rows} rows in the source, ${shown.rows} rendered`)
+    if (shown.columns !== table.columns) problems.push(`${name}: ${table.columns} columns in the source, ${shown.columns} rendered`)
+    if (shown.rows === table.rows && shown.columns === table.columns) docsTotals.tablesRendered++
+  })
+  if (rendered.sources.length !== expected.sources.length)
+    problems.push(
+      `${expected.sources.length} source block(s) (<Source>, fenced code) in ${expected.page}, ${rendered.sources.length} rendered`,
+    )
+  const words = (text) => text.replace(/\s+/g, ' ').trim()
+  expected.sources.forEach((source, i) => {
+    if (!source.file) problems.push(`source block at ${at(source.line)}: its code is not a ?raw import of a file`)
+    else if (!source.text) problems.push(`source block at ${at(source.line)}: ${source.file} is missing or empty`)
+    else if (rendered.sources[i] === undefined) return
+    else if (words(rendered.sources[i]) !== words(source.text))
+      problems.push(
+        `source block ${i + 1} (${at(source.line)}) does not show ${source.file} as it is: "${words(rendered.sources[i]).slice(0, 80)}…"`,
+      )
+    else docsTotals.sourcesShown++
+  })
+  return problems
 }
 
 let failed = 0
@@ -159,4 +318,9 @@ console.log(
   `Static Storybook${renderer ? ` (renderer ${renderer})` : ''}: ${stories.length} stories and ${docs.length} docs pages, ` +
     `${passed} passed, ${failed} failed`,
 )
+if (docs.length > 0)
+  console.log(
+    `Docs pages: ${docsTotals.tablesRendered} of the ${docsTotals.tables} markdown tables in their MDX rendered with their rows, ` +
+      `${docsTotals.props} props tables with rows, ${docsTotals.sourcesShown} of ${docsTotals.sources} source blocks showing their code`,
+  )
 process.exit(failed > 0 ? 1 : 0)

@@ -1,0 +1,26 @@
+import { MD2Instance, MD2Instances } from 'react-three-md2'
+
+export interface Character {
+  id: number
+  position: [number, number, number]
+  animation: string
+}
+
+export function ArmedCrowds({ ogros, soldiers }: { ogros: Character[]; soldiers: Character[] }) {
+  return (
+    <>
+      <MD2Instances url="/players/ogro/tris.md2" skin="igdosh.pcx">
+        {ogros.map((o) => (
+          <MD2Instance key={o.id} position={o.position} animation={o.animation} />
+        ))}
+        <MD2Instances url="/players/ogro/weapon.md2" sync />
+      </MD2Instances>
+      <MD2Instances url="/ufoai/soldier/body.md2" tags="/ufoai/soldier/body.tag">
+        {soldiers.map((s) => (
+          <MD2Instance key={s.id} position={s.position} animation={s.animation} />
+        ))}
+        <MD2Instances url="/ufoai/soldier/head01.md2" tag="tag_head" />
+      </MD2Instances>
+    </>
+  )
+}

@@ -1,0 +1,24 @@
+import { useRef } from 'react'
+import { MD2Attach, MD2Model, MD2Player, type MD2AnimationDef } from 'react-three-md2'
+import type { Group } from 'three'
+
+/** A Quake II player folder: body, skin by name, weapon synced to the body. */
+export function Ogro() {
+  return <MD2Player path="/players/ogro/" skin="igdosh" weapon="railgun" animation="run" crossfade={0.2} />
+}
+
+/** A UFO:AI soldier: `animations` is `parseAnimationTable(text)` of its `body.anm`. */
+export function Soldier({ animations }: { animations: MD2AnimationDef[] }) {
+  // The hand's placement, for a game to spawn shots from.
+  const hand = useRef<Group>(null)
+  return (
+    <MD2Model url="/ufoai/soldier/body.md2" tags="/ufoai/soldier/body.tag" animationTable={animations} animation="walk1">
+      <MD2Attach tag="tag_head">
+        <MD2Model url="/ufoai/soldier/head01.md2" />
+      </MD2Attach>
+      <MD2Attach tag="tag_rweapon" ref={hand}>
+        <MD2Model url="/ufoai/weapons/rifle.md2" />
+      </MD2Attach>
+    </MD2Model>
+  )
+}

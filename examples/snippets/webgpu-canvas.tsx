@@ -1,0 +1,19 @@
+import { Canvas } from '@react-three/fiber'
+import type { ReactNode } from 'react'
+import { PCFShadowMap } from 'three'
+import { WebGPURenderer } from 'three/webgpu'
+
+export function WebGPUCanvas({ children }: { children: ReactNode }) {
+  return (
+    <Canvas
+      gl={async (props) => {
+        const renderer = new WebGPURenderer(props as ConstructorParameters<typeof WebGPURenderer>[0])
+        await renderer.init()
+        return renderer
+      }}
+      shadows={{ enabled: true, type: PCFShadowMap }} // R3F's default, PCFSoftShadowMap, is not in three's WebGPU renderer
+    >
+      {children}
+    </Canvas>
+  )
+}
