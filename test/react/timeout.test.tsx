@@ -3,8 +3,8 @@ import type { Group } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MD2Error } from '../../src/core/MD2Error'
 import { MD2Model } from '../../src/react/MD2Model'
-import { getLoadTimeout, setLoadTimeout } from '../../src/react/assetCache'
-import { models, useMD2 } from '../../src/react/useMD2'
+import { getLoadTimeout, setLoadTimeout } from '../../src/react/loading/loadTimeout'
+import { modelKey, models, useMD2 } from '../../src/react/loading/useMD2'
 import { Boundary } from '../support/boundary'
 import { mount } from '../support/render'
 import { HOST, serveAssets } from '../support/serve'
@@ -49,7 +49,7 @@ describe('a load that never answers', () => {
     // The request itself was given up, and nothing of it stays in the cache.
     await vi.waitFor(() => expect(server.aborted).toEqual([PATH]))
     await wait(250)
-    expect(models.has(OGRO)).toBe(false)
+    expect(models.has(modelKey(OGRO))).toBe(false)
     await first.unmount()
 
     // The server answers now: the same URL mounted again is fetched again and drawn.
@@ -88,7 +88,7 @@ describe('a load that never answers', () => {
     expect(error.code).toBe('LOAD_FAILED')
     expect(error.message).toContain('120 ms')
     await wait(200)
-    expect(models.has(OGRO)).toBe(false)
+    expect(models.has(modelKey(OGRO))).toBe(false)
 
     const own = (await useMD2.preload(OGRO, { timeout: 60 }).catch((e: unknown) => e)) as MD2Error
     expect(own.message).toContain('60 ms')
@@ -110,6 +110,6 @@ describe('a load that never answers', () => {
     expect(warnings[0]).toContain('-5')
     expect(warnings[0]).toContain('30000 ms')
     await wait(50)
-    expect(models.peek(OGRO)).toBeDefined()
+    expect(models.peek(modelKey(OGRO))).toBeDefined()
   })
 })
