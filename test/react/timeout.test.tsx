@@ -5,6 +5,7 @@ import { MD2Error } from '../../src/core/MD2Error'
 import { MD2Model } from '../../src/react/MD2Model'
 import { getLoadTimeout, setLoadTimeout } from '../../src/react/loading/loadTimeout'
 import { modelKey, models, useMD2 } from '../../src/react/loading/useMD2'
+import { useMD2Tags } from '../../src/react/loading/useMD2Tags'
 import { Boundary } from '../support/boundary'
 import { mount } from '../support/render'
 import { HOST, serveAssets } from '../support/serve'
@@ -23,6 +24,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 afterEach(() => {
   vi.restoreAllMocks()
   useMD2.clear()
+  useMD2Tags.clear()
   setLoadTimeout(30_000)
 })
 
@@ -92,6 +94,61 @@ describe('a load that never answers', () => {
 
     const own = (await useMD2.preload(OGRO, { timeout: 60 }).catch((e: unknown) => e)) as MD2Error
     expect(own.message).toContain('60 ms')
+  })
+
+  it('a URL switched to fails after the timeout given, as a first load does', async () => {
+    const SYDNEY_PATH = '/a/quake2/sydney/tris.md2'
+    const SYDNEY = `${HOST}${SYDNEY_PATH}`
+    serveAssets({}, { path: SYDNEY_PATH, promise: new Promise<void>(() => {}) })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const caught: unknown[] = []
+    const ref = createRef<Group>()
+    const scene = (url: string) => (
+      <Boundary onError={(error) => caught.push(error)}>
+        <Suspense fallback={null}>
+          <MD2Model ref={ref} url={url} skin={null} timeout={150} />
+        </Suspense>
+      </Boundary>
+    )
+    const r = await mount(scene(OGRO))
+    await vi.waitFor(() => expect(ref.current).not.toBeNull(), { timeout: 3000 })
+    await r.update(scene(SYDNEY))
+    await vi.waitFor(() => expect(caught).toHaveLength(1), { timeout: 3000 })
+    expect(caught[0]).toMatchObject({ code: 'LOAD_FAILED', file: SYDNEY, message: expect.stringContaining('150 ms') })
+  })
+
+  it('useMD2Tags takes a timeout, and <MD2Model timeout> counts for its tag file too', async () => {
+    const TAGS_PATH = '/a/ufoai/soldier-male/body.tag'
+    const TAGS = `${HOST}${TAGS_PATH}`
+    const server = serveAssets({}, { path: TAGS_PATH, promise: new Promise<void>(() => {}) })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const caught: unknown[] = []
+    function Probe() {
+      useMD2Tags(TAGS, { timeout: 120 })
+      return null
+    }
+    await mount(
+      <Boundary onError={(error) => caught.push(error)}>
+        <Suspense fallback={null}>
+          <Probe />
+        </Suspense>
+      </Boundary>,
+    )
+    await vi.waitFor(() => expect(caught).toHaveLength(1), { timeout: 3000 })
+    expect(caught[0]).toMatchObject({ code: 'LOAD_FAILED', file: TAGS, message: expect.stringContaining('120 ms') })
+    await vi.waitFor(() => expect(server.aborted).toEqual([TAGS_PATH]))
+    await wait(250)
+
+    const model = await useMD2.preload(OGRO)
+    await mount(
+      <Boundary onError={(error) => caught.push(error)}>
+        <Suspense fallback={null}>
+          <MD2Model model={model} tags={TAGS} timeout={90} skin={null} />
+        </Suspense>
+      </Boundary>,
+    )
+    await vi.waitFor(() => expect(caught).toHaveLength(2), { timeout: 3000 })
+    expect(caught[1]).toMatchObject({ code: 'LOAD_FAILED', file: TAGS, message: expect.stringContaining('90 ms') })
   })
 
   it('a loaded model is not affected by its timeout, and a bad timeout warns once and uses the default', async () => {
