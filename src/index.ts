@@ -6,14 +6,18 @@ export * from './three/index.js'
 
 // React
 export { MD2Model, type MD2ModelProps, type MD2PoseSource } from './react/MD2Model.js'
-export { MD2Player, usePlayerIcon, type MD2PlayerProps } from './react/MD2Player.js'
+export { MD2Player, type MD2PlayerProps } from './react/MD2Player.js'
+export { usePlayerIcon } from './react/loading/usePlayerIcon.js'
 export { MD2Attach, type MD2AttachProps } from './react/MD2Attach.js'
 export { MD2ViewWeapon, type MD2ViewWeaponProps } from './react/MD2ViewWeapon.js'
-export { useMD2, type UseMD2Options } from './react/useMD2.js'
-export { setLoadTimeout } from './react/assetCache.js'
-export { useMD2Skin, type ResolvedMD2Skin, type MD2SkinProp } from './react/useMD2Skin.js'
-export { useMD2Tags } from './react/useMD2Tags.js'
-export { MD2Archive, useMD2Archive, type MD2ArchiveProps } from './react/MD2Archive.js'
+export { useMD2, type UseMD2Options } from './react/loading/useMD2.js'
+export { setLoadTimeout } from './react/loading/loadTimeout.js'
+export { useMD2Skin } from './react/loading/useMD2Skin.js'
+export type { ResolvedMD2Skin } from './react/loading/skinSearch.js'
+export type { MD2SkinProp } from './react/loading/useSkinProp.js'
+export { useMD2Tags } from './react/loading/useMD2Tags.js'
+export { MD2Archive, type MD2ArchiveProps } from './react/MD2Archive.js'
+export { useMD2Archive } from './react/loading/useMD2Archive.js'
 export {
   MD2Instances,
   MD2Instance,

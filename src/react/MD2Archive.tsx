@@ -1,32 +1,9 @@
-import { createContext, useContext, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import type { MD2ArchiveFiles, MD2RangeArchive } from '../core/archive/openArchive.js'
 import { MD2Error } from '../core/MD2Error.js'
-import { hasUrlScheme } from '../core/images/skinPaths.js'
 import { baseOfGivenArchive } from '../three/loaders/archiveMounts.js'
-import { MD2ArchiveLoader, type LoadedMD2Archive } from '../three/loaders/MD2ArchiveLoader.js'
-import { createAssetCache, createCacheHook } from './assetCache.js'
-
-const loader = new MD2ArchiveLoader()
-const unmounts = new WeakMap<LoadedMD2Archive, () => void>()
-
-/** Archives by URL; while one is cached, loaders read URLs under it (`…/pak0.pak/…`) from it. */
-const archives = createAssetCache<LoadedMD2Archive>(
-  async (url, signal) => {
-    const archive = await loader.loadWith(url, { signal })
-    unmounts.set(archive, archive.mount())
-    return archive
-  },
-  { evictUnheld: true, onEvict: (archive) => unmounts.get(archive)?.() },
-)
-
-/**
- * Opens a `.pak` or `.pk3`/`.zip` at a URL with Suspense, cached by URL and held while mounted, as
- * `useMD2`: its `entries`, `find`, `read` and how it was read (`ranged`, `requests`). Files inside are
- * addressed as URLs under `archive.base`. `.preload`, `.clear`, `.peek`.
- */
-export const useMD2Archive = createCacheHook(archives)
-
-const ArchiveBase = createContext<string | undefined>(undefined)
+import { ArchiveBase } from './loading/useArchiveUrl.js'
+import { useMD2Archive } from './loading/useMD2Archive.js'
 
 export interface MD2ArchiveProps {
   /** The archive's URL: fetched by HTTP range requests where the server allows, else whole. */
@@ -54,14 +31,4 @@ export function MD2Archive({ url, archive, children }: MD2ArchiveProps) {
 function LoadedArchive({ url, children }: { url: string; children?: ReactNode }) {
   const archive = useMD2Archive(url)
   return <ArchiveBase.Provider value={archive.base}>{children}</ArchiveBase.Provider>
-}
-
-/**
- * `url` as loaders should fetch it: inside the enclosing `<MD2Archive>` when it is relative (no scheme,
- * no leading `/`), as given otherwise or outside any archive.
- */
-export function useArchiveUrl<T extends string | undefined>(url: T): T {
-  const base = useContext(ArchiveBase)
-  if (base === undefined || typeof url !== 'string' || url === '' || url.startsWith('/') || hasUrlScheme(url)) return url
-  return (base + url.replace(/\\/g, '/')) as T
 }

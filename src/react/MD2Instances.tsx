@@ -20,14 +20,13 @@ import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../core/warnOnce.js'
 import type { ShellSpec } from '../core/lighting/quake2Light.js'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
-import { useArchiveUrl } from './MD2Archive.js'
 import type { MD2PoseSource } from './MD2Model.js'
-import { useAssetHold } from './assetCache.js'
-import { tagFiles } from './useMD2Tags.js'
+import { useArchiveUrl } from './loading/useArchiveUrl.js'
+import { useMD2 } from './loading/useMD2.js'
+import { useMD2Tags } from './loading/useMD2Tags.js'
+import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
+import { useSkinProp, type MD2SkinProp } from './loading/useSkinProp.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController, type UseMD2AnimationOptions } from './useMD2Animation.js'
-import { models } from './useMD2.js'
-import { useMaxTextureSize } from './useMaxTextureSize.js'
-import { useSkinProp, type MD2SkinProp } from './useMD2Skin.js'
 
 /** Options of `useMD2Crowd`: the crowd's, with the device's texture limit filled in. */
 export type UseMD2CrowdOptions = Omit<MD2CrowdOptions, 'maxTextureSize'>
@@ -123,8 +122,7 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
  * takes `<MD2Model>`'s animation props and its own transform. The ref is the `MD2Crowd` (an `InstancedMesh`).
  * An `<MD2Instances sync>` or `tag` inside draws another model on every instance (`MD2Crowd.follow`).
  */
-export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2Instances({ url: givenUrl, model, ...props }, ref) {
-  const url = useArchiveUrl(givenUrl)
+export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2Instances({ url, model, ...props }, ref) {
   if (model) return <InstancesView ref={ref} model={model} {...props} />
   if (url !== undefined) return <InstancesFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Instances> needs a `url` or a `model`')
@@ -134,8 +132,9 @@ const InstancesFromUrl = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'model'> &
   { url, ...props },
   ref,
 ) {
-  useAssetHold(models, url)
-  return <InstancesView ref={ref} model={models.read(url)} modelUrl={url} {...props} />
+  const model = useMD2(url)
+  const modelUrl = useArchiveUrl(url)
+  return <InstancesView ref={ref} model={model} modelUrl={modelUrl} {...props} />
 })
 
 const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { model: MD2ModelData; modelUrl?: string }>(
@@ -165,9 +164,9 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     },
     ref,
   ) {
-    useAssetHold(tagFiles, typeof tags === 'string' ? tags : undefined)
-    const tagData = typeof tags === 'string' ? tagFiles.read(tags) : tags
-    const map = useSkinProp(model, skin, modelUrl)
+    const loadedTags = useMD2Tags(typeof tags === 'string' ? tags : undefined)
+    const tagData = typeof tags === 'string' ? loadedTags : tags
+    const map = useSkinProp(model, skin, { modelUrl })
     const parent = useContext(CrowdContext)
     const follows = sync || tag !== undefined
     if (follows && !parent) {

@@ -32,13 +32,12 @@ import { createMD2ShadowMaterial } from '../three/materials/shadowMaterial.js'
 import { inView } from '../three/mesh/frustum.js'
 import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/lighting/quake2Light.js'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext.js'
-import { useArchiveUrl } from './MD2Archive.js'
-import { models } from './useMD2.js'
-import { checkedTimeout, useAssetHold } from './assetCache.js'
-import { tagFiles } from './useMD2Tags.js'
+import { checkedTimeout } from './loading/loadTimeout.js'
+import { useArchiveUrl } from './loading/useArchiveUrl.js'
+import { useMD2, useMD2Hold } from './loading/useMD2.js'
+import { useMD2Tags } from './loading/useMD2Tags.js'
+import { useSkinProp } from './loading/useSkinProp.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController } from './useMD2Animation.js'
-import { registerListing, useSkinProp } from './useMD2Skin.js'
-import { md2SourceUrl } from '../three/loaders/MD2Loader.js'
 
 type GroupProps = Omit<ThreeElements['group'], 'ref' | 'scale' | 'children'>
 
@@ -199,12 +198,7 @@ export interface MD2ModelProps extends GroupProps {
  * instance owns its position/normal buffers and writes the CPU-blended pose into them in
  * `useFrame`, allocating nothing per frame; instances of one model share everything else.
  */
-export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url: givenUrl, model, ...given }, ref) {
-  // Inside an <MD2Archive>, relative URLs (the model, a tag file, a skin path) are the archive's files.
-  const url = useArchiveUrl(givenUrl)
-  const tags = useArchiveUrl(typeof given.tags === 'string' ? given.tags : undefined) ?? given.tags
-  const skinPath = useArchiveUrl(typeof given.skin === 'string' && /[\\/]/.test(given.skin) ? given.skin : undefined)
-  const props = { ...given, tags, skin: skinPath ?? given.skin }
+export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url, model, ...props }, ref) {
   if (model) return <MD2ModelView ref={ref} model={model} {...props} />
   if (url !== undefined) return <MD2ModelFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Model> needs a `url` or a `model`')
@@ -220,10 +214,12 @@ const MD2ModelFromUrl = forwardRef<Group, Omit<MD2ModelProps, 'model'> & { url: 
   // A new URL keeps the current model on screen until it has loaded; meanwhile the new URL is held
   // (a later change aborts it) and the shown one stays held until replaced.
   const shown = useDeferredValue(url)
-  useAssetHold(models, url)
-  useAssetHold(models, shown)
-  const model = models.read(shown, checkedTimeout(timeout, '<MD2Model timeout>'))
-  return <MD2ModelView ref={ref} model={model} modelUrl={shown} timeout={timeout} {...props} />
+  const options = { timeout: checkedTimeout(timeout, '<MD2Model timeout>') }
+  useMD2Hold(url, options)
+  const model = useMD2(shown, options)
+  // Inside an <MD2Archive>, where the model was loaded from (its skins are looked for next to it).
+  const modelUrl = useArchiveUrl(shown)
+  return <MD2ModelView ref={ref} model={model} modelUrl={modelUrl} timeout={timeout} {...props} />
 })
 
 const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, ref) {
@@ -261,11 +257,10 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     ...groupProps
   } = viewProps
   const { frame, animation } = animationOptions
-  useAssetHold(tagFiles, typeof tags === 'string' ? tags : undefined)
-  const tagData = typeof tags === 'string' ? tagFiles.read(tags, checkedTimeout(timeout, '<MD2Model timeout>')) : tags
+  const loadedTags = useMD2Tags(typeof tags === 'string' ? tags : undefined, { timeout: checkedTimeout(timeout, '<MD2Model timeout>') })
+  const tagData = typeof tags === 'string' ? loadedTags : tags
   checkTagFrames(model, tagData)
-  registerListing(modelUrl ?? md2SourceUrl(model), files)
-  const texture = useSkinProp(model, skin, modelUrl, onSkinError)
+  const texture = useSkinProp(model, skin, { modelUrl, files, onSkinError })
   const parent = useMD2ModelContext()
   if (sync && !parent) {
     warnOnce(`${model.name}:sync`, `${model.name ?? 'model'}: \`sync\` needs an enclosing <MD2Model>; animating by its own props`)

@@ -1,15 +1,11 @@
 import { Suspense, forwardRef, useEffect, useMemo, useRef } from 'react'
-import type { Group, Texture } from 'three'
-import { MD2Error, isMD2Error } from '../core/MD2Error.js'
-import { fileSpellings, findInListing } from '../core/images/skinPaths.js'
-import type { MD2ModelData } from '../core/format/types.js'
+import type { Group } from 'three'
+import { MD2Error } from '../core/MD2Error.js'
 import { warnOnce } from '../core/warnOnce.js'
-import { createAssetCache } from './assetCache.js'
 import { MD2Model, type MD2ModelProps } from './MD2Model.js'
-import { models } from './useMD2.js'
-import { loadWhileWanted, useAssetHold } from './assetCache.js'
-import { readSkinNextTo } from './useMD2Skin.js'
-import { useArchiveUrl } from './MD2Archive.js'
+import { fileIn, folderUrl, useFolderModel } from './loading/playerFiles.js'
+import { useArchiveUrl } from './loading/useArchiveUrl.js'
+import { useMD2 } from './loading/useMD2.js'
 
 /** What the body and its weapon share of `<MD2Model>`'s look (Quake II draws the weapon with the body's flags). */
 const LOOK_PROPS = [
@@ -70,15 +66,13 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
 ) {
   const folder = useArchiveUrl(folderUrl(path))
   const fallbackUrl = useArchiveUrl(fallbackWeapon ?? undefined)
-  const bodyKey = foundKey(folder, ['tris.md2'], files)
-  useAssetHold(found, bodyKey)
-  const body = found.read(bodyKey)
-  if (body instanceof MD2Error) throw body
-  useAssetHold(models, body.url)
+  const bodyUrl = useFolderModel({ url: folder, names: ['tris.md2'], files })
+  if (bodyUrl instanceof MD2Error) throw bodyUrl
+  const body = useMD2(bodyUrl)
   const look: LookProps = {}
   for (const key of LOOK_PROPS) if (props[key] !== undefined) (look as Record<string, unknown>)[key] = props[key]
   return (
-    <MD2Model ref={ref} model={body.model} files={files} skin={skin === undefined ? undefined : fileIn(files, `${skin}.pcx`)} {...props}>
+    <MD2Model ref={ref} model={body} files={files} skin={skin === undefined ? undefined : fileIn(files, `${skin}.pcx`)} {...props}>
       {weapon ? (
         <Suspense fallback={null}>
           <PlayerWeapon
@@ -120,14 +114,13 @@ function PlayerWeapon({
 }) {
   const name = weapon.replace(/\.md2$/i, '')
   const specific = `${name.startsWith('w_') ? name : `w_${name}`}.md2`
-  const key = foundKey(folder, [specific, 'weapon.md2'], files)
-  useAssetHold(found, key)
-  const weaponFound = found.read(key)
+  const weaponFound = useFolderModel({ url: folder, names: [specific, 'weapon.md2'], files })
   // As Quake II falls back: the folder's own weapon, else the base (male) weapon.
-  const fallbackKey =
-    weaponFound instanceof MD2Error && fallback !== undefined ? foundKey(folderOf(fallback), [fileOf(fallback)], undefined) : undefined
-  useAssetHold(found, fallbackKey)
-  const fallbackFound = fallbackKey === undefined ? undefined : found.read(fallbackKey)
+  const fallbackFound = useFolderModel(
+    weaponFound instanceof MD2Error && fallback !== undefined
+      ? { url: folderOf(fallback), names: [fileOf(fallback)], files: undefined }
+      : undefined,
+  )
   const shown = weaponFound instanceof MD2Error ? (fallbackFound ?? weaponFound) : weaponFound
   const report = useRef(onError)
   report.current = onError
@@ -147,8 +140,8 @@ function PlayerWeapon({
     warnOnce(`player-weapon:${folder}:${specific}`, `${error.message}; drawing the body alone`)
     return null
   }
-  const { model, url } = shown as Found
-  return <HeldModel model={model} url={url} files={url.startsWith(folder) ? files : undefined} look={look} />
+  const url = shown as string
+  return <WeaponModel url={url} files={url.startsWith(folder) ? files : undefined} look={look} />
 }
 
 function folderOf(url: string): string {
@@ -159,96 +152,10 @@ function fileOf(url: string): string {
   return url.slice(url.lastIndexOf('/') + 1)
 }
 
-/** A found weapon, its model held in the cache while shown. */
-function HeldModel({
-  model,
-  url,
-  files,
-  look,
-}: {
-  model: MD2ModelData
-  url: string
-  files: readonly string[] | undefined
-  look: LookProps
-}) {
-  useAssetHold(models, url)
+/** A found weapon, drawn with the body's frames. */
+function WeaponModel({ url, files, look }: { url: string; files: readonly string[] | undefined; look: LookProps }) {
+  const model = useMD2(url)
   // weapon.md2 goes with weapon.pcx; a w_ model names its own skin (g_rail.pcx…).
   const skin = model.skins.length > 0 ? undefined : fileIn(files, 'weapon.pcx')
   return <MD2Model model={model} sync skin={skin} name={url} {...look} />
-}
-
-/**
- * The HUD icon of a player skin (`<skin>_i.pcx` in the player's folder), with Suspense, cached; the
- * checkerboard, with one warning, when the folder has none. Never dispose it.
- */
-export function usePlayerIcon(path: string, skin: string, files?: readonly string[]): Texture {
-  const folder = useArchiveUrl(folderUrl(path))
-  return readSkinNextTo(`${folder}tris.md2`, fileIn(files, `${skin}_i.pcx`))
-}
-
-interface Found {
-  model: MD2ModelData
-  url: string
-}
-
-/** Which file of a folder loads, by folder, names in order of preference, and listing. */
-const found = createAssetCache<Found | MD2Error>(
-  (key, signal) => {
-    const [folder, names, listing] = JSON.parse(key) as [string, string[], string[] | null]
-    return findModel(folder, names, listing ?? undefined, signal)
-  },
-  { evictUnheld: true },
-)
-
-function foundKey(folder: string, names: string[], files: readonly string[] | undefined): string {
-  return JSON.stringify([folder, names, files ?? null])
-}
-
-/**
- * The first of `names` that loads from `folder`, each in its likely spellings (or as listed), one
- * request at a time so a folder served as shipped costs one miss per file at most. A file that is
- * there but damaged is refused with its own error, not skipped.
- */
-async function findModel(
-  folder: string,
-  names: string[],
-  listing: readonly string[] | undefined,
-  signal: AbortSignal,
-): Promise<Found | MD2Error> {
-  const tried: string[] = []
-  for (const name of names) {
-    const spellings = listing ? [findInListing(listing, name)].filter((file) => file !== undefined) : fileSpellings(name)
-    for (const file of spellings) {
-      const url = folder + file
-      tried.push(url)
-      try {
-        return { model: await loadWhileWanted(models, url, signal), url }
-      } catch (error) {
-        if (signal.aborted) throw error
-        if (!isMD2Error(error) || error.code !== 'LOAD_FAILED')
-          return isMD2Error(error) ? error : new MD2Error('LOAD_FAILED', String(error), { file: url })
-        models.clear(url)
-      }
-    }
-  }
-  const listed = listing ? ' (the folder listing has none of them)' : ''
-  return new MD2Error('LOAD_FAILED', `no ${names.join(' or ')} in ${folder}${listed}; tried ${tried.join(', ') || 'nothing'}`, {
-    file: folder,
-  })
-}
-
-/** The name a listing spells `file` with, or `file` as given. */
-function fileIn(files: readonly string[] | undefined, file: string): string {
-  return (files && findInListing(files, file)) ?? file
-}
-
-function folderUrl(path: string): string {
-  if (typeof path !== 'string' || path.trim() === '')
-    throw new MD2Error('BAD_ARGUMENT', `<MD2Player> needs a \`path\`, got ${JSON.stringify(path)}`)
-  return path.endsWith('/') ? path : `${path}/`
-}
-
-/** @internal For tests: forget which files were found. */
-export function clearPlayerFiles(): void {
-  found.clear()
 }

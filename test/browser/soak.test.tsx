@@ -8,8 +8,8 @@ import { Component, StrictMode, Suspense, createRef, startTransition, type React
 import type { Group, Texture, WebGLRenderer } from 'three'
 import { expect, test } from 'vitest'
 import { MD2Model, getMissingSkinTexture, useMD2Skin, useMD2Tags } from '../../src/index'
-import { models } from '../../src/react/useMD2'
-import { setAbandonedAfter } from '../../src/react/assetCache'
+import { models } from '../../src/react/loading/useMD2'
+import { setAbandonedAfter } from '../../src/react/loading/assetCache'
 import { openHost } from './canvas'
 
 const Q2 = '/assets/quake2'

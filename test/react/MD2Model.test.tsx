@@ -12,7 +12,7 @@ import {
   type MD2ModelData as Model,
 } from '../../src/core/internal'
 import { MD2Model } from '../../src/react/MD2Model'
-import { useMD2 } from '../../src/react/useMD2'
+import { useMD2 } from '../../src/react/loading/useMD2'
 import { getMD2RenderData } from '../../src/three/mesh/MD2Geometry'
 import { ASSETS_DIR, readAsset } from '../support/assets'
 import { mount } from '../support/render'

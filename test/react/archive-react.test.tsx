@@ -1,14 +1,20 @@
 import { zipSync } from 'fflate'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, relative, resolve } from 'node:path'
 import { createRef } from 'react'
 import type { BufferGeometry, DataTexture, Group, Mesh, MeshLambertMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { archiveOfFiles } from '../../src/core/archive/openArchive'
 import { parseMD2 } from '../../src/core/internal'
-import { MD2Archive, useMD2Archive } from '../../src/react/MD2Archive'
+import { MD2Archive } from '../../src/react/MD2Archive'
+import { useMD2Archive } from '../../src/react/loading/useMD2Archive'
+import { MD2Instances } from '../../src/react/MD2Instances'
 import { MD2Model } from '../../src/react/MD2Model'
-import { MD2Player, clearPlayerFiles } from '../../src/react/MD2Player'
-import { useMD2 } from '../../src/react/useMD2'
-import { useMD2Skin } from '../../src/react/useMD2Skin'
+import { MD2Player } from '../../src/react/MD2Player'
+import { clearPlayerFiles } from '../../src/react/loading/playerFiles'
+import { useMD2 } from '../../src/react/loading/useMD2'
+import { useMD2Skin } from '../../src/react/loading/useMD2Skin'
+import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { MD2ArchiveLoader } from '../../src/three/loaders/MD2ArchiveLoader'
 import { readAsset } from '../support/assets'
 import { assetFolderFiles, makePak, sameBytes } from '../support/archives'
@@ -129,5 +135,64 @@ describe('<MD2Archive>', () => {
       code: 'LOAD_FAILED',
       message: expect.stringContaining('no such file in the archive'),
     })
+  })
+})
+
+describe('the archive reader comes only with archives', () => {
+  const ROOT = resolve(import.meta.dirname, '../..')
+  /**
+   * What `entry` imports at run time, transitively: project files (relative to the root) and packages,
+   * as a bundler follows them. Type-only imports are erased, so skipped.
+   */
+  function runtimeImports(entry: string): Set<string> {
+    const seen = new Set<string>()
+    const visit = (file: string) => {
+      if (seen.has(relative(ROOT, file))) return
+      seen.add(relative(ROOT, file))
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?\bfrom\s*['"]([^'"]+)['"]/gm)) {
+        if (!spec!.startsWith('.')) seen.add(spec!)
+        else {
+          const base = resolve(dirname(file), spec!).replace(/\.js$/, '')
+          visit([`${base}.ts`, `${base}.tsx`].find((candidate) => existsSync(candidate))!)
+        }
+      }
+    }
+    visit(resolve(ROOT, entry))
+    return seen
+  }
+  const READER = ['src/core/archive/openArchive.ts', 'src/three/loaders/MD2ArchiveLoader.ts', 'fflate']
+
+  it.each(['src/react/MD2Model.tsx', 'src/react/MD2Instances.tsx', 'src/react/MD2Player.tsx', 'src/react/loading/useMD2Skin.ts'])(
+    '%s imports neither the archive reader nor fflate',
+    (entry) => {
+      const imports = runtimeImports(entry)
+      expect(imports.has('src/three/loaders/fetchBytes.ts')).toBe(true)
+      expect(READER.filter((module) => imports.has(module))).toEqual([])
+    },
+  )
+
+  it('<MD2Archive> does', () => {
+    expect(READER.filter((module) => runtimeImports('src/react/MD2Archive.tsx').has(module))).toEqual(READER)
+  })
+})
+
+describe('<MD2Instances> inside an archive', () => {
+  it("its model, its tag file and a skin path are the archive's files, with no request", async () => {
+    const server = serveAssets()
+    const tags = readAsset('ufoai/soldier-male/body.tag')
+    const archive = archiveOfFiles([...FILES.map((f) => [f.name, f.bytes] as const), ['models/soldier/body.tag', tags] as const])
+    const crowd = createRef<MD2Crowd>()
+    await mount(
+      <MD2Archive archive={archive}>
+        <MD2Instances ref={crowd} url="players/ogro/tris.md2" tags="models/soldier/body.tag" skin="players/ogro/khorne.pcx" />
+      </MD2Archive>,
+    )
+    await vi.waitFor(() =>
+      expect((crowd.current?.material as MeshLambertMaterial | undefined)?.map?.name).toMatch(
+        /^md2-archive:\/\/\d+\/players\/ogro\/khorne\.pcx$/,
+      ),
+    )
+    expect(crowd.current!.tags?.name).toMatch(/^md2-archive:\/\/\d+\/models\/soldier\/body\.tag$/)
+    expect(server.requests).toEqual([])
   })
 })

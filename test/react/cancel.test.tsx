@@ -2,9 +2,9 @@ import { StrictMode, Suspense, createRef } from 'react'
 import { DataTexture, LoadingManager, type Group, type Mesh, type MeshLambertMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MD2Model } from '../../src/react/MD2Model'
-import { setAbandonedAfter } from '../../src/react/assetCache'
-import { models, useMD2 } from '../../src/react/useMD2'
-import { useMD2Skin } from '../../src/react/useMD2Skin'
+import { setAbandonedAfter } from '../../src/react/loading/assetCache'
+import { modelKey, models, useMD2 } from '../../src/react/loading/useMD2'
+import { useMD2Skin } from '../../src/react/loading/useMD2Skin'
 import { MD2Loader } from '../../src/three/loaders/MD2Loader'
 import { mount } from '../support/render'
 import { HOST, serveAssets } from '../support/serve'
@@ -46,7 +46,7 @@ describe('loads nobody wants any more are aborted, and the cache is not poisoned
     expect(server.aborted).toEqual(['/a/quake2/ratamahatta/tris.md2'])
     expect(server.open()).toBe(0)
     // Held: Sydney on screen. The ogro (unmounted, not preloaded) and the aborted load are gone.
-    expect(models.keys()).toEqual([SYDNEY])
+    expect(models.keys().map((key) => key.url)).toEqual([SYDNEY])
   })
 
   it('unmounting while a switch is loading aborts it; the next user of that URL loads it afresh', async () => {
@@ -61,7 +61,7 @@ describe('loads nobody wants any more are aborted, and the cache is not poisoned
     await r.update(<></>)
     await settle()
     expect(server.aborted).toEqual(['/a/quake2/ratamahatta/tris.md2'])
-    expect(models.has(RATAMAHATTA)).toBe(false)
+    expect(models.has(modelKey(RATAMAHATTA))).toBe(false)
     open()
     const again = createRef<Group>()
     await r.update(<MD2Model ref={again} url={RATAMAHATTA} skin={null} />)
@@ -83,7 +83,7 @@ describe('loads nobody wants any more are aborted, and the cache is not poisoned
     await settle()
     expect(server.aborted).toEqual([])
     expect(server.requests).toEqual(['/a/quake2/ogro/tris.MD2'])
-    expect(models.keys()).toEqual([OGRO])
+    expect(models.keys().map((key) => key.url)).toEqual([OGRO])
   })
 
   it('a skin switched away from before it loaded is aborted; the skin shown stays until the new one is in', async () => {
@@ -149,8 +149,8 @@ describe('loads nobody wants any more are aborted, and the cache is not poisoned
     )
     await r.update(<></>)
     open()
-    await vi.waitFor(() => expect(models.peek(SYDNEY)).toBeDefined())
-    await vi.waitFor(() => expect(models.has(SYDNEY)).toBe(false), { timeout: 2000 })
+    await vi.waitFor(() => expect(models.peek(modelKey(SYDNEY))).toBeDefined())
+    await vi.waitFor(() => expect(models.has(modelKey(SYDNEY))).toBe(false), { timeout: 2000 })
     setAbandonedAfter(5000)
   })
 

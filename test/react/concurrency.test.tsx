@@ -16,7 +16,7 @@ import { BufferGeometry, Material, type Mesh, type MeshLambertMaterial } from 't
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MD2Error } from '../../src/core/MD2Error'
 import { MD2Model } from '../../src/react/MD2Model'
-import { useMD2 } from '../../src/react/useMD2'
+import { useMD2 } from '../../src/react/loading/useMD2'
 import { MD2Loader } from '../../src/three/loaders/MD2Loader'
 import { getMD2RenderData } from '../../src/three/mesh/MD2Geometry'
 import { ASSETS_DIR, readAsset } from '../support/assets'

@@ -3,8 +3,9 @@ import type { Group } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MD2Error } from '../../src/core/MD2Error'
 import { MD2Model } from '../../src/react/MD2Model'
-import { getLoadTimeout, setLoadTimeout } from '../../src/react/assetCache'
-import { models, useMD2 } from '../../src/react/useMD2'
+import { getLoadTimeout, setLoadTimeout } from '../../src/react/loading/loadTimeout'
+import { modelKey, models, useMD2 } from '../../src/react/loading/useMD2'
+import { useMD2Tags } from '../../src/react/loading/useMD2Tags'
 import { Boundary } from '../support/boundary'
 import { mount } from '../support/render'
 import { HOST, serveAssets } from '../support/serve'
@@ -23,6 +24,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 afterEach(() => {
   vi.restoreAllMocks()
   useMD2.clear()
+  useMD2Tags.clear()
   setLoadTimeout(30_000)
 })
 
@@ -49,7 +51,7 @@ describe('a load that never answers', () => {
     // The request itself was given up, and nothing of it stays in the cache.
     await vi.waitFor(() => expect(server.aborted).toEqual([PATH]))
     await wait(250)
-    expect(models.has(OGRO)).toBe(false)
+    expect(models.has(modelKey(OGRO))).toBe(false)
     await first.unmount()
 
     // The server answers now: the same URL mounted again is fetched again and drawn.
@@ -88,10 +90,65 @@ describe('a load that never answers', () => {
     expect(error.code).toBe('LOAD_FAILED')
     expect(error.message).toContain('120 ms')
     await wait(200)
-    expect(models.has(OGRO)).toBe(false)
+    expect(models.has(modelKey(OGRO))).toBe(false)
 
     const own = (await useMD2.preload(OGRO, { timeout: 60 }).catch((e: unknown) => e)) as MD2Error
     expect(own.message).toContain('60 ms')
+  })
+
+  it('a URL switched to fails after the timeout given, as a first load does', async () => {
+    const SYDNEY_PATH = '/a/quake2/sydney/tris.md2'
+    const SYDNEY = `${HOST}${SYDNEY_PATH}`
+    serveAssets({}, { path: SYDNEY_PATH, promise: new Promise<void>(() => {}) })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const caught: unknown[] = []
+    const ref = createRef<Group>()
+    const scene = (url: string) => (
+      <Boundary onError={(error) => caught.push(error)}>
+        <Suspense fallback={null}>
+          <MD2Model ref={ref} url={url} skin={null} timeout={150} />
+        </Suspense>
+      </Boundary>
+    )
+    const r = await mount(scene(OGRO))
+    await vi.waitFor(() => expect(ref.current).not.toBeNull(), { timeout: 3000 })
+    await r.update(scene(SYDNEY))
+    await vi.waitFor(() => expect(caught).toHaveLength(1), { timeout: 3000 })
+    expect(caught[0]).toMatchObject({ code: 'LOAD_FAILED', file: SYDNEY, message: expect.stringContaining('150 ms') })
+  })
+
+  it('useMD2Tags takes a timeout, and <MD2Model timeout> counts for its tag file too', async () => {
+    const TAGS_PATH = '/a/ufoai/soldier-male/body.tag'
+    const TAGS = `${HOST}${TAGS_PATH}`
+    const server = serveAssets({}, { path: TAGS_PATH, promise: new Promise<void>(() => {}) })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const caught: unknown[] = []
+    function Probe() {
+      useMD2Tags(TAGS, { timeout: 120 })
+      return null
+    }
+    await mount(
+      <Boundary onError={(error) => caught.push(error)}>
+        <Suspense fallback={null}>
+          <Probe />
+        </Suspense>
+      </Boundary>,
+    )
+    await vi.waitFor(() => expect(caught).toHaveLength(1), { timeout: 3000 })
+    expect(caught[0]).toMatchObject({ code: 'LOAD_FAILED', file: TAGS, message: expect.stringContaining('120 ms') })
+    await vi.waitFor(() => expect(server.aborted).toEqual([TAGS_PATH]))
+    await wait(250)
+
+    const model = await useMD2.preload(OGRO)
+    await mount(
+      <Boundary onError={(error) => caught.push(error)}>
+        <Suspense fallback={null}>
+          <MD2Model model={model} tags={TAGS} timeout={90} skin={null} />
+        </Suspense>
+      </Boundary>,
+    )
+    await vi.waitFor(() => expect(caught).toHaveLength(2), { timeout: 3000 })
+    expect(caught[1]).toMatchObject({ code: 'LOAD_FAILED', file: TAGS, message: expect.stringContaining('90 ms') })
   })
 
   it('a loaded model is not affected by its timeout, and a bad timeout warns once and uses the default', async () => {
@@ -110,6 +167,6 @@ describe('a load that never answers', () => {
     expect(warnings[0]).toContain('-5')
     expect(warnings[0]).toContain('30000 ms')
     await wait(50)
-    expect(models.peek(OGRO)).toBeDefined()
+    expect(models.peek(modelKey(OGRO))).toBeDefined()
   })
 })

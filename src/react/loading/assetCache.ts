@@ -1,9 +1,18 @@
-import { useEffect } from 'react'
-import { MD2Error } from '../core/MD2Error.js'
-import { warnOnce } from '../core/warnOnce.js'
+import { useEffect, useRef } from 'react'
+import { MD2Error } from '../../core/MD2Error.js'
+import { getLoadTimeout } from './loadTimeout.js'
 
 /**
- * A small Suspense cache keyed by string: one load per key however many components ask at once,
+ * What a cache entry is found by: its URL and, where more makes two loads of it differ (request
+ * headers, a loading manager, a skin name, a folder's listing), more fields. Keys are compared by
+ * `sameKey`: two keys built from equal parts find the same entry.
+ */
+export interface AssetKey {
+  readonly url: string
+}
+
+/**
+ * A small Suspense cache keyed by `AssetKey`: one load per key however many components ask at once,
  * errors kept (every reader throws the same typed error to its boundary), `preload`, `clear`, and
  * holders: mounted components that still want a key. When the last holder of a key lets go (unmount,
  * or its URL changed) and nobody preloaded it, a load still in flight is aborted and forgotten, so the
@@ -14,28 +23,29 @@ import { warnOnce } from '../core/warnOnce.js'
  * A load that has not settled within its timeout is aborted and fails with `LOAD_FAILED`; its readers
  * see that error, and the entry leaves the cache at once, so a later mount loads afresh.
  */
-export interface AssetCache<T> {
+export interface AssetCache<K extends AssetKey, T> {
   /**
    * The value, or throws the pending promise (Suspense) or the load's error (error boundary). A load
    * this starts fails after `timeout` ms (default: `getLoadTimeout()`); the first starter's timeout counts.
    */
-  read(key: string, timeout?: number): T
+  read(key: K, timeout?: number): T
   /** Loads and keeps `key` until `clear` (a pinned entry is never evicted or aborted). */
-  preload(key: string, timeout?: number): Promise<T>
+  preload(key: K, timeout?: number): Promise<T>
   /** Loads `key` like a read, without pinning it: it goes when nobody holds it. */
-  load(key: string, timeout?: number): Promise<T>
+  load(key: K, timeout?: number): Promise<T>
   /** Forget one key, or everything; loads in flight are aborted. A later read loads again. Nothing is disposed. */
-  clear(key?: string): void
+  clear(key?: K): void
   /** The value if it has loaded, without suspending. */
-  peek(key: string): T | undefined
-  has(key: string): boolean
+  peek(key: K): T | undefined
+  has(key: K): boolean
   /** Keys held, loading or loaded. */
-  keys(): string[]
-  /** Marks a committed user of `key`; returns the release. */
-  hold(key: string): () => void
+  keys(): K[]
+  /** Marks a committed user of `key` (starting its load, which fails after `timeout` as `read`'s); returns the release. */
+  hold(key: K, timeout?: number): () => void
 }
 
-interface Entry<T> {
+interface Entry<K, T> {
+  key: K
   status: 'pending' | 'fulfilled' | 'rejected'
   promise: Promise<T>
   value?: T
@@ -56,26 +66,46 @@ export interface AssetCacheOptions<T> {
   onEvict?: (value: T) => void
 }
 
-export function createAssetCache<T>(
-  load: (key: string, signal: AbortSignal) => Promise<T>,
+export function createAssetCache<K extends AssetKey, T>(
+  load: (key: K, signal: AbortSignal) => Promise<T>,
   options: AssetCacheOptions<T> = {},
-): AssetCache<T> {
-  const entries = new Map<string, Entry<T>>()
+): AssetCache<K, T> {
+  /** Entries by URL; the few of one URL told apart by their other fields. */
+  const entries = new Map<string, Entry<K, T>[]>()
 
-  function start(key: string, timeout?: number): Entry<T> {
-    const existing = entries.get(key)
+  function find(key: K): Entry<K, T> | undefined {
+    return entries.get(key.url)?.find((entry) => sameKey(entry.key, key))
+  }
+
+  function cached(entry: Entry<K, T>): boolean {
+    return entries.get(entry.key.url)?.includes(entry) ?? false
+  }
+
+  function start(key: K, timeout?: number): Entry<K, T> {
+    const existing = find(key)
     if (existing) return existing
     const controller = new AbortController()
-    const promise = withTimeout(load(key, controller.signal), key, controller, timeout)
-    const entry: Entry<T> = { status: 'pending', promise, controller, holders: 0, pinned: false, readUnheld: false, timer: undefined }
-    entries.set(key, entry)
+    const promise = withTimeout(load(key, controller.signal), key.url, controller, timeout)
+    const entry: Entry<K, T> = {
+      key,
+      status: 'pending',
+      promise,
+      controller,
+      holders: 0,
+      pinned: false,
+      readUnheld: false,
+      timer: undefined,
+    }
+    const bucket = entries.get(key.url)
+    if (bucket) bucket.push(entry)
+    else entries.set(key.url, [entry])
     promise.then(
       (value) => {
         entry.status = 'fulfilled'
         entry.value = value
         // Its reader may have been thrown away while it loaded (React says nothing of renders it drops):
         // unless someone holds or reads it again, let it go.
-        if (options.evictUnheld) scheduleRelease(key, entry, abandonedAfterMs)
+        if (options.evictUnheld) scheduleRelease(entry, abandonedAfterMs)
       },
       (error: unknown) => {
         entry.status = 'rejected'
@@ -83,12 +113,12 @@ export function createAssetCache<T>(
         // A stalled load: its waiting readers retry at once and meet the error; nobody inherits it later.
         if (timeouts.has(error as object)) {
           clearTimeout(entry.timer)
-          entry.timer = setTimeout(() => forget(key, entry), RELEASE_DELAY_MS)
+          entry.timer = setTimeout(() => forget(entry), RELEASE_DELAY_MS)
           return
         }
         // Its readers threw to their boundaries and never commit: forget it once they stop asking,
         // so a later mount tries again.
-        if (options.evictUnheld) scheduleRelease(key, entry, abandonedAfterMs)
+        if (options.evictUnheld) scheduleRelease(entry, abandonedAfterMs)
       },
     )
     // A load nobody awaits must not report an unhandled rejection; readers still see the error.
@@ -97,11 +127,10 @@ export function createAssetCache<T>(
   }
 
   /** The load, or a `LOAD_FAILED` rejection (and the fetch aborted) once `timeout` ms pass without it settling. */
-  function withTimeout(loading: Promise<T>, key: string, controller: AbortController, timeout = loadTimeout): Promise<T> {
+  function withTimeout(loading: Promise<T>, url: string, controller: AbortController, timeout = getLoadTimeout()): Promise<T> {
     if (!(timeout < Infinity)) return loading
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
-        const url = key.split('\u0000')[0]
         const error = new MD2Error('LOAD_FAILED', `no answer within ${timeout} ms (timeout); the load was abandoned`, { file: url })
         timeouts.add(error)
         reject(error)
@@ -120,11 +149,14 @@ export function createAssetCache<T>(
     })
   }
 
-  function forget(key: string, entry: Entry<T>): void {
+  function forget(entry: Entry<K, T>): void {
     clearTimeout(entry.timer)
     entry.timer = undefined
-    if (entries.get(key) !== entry) return
-    entries.delete(key)
+    const bucket = entries.get(entry.key.url)
+    const at = bucket?.indexOf(entry) ?? -1
+    if (!bucket || at < 0) return
+    bucket.splice(at, 1)
+    if (bucket.length === 0) entries.delete(entry.key.url)
     if (entry.status === 'pending') entry.controller.abort()
   }
 
@@ -134,17 +166,17 @@ export function createAssetCache<T>(
    * loaded value when asked to. An entry read meanwhile by a render that has not committed yet is
    * looked at again later.
    */
-  function scheduleRelease(key: string, entry: Entry<T>, delay: number): void {
+  function scheduleRelease(entry: Entry<K, T>, delay: number): void {
     entry.readUnheld = false
     clearTimeout(entry.timer)
     entry.timer = setTimeout(() => {
       entry.timer = undefined
-      if (entry.holders > 0 || entry.pinned || entries.get(key) !== entry) return
-      if (entry.readUnheld) scheduleRelease(key, entry, abandonedAfterMs)
-      else if (entry.status === 'pending') forget(key, entry)
-      else if (entry.status === 'rejected' && options.evictUnheld) forget(key, entry)
+      if (entry.holders > 0 || entry.pinned || !cached(entry)) return
+      if (entry.readUnheld) scheduleRelease(entry, abandonedAfterMs)
+      else if (entry.status === 'pending') forget(entry)
+      else if (entry.status === 'rejected' && options.evictUnheld) forget(entry)
       else if (entry.status === 'fulfilled' && options.evictUnheld) {
-        forget(key, entry)
+        forget(entry)
         options.onEvict?.(entry.value as T)
       }
     }, delay)
@@ -167,24 +199,24 @@ export function createAssetCache<T>(
       return start(key, timeout).promise
     },
     clear(key) {
-      if (key === undefined) for (const [k, entry] of [...entries]) forget(k, entry)
+      if (key === undefined) for (const bucket of [...entries.values()]) for (const entry of [...bucket]) forget(entry)
       else {
-        const entry = entries.get(key)
-        if (entry) forget(key, entry)
+        const entry = find(key)
+        if (entry) forget(entry)
       }
     },
     peek(key) {
-      const entry = entries.get(key)
+      const entry = find(key)
       return entry?.status === 'fulfilled' ? entry.value : undefined
     },
     has(key) {
-      return entries.has(key)
+      return find(key) !== undefined
     },
     keys() {
-      return [...entries.keys()]
+      return [...entries.values()].flatMap((bucket) => bucket.map((entry) => entry.key))
     },
-    hold(key) {
-      const entry = start(key)
+    hold(key, timeout) {
+      const entry = start(key, timeout)
       entry.holders++
       entry.readUnheld = false
       let released = false
@@ -192,41 +224,33 @@ export function createAssetCache<T>(
         if (released) return
         released = true
         entry.holders--
-        if (entry.holders === 0) scheduleRelease(key, entry, RELEASE_DELAY_MS)
+        if (entry.holders === 0) scheduleRelease(entry, RELEASE_DELAY_MS)
       }
     },
   }
 }
 
+/**
+ * Whether two keys (or parts of keys) are the same: plain data (strings, numbers, arrays, plain
+ * objects such as request headers) by value, anything else (a `LoadingManager`, a function) by
+ * identity. A field left out equals one set to `undefined`.
+ */
+export function sameKey(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((value, i) => sameKey(value, b[i]))
+  if (!isPlainObject(a) || !isPlainObject(b)) return false
+  for (const name of new Set([...Object.keys(a), ...Object.keys(b)])) if (!sameKey(a[name], b[name])) return false
+  return true
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false
+  const prototype = Object.getPrototypeOf(value) as unknown
+  return prototype === Object.prototype || prototype === null
+}
+
 /** The errors of loads that timed out, told apart from the loaders' own. */
 const timeouts = new WeakSet<object>()
-
-/** Milliseconds a load may take before it fails with `LOAD_FAILED` (`Infinity`: no limit). */
-let loadTimeout = 30_000
-
-/**
- * Sets how long loads started from now on may take (models, skins, tag files, archives) before they
- * fail with `LOAD_FAILED` and leave the cache: milliseconds, `Infinity` for no limit. Default 30 s.
- */
-export function setLoadTimeout(ms: number): void {
-  loadTimeout = checkedTimeout(ms, 'setLoadTimeout(ms)') ?? loadTimeout
-}
-
-/** The timeout loads get when none is given. */
-export function getLoadTimeout(): number {
-  return loadTimeout
-}
-
-/** A timeout in ms from a prop or an argument: a positive number or `Infinity`, else a warning and `undefined`. */
-export function checkedTimeout(ms: number | undefined, what: string): number | undefined {
-  if (ms === undefined) return undefined
-  if (typeof ms === 'number' && ms > 0) return ms
-  warnOnce(
-    `timeout:${what}:${String(ms)}`,
-    `${what}: ${String(ms)} is not a timeout (a positive number of milliseconds or Infinity); using ${loadTimeout} ms`,
-  )
-  return undefined
-}
 
 /** Long enough for a remount in the same interaction to pick the entry up again. */
 const RELEASE_DELAY_MS = 100
@@ -245,7 +269,7 @@ export function setAbandonedAfter(ms: number): void {
  * `cache.load(key)` for an asker that wants it until it settles or `signal` aborts: the load is
  * aborted when the last such asker gives up before it arrives (and nobody else holds it).
  */
-export function loadWhileWanted<T>(cache: AssetCache<T>, key: string, signal: AbortSignal): Promise<T> {
+export function loadWhileWanted<K extends AssetKey, T>(cache: AssetCache<K, T>, key: K, signal: AbortSignal): Promise<T> {
   const release = cache.hold(key)
   signal.addEventListener('abort', release, { once: true })
   const promise = cache.load(key)
@@ -253,23 +277,30 @@ export function loadWhileWanted<T>(cache: AssetCache<T>, key: string, signal: Ab
   return promise
 }
 
-/** Holds `key` in `cache` while the calling component is mounted with it (nothing for `undefined`). */
-export function useAssetHold(cache: AssetCache<unknown>, key: string | undefined): void {
-  useEffect(() => (key === undefined ? undefined : cache.hold(key)), [cache, key])
+/**
+ * `key` as it was last time when it is the same by value (`sameKey`): a key built afresh each render
+ * stays one object for effects and `useDeferredValue` while its parts do not change.
+ */
+export function useSameKey<K>(key: K): K {
+  const last = useRef(key)
+  if (!sameKey(last.current, key)) last.current = key
+  return last.current
 }
 
-/** A hook reading one URL from `cache` with Suspense while holding it, with `preload`, `clear` and `peek`. */
-export function createCacheHook<T>(cache: AssetCache<T>) {
-  function useCached(url: string): T {
-    useAssetHold(cache, url)
-    return cache.read(url)
-  }
-  return Object.assign(useCached, {
-    /** Starts loading before any component asks, and keeps the result until `clear`. */
-    preload: (url: string): Promise<T> => cache.preload(url),
-    /** Forgets one URL (or all), aborting a load in flight; the next use loads again. */
-    clear: (url?: string): void => cache.clear(url),
-    /** The value if it has loaded, without suspending. */
-    peek: (url: string): T | undefined => cache.peek(url),
-  })
+/**
+ * Holds `key` in `cache` while the calling component is mounted with it (nothing for `undefined`); a
+ * load this starts fails after `timeout` ms.
+ */
+export function useAssetHold<K extends AssetKey>(cache: AssetCache<K, unknown>, key: K | undefined, timeout?: number): void {
+  const held = useSameKey(key)
+  // The timeout counts only for a load the hold starts: it is not part of the key.
+  const startTimeout = useRef(timeout)
+  startTimeout.current = timeout
+  useEffect(() => (held === undefined ? undefined : cache.hold(held, startTimeout.current)), [cache, held])
+}
+
+/** `key`'s value from `cache` with Suspense, held while the calling component is mounted with it. */
+export function useAsset<K extends AssetKey, T>(cache: AssetCache<K, T>, key: K, timeout?: number): T {
+  useAssetHold(cache, key, timeout)
+  return cache.read(key, timeout)
 }
