@@ -16,7 +16,7 @@ export function runCrowdCpuBench(options: { rounds: number; frames: number }): T
   const side = Math.ceil(Math.sqrt(n))
   const position = new Vector3()
   for (let i = 0; i < n; i++) {
-    crowd.setTransform(i, position.set((i % side) * 60 - side * 30, 0, Math.floor(i / side) * 60 - side * 30), i)
+    crowd.setTransform(i, { position: position.set((i % side) * 60 - side * 30, 0, Math.floor(i / side) * 60 - side * 30), rotation: i })
     crowd.play(i, i % 3 ? 'run' : 'stand')
   }
   const wide = new PerspectiveCamera(90, 4 / 3, 1, 100_000)

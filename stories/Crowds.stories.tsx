@@ -74,7 +74,8 @@ function GpuArmy({ model, skin, animations, size, count, offset, total, lighting
     crowds.push(crowd)
     return () => void crowds.splice(crowds.indexOf(crowd), 1)
   }, [crowds, crowd])
-  const position = useMemo(() => new Vector3(), [])
+  // One placement, changed and passed for every instance: nothing allocated per frame.
+  const placement = useMemo(() => ({ position: new Vector3(), rotation: 0, scale: size }), [size])
   const clock = useRef({ t: 0, next: 0 })
   useEffect(() => {
     for (let i = 0; i < count; i++) crowd.play(i, animations[(i + offset) % 3]!, { speed: 0.8 + ((i * 37) % 40) / 100 })
@@ -86,9 +87,10 @@ function GpuArmy({ model, skin, animations, size, count, offset, total, lighting
       const { x, z, marches } = placeOf(i * 2 + offset, total)
       // Marchers walk a small circle, facing along it; the others turn slowly where they stand.
       const angle = c.t * 0.6 + i
-      if (marches) position.set(x + Math.cos(angle) * 10, 0, z + Math.sin(angle) * 10)
-      else position.set(x, 0, z)
-      crowd.setTransform(i, position, marches ? -angle : angle * 0.2, size)
+      if (marches) placement.position.set(x + Math.cos(angle) * 10, 0, z + Math.sin(angle) * 10)
+      else placement.position.set(x, 0, z)
+      placement.rotation = marches ? -angle : angle * 0.2
+      crowd.setTransform(i, placement)
     }
     if (c.t > c.next) {
       // A few switch animation each second, fading over 0.3 s.

@@ -308,7 +308,7 @@ function GpuOgros({
   useEffect(() => {
     const position = new THREE.Vector3()
     grid(n, 60).forEach(([x, y, z], i) => {
-      crowd.setTransform(i, position.set(x, y, z))
+      crowd.setTransform(i, { position: position.set(x, y, z) })
       crowd.play(i, 'run')
     })
   }, [crowd, n])
@@ -339,7 +339,7 @@ function ArmedCrowd({
   useEffect(() => {
     const position = new THREE.Vector3()
     grid(n, 60).forEach(([x, y, z], i) => {
-      crowd.setTransform(i, position.set(x, y, z))
+      crowd.setTransform(i, { position: position.set(x, y, z) })
       crowd.play(i, animation)
     })
   }, [crowd, n, animation])

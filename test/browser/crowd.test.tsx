@@ -305,7 +305,7 @@ for (const renderer of RENDERER_KINDS)
 function SmallDeviceCrowd({ model, pose }: { model: MD2ModelData; pose: { pose: MD2Pose } }) {
   const crowd = useMemo(() => {
     const made = new MD2Crowd(model, { limit: 1, maxTextureSize: 256 })
-    made.setTransform(0, new Vector3(0, -8, 0), 0.5, 1.4)
+    made.setTransform(0, { position: new Vector3(0, -8, 0), rotation: 0.5, scale: 1.4 })
     made.setPose(0, pose.pose)
     return made
   }, [model, pose])

@@ -8,7 +8,7 @@ import { PerspectiveCamera, Vector3, type ComputeNode } from 'three/webgpu'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
-import { INSTANCE_STRIDE } from '../../src/three/crowd/crowdLayers'
+import { INSTANCE_STRIDE } from '../../src/three/crowd/instanceRows'
 import { readAsset } from '../support/assets'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro' })
@@ -35,7 +35,7 @@ function draw(crowd: MD2Crowd, renderer: unknown): void {
 function ogros(limit: number, placed: number, decode?: 'compute'): MD2Crowd {
   const crowd = new MD2Crowd(ogro, { limit, decode })
   for (let i = 0; i < placed; i++) {
-    crowd.setTransform(i, new Vector3(i * 60, 0, 0))
+    crowd.setTransform(i, { position: new Vector3(i * 60, 0, 0) })
     crowd.play(i, 'run')
   }
   return crowd
@@ -81,8 +81,10 @@ describe('MD2Crowd decode: "compute"', () => {
     draw(crowd, renderer)
     crowd.update(0.05)
     const rows = (
-      crowd as unknown as { computed: { built: { rows: { updateRanges: { start: number; count: number }[]; array: Float32Array } } } }
-    ).computed.built.rows
+      crowd as unknown as {
+        renderer: { computed: { built: { rows: { updateRanges: { start: number; count: number }[]; array: Float32Array } } } }
+      }
+    ).renderer.computed.built.rows
     expect(rows.updateRanges).toEqual([{ start: 0, count: 7 * INSTANCE_STRIDE }])
     // The pass reads the very rows the vertex attributes hold.
     expect(rows.array).toBe((crowd.geometry.getAttribute('md2Frames') as unknown as { data: { array: Float32Array } }).data.array)

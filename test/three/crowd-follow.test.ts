@@ -126,7 +126,7 @@ function leaderOf(body: MD2ModelData, poses: MD2Pose[], options: { tags?: typeof
   leader.tags = options.tags
   poses.forEach((p, i) => {
     const [position, yaw, scale] = PLACES[i]!
-    leader.setTransform(i, position, yaw, scale)
+    leader.setTransform(i, { position, rotation: yaw, scale })
     leader.setPose(i, p)
   })
   return leader
@@ -278,7 +278,7 @@ describe('hidden instances and culling', () => {
     weapon.follow(leader)
     const xs = [-60, 5000, 0, -5000, 60, 30]
     xs.forEach((x, i) => {
-      leader.setTransform(i, new Vector3(x, 0, 0))
+      leader.setTransform(i, { position: new Vector3(x, 0, 0) })
       leader.play(i, i % 2 ? 'run' : 'stand')
     })
     const drawn = (crowd: MD2Crowd) => Array.from({ length: crowd.count }, (_, k) => crowd.instanceAt(k))
@@ -291,8 +291,8 @@ describe('hidden instances and culling', () => {
     // Uploads cover the drawn instances only, as the leader's do.
     expect(weapon.instanceMatrix.updateRanges).toEqual(leader.instanceMatrix.updateRanges)
     expect(weapon.instanceMatrix.updateRanges).toEqual([{ start: 0, count: 3 * 16 }])
-    leader.setTransform(2, new Vector3(0, 0, 0))
-    leader.setTransform(1, new Vector3(-20, 0, 0))
+    leader.setTransform(2, { position: new Vector3(0, 0, 0) })
+    leader.setTransform(1, { position: new Vector3(-20, 0, 0) })
     leader.update(0.05, camera)
     expect(drawn(weapon)).toEqual([0, 1, 2, 4, 5])
     // Without a camera, nothing is culled, for either.
@@ -301,7 +301,7 @@ describe('hidden instances and culling', () => {
     // A follower's placement and hiding are its leader's: its own calls warn and change nothing.
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     weapon.hide(0)
-    weapon.setTransform(0, new Vector3(1000, 0, 0))
+    weapon.setTransform(0, { position: new Vector3(1000, 0, 0) })
     leader.update(0.05)
     expect(drawn(weapon)).toEqual([0, 1, 2, 3, 4, 5])
     expect(warn.mock.calls.length).toBeGreaterThanOrEqual(1)
@@ -318,7 +318,7 @@ describe('hidden instances and culling', () => {
   /** A frame of `leader.update` for 1,000 instances with followers: bytes allocated (after the JIT settles). */
   async function bytesPerFrame(leader: MD2Crowd, place: (i: number) => void): Promise<number> {
     for (let i = 0; i < 1000; i++) {
-      leader.setTransform(i, new Vector3((i % 40) * 40 - 800, 0, -Math.floor(i / 40) * 40), i * 0.1)
+      leader.setTransform(i, { position: new Vector3((i % 40) * 40 - 800, 0, -Math.floor(i / 40) * 40), rotation: i * 0.1 })
       place(i)
     }
     const frame = () => leader.update(1 / 60, camera)
@@ -378,7 +378,7 @@ describe('bad follow requests', () => {
     expect(warn.mock.calls.filter(([m]) => String(m).includes('"tag_tail"'))).toHaveLength(1)
     expect(String(warn.mock.calls[0]![0])).toContain('tag_head')
     // Placed at the leader's origin: the leader's own matrix.
-    a.setTransform(0, new Vector3(5, 6, 7), new Quaternion().setFromAxisAngle(new Vector3(0, 1, 0), 1))
+    a.setTransform(0, { position: new Vector3(5, 6, 7), rotation: new Quaternion().setFromAxisAngle(new Vector3(0, 1, 0), 1) })
     a.update(0)
     const m = new Matrix4()
     const n = new Matrix4()

@@ -10,7 +10,8 @@ import { createPose } from '../../src/core/animation/pose'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { shadowVector } from '../../src/core/lighting/quake2Light'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
-import { INSTANCE_STRIDE, LIGHT, type CrowdLayer } from '../../src/three/crowd/crowdLayers'
+import type { CrowdLayer } from '../../src/three/crowd/CrowdLayer'
+import { INSTANCE_STRIDE, LIGHT } from '../../src/three/crowd/instanceRows'
 import { createMD2Geometry, createMD2ShadowGeometry, getMD2RenderData, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
 import { readAsset } from '../support/assets'
 
@@ -46,7 +47,7 @@ const linear = (r: number, g: number, b: number) => {
 function knights(options: ConstructorParameters<typeof MD2Crowd>[1]): MD2Crowd {
   const crowd = new MD2Crowd(knight, options)
   for (let i = 0; i < 5; i++) {
-    crowd.setTransform(i, new Vector3(i * 80 - 160, i * 3, 0), i * 0.5, 0.5 + i * 0.25)
+    crowd.setTransform(i, { position: new Vector3(i * 80 - 160, i * 3, 0), rotation: i * 0.5, scale: 0.5 + i * 0.25 })
     crowd.showFrame(i, i * 7.5)
   }
   return crowd
@@ -143,7 +144,7 @@ describe('MD2Crowd blob shadows', () => {
 
   it('is not hit by rays: a ray that meets only the shadow hits nothing, one through the body hits the instance', () => {
     const crowd = new MD2Crowd(knight, { limit: 1, shadow: 'blob', shadowFloor: -40 })
-    crowd.setTransform(0, new Vector3(0, 0, 0))
+    crowd.setTransform(0, { position: new Vector3(0, 0, 0) })
     crowd.showFrame(0, 0)
     crowd.update(0)
     // Where the shadow lies and the body does not, found with the CPU path's shadow and body for that pose.

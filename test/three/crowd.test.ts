@@ -130,7 +130,7 @@ describe('MD2Crowd events', () => {
 describe('MD2Crowd.getPoseBounds', () => {
   it("is the box of the instance's pose as decoded from the file, placed by its transform, to 1e-4", () => {
     const crowd = new MD2Crowd(ogro, { limit: 3, maxTextureSize: 4096 })
-    crowd.setTransform(2, new Vector3(30, 0, -12), 0.7, 0.5)
+    crowd.setTransform(2, { position: new Vector3(30, 0, -12), rotation: 0.7, scale: 0.5 })
     crowd.showFrame(2, 183.25) // lying in the death animation, a quarter of the way to the next frame
     crowd.update(0)
     const box = crowd.getPoseBounds(2, new Box3())
@@ -173,7 +173,7 @@ describe('MD2Crowd', () => {
     const small = new MD2Crowd(manyFrameModel(600), { limit: 1, maxTextureSize: 256 })
     expect(small.gpuBytes.frames).toBe(256 * 3 * 4 * 4)
     small.showFrame(0, 555.25)
-    small.setTransform(0, new Vector3())
+    small.setTransform(0, { position: new Vector3() })
     small.update(0.016)
     expect(instanceValues(small, 'md2Frames', 0)).toEqual([2, 43, 2, 44])
     small.dispose()
@@ -182,7 +182,7 @@ describe('MD2Crowd', () => {
   it('draws only the instances in view, in order, each with its own pose', () => {
     const crowd = new MD2Crowd(ogro, { limit: 5 })
     const xs = [-60, 0, 60, 5000, -5000]
-    xs.forEach((x, i) => crowd.setTransform(i, new Vector3(x, 0, 0)))
+    xs.forEach((x, i) => crowd.setTransform(i, { position: new Vector3(x, 0, 0) }))
     crowd.play(0, 'run')
     crowd.showFrame(1, 40.5)
     crowd.play(2, 'stand')
@@ -204,8 +204,8 @@ describe('MD2Crowd', () => {
 
   it('raycasts against the animated triangles and reports the instance hit', () => {
     const crowd = new MD2Crowd(ogro, { limit: 3 })
-    crowd.setTransform(0, new Vector3(-60, 0, 0))
-    crowd.setTransform(1, new Vector3(60, 0, 0))
+    crowd.setTransform(0, { position: new Vector3(-60, 0, 0) })
+    crowd.setTransform(1, { position: new Vector3(60, 0, 0) })
     crowd.showFrame(0, 0)
     crowd.showFrame(1, 0)
     crowd.update(0.016, camera)
@@ -224,7 +224,7 @@ describe('MD2Crowd', () => {
   it('refuses a model too large for the device, naming the limit, and instances outside the limit', () => {
     expectMD2Error(() => new MD2Crowd(soldier, { limit: 1, maxTextureSize: 256 }), 'OUT_OF_RANGE', { text: 'MAX_TEXTURE_SIZE is 256' })
     const crowd = new MD2Crowd(ogro, { limit: 2 })
-    expectMD2Error(() => crowd.setTransform(2, new Vector3()), 'BAD_ARGUMENT', { text: 'limit' })
+    expectMD2Error(() => crowd.setTransform(2, { position: new Vector3() }), 'BAD_ARGUMENT', { text: 'limit' })
     expectMD2Error(() => new MD2Crowd(ogro, { limit: 0 }), 'BAD_ARGUMENT')
     crowd.dispose()
   })
@@ -232,7 +232,7 @@ describe('MD2Crowd', () => {
   it('a frame of 10,000 animated, crossfading, culled instances, some shelled or shadowed, allocates nothing', async () => {
     const crowd = new MD2Crowd(ogro, { limit: 10_000, lighting: 'quake2', glow: true })
     for (let i = 0; i < 10_000; i++) {
-      crowd.setTransform(i, new Vector3((i % 100) * 40 - 2000, 0, -Math.floor(i / 100) * 40), i * 0.1)
+      crowd.setTransform(i, { position: new Vector3((i % 100) * 40 - 2000, 0, -Math.floor(i / 100) * 40), rotation: i * 0.1 })
       crowd.play(i, i % 2 ? 'run' : 'stand')
       if (i % 3 === 0) crowd.play(i, 'attack', { crossfade: 0.3 })
       if (i % 5 === 0) crowd.setShell(i, i % 2 ? 'red' : ['green', 'blue'])

@@ -3,7 +3,12 @@ import {
   BufferGeometry,
   DataTexture,
   FloatType,
+  MeshBasicMaterial,
+  MeshDepthMaterial,
+  MeshDistanceMaterial,
+  MeshLambertMaterial,
   NearestFilter,
+  RGBADepthPacking,
   RedFormat,
   RGBAFormat,
   UnsignedByteType,
@@ -15,8 +20,9 @@ import { ANORMTAB, SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
 import { FRAME_HEADER_SIZE, VERTEX_SIZE } from '../../core/format/spec.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { decodeInGLSL, type GpuDecodeInputs, type GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
-import { decodeInTSL, type ComputedPoses } from '../materials/gpuDecodeTSL.js'
 import { getMD2RenderData } from '../mesh/MD2Geometry.js'
+import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
+import type { CrowdComputePass, CrowdWebGPUSupport } from './webgpuSupport.js'
 
 /**
  * What the GPU path keeps per model, shared by every instance set of it: the file's frame vertices as
@@ -161,18 +167,39 @@ function sharedTables(): { normals: DataTexture; light: DataTexture } {
 
 /**
  * Makes `material` draw an `MD2Crowd` on either renderer: `WebGLRenderer` runs the GLSL decode
- * (`onBeforeCompile`), `WebGPURenderer` the TSL one (`positionNode`, `colorNode`), each ignoring the
- * other's. Works for the crowd's material and its depth and distance materials (so shadows animate).
+ * (`onBeforeCompile`), `WebGPURenderer` the TSL one (`positionNode`, `colorNode`) that `webgpu` (the crowd's
+ * WebGPU side) sets, each ignoring the other's. Works for the crowd's material and its depth and distance
+ * materials (so shadows animate).
  */
 export function drawWithGpuFrames(
   material: Material,
   frames: MD2GpuFrames,
-  options: GpuDecodeOptions & { computed?: ComputedPoses } = {},
+  options: GpuDecodeOptions & { webgpu: CrowdWebGPUSupport | undefined; computed?: CrowdComputePass },
 ): Material {
   const inputs = gpuDecodeInputs(frames)
   decodeInGLSL(material, inputs, options)
-  decodeInTSL(material, inputs, options)
+  options.webgpu?.decodeInTSL(material, inputs, options)
   return material
+}
+
+/**
+ * A crowd's materials, drawing `frames` by `decoding`'s WebGPU side and compute pass: its own (three's
+ * lights, or Quake II's light per vertex), and the depth and distance materials its shadows are cast with.
+ */
+export function createCrowdMaterials(
+  frames: MD2GpuFrames,
+  look: Pick<MD2CrowdOptions, 'lighting' | 'map' | 'opacity'>,
+  decoding: { webgpu: CrowdWebGPUSupport | undefined; computed: CrowdComputePass | undefined },
+): { material: Material; depth: Material; distance: Material } {
+  const quake2 = look.lighting === 'quake2'
+  const opacity = look.opacity ?? 1
+  const surface = { map: look.map ?? null, transparent: opacity < 1, opacity }
+  const material = quake2 ? new MeshBasicMaterial({ ...surface, vertexColors: true }) : new MeshLambertMaterial(surface)
+  return {
+    material: drawWithGpuFrames(material, frames, { quake2Light: quake2, normals: !quake2, ...decoding }),
+    depth: drawWithGpuFrames(new MeshDepthMaterial({ depthPacking: RGBADepthPacking }), frames, decoding),
+    distance: drawWithGpuFrames(new MeshDistanceMaterial(), frames, decoding),
+  }
 }
 
 /** The textures and sizes both decodes (and the compute pass) read a model's frames from. */

@@ -190,7 +190,7 @@ export function decodeInTSL(
 
 /**
  * The drawn instance's matrix, read from the mesh's `instanceMatrix` as three's own instancing reads it
- * (the same buffer): from storage on WebGPU (`MD2Crowd` makes it a storage attribute there: no vertex
+ * (the same buffer): from storage on WebGPU (`CrowdRenderer` makes it a storage attribute there: no vertex
  * input taken), as four instanced columns on the WebGL2 backend.
  */
 function instancePlacement(builder: NodeBuilderLike): Node<'mat4'> {

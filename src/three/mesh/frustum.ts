@@ -1,43 +1,102 @@
-import { Frustum, Matrix4, Sphere, type Camera, type Mesh } from 'three'
+import { Matrix4, Sphere, WebGPUCoordinateSystem, type Camera, type Mesh } from 'three'
+
+/** Floats in a frustum's planes: six (right, left, bottom, top, far, near), each a unit normal (xyz) and its constant. */
+export const FRUSTUM_FLOATS = 24
+
+const viewProjection = new Matrix4()
 
 /**
- * The view frustum, shared by every instance: rebuilt only when the camera or its matrices change,
- * so N instances pay for one frustum per frame, not N.
+ * Writes `camera`'s view frustum into `out`, in the space `world` maps from (the world itself without
+ * one): the rows of projection × view × world combined as three's `Frustum` combines them, for depth
+ * from −1 to 1 (WebGL), from 0 to 1 (WebGPU) or reversed, without an object per plane.
  */
-const cull = {
-  camera: null as Camera | null,
-  /** projectionMatrix then matrixWorldInverse elements the frustum was built from. */
-  key: new Float64Array(32),
-  frustum: new Frustum(),
-  matrix: new Matrix4(),
-  sphere: new Sphere(),
+export function writeFrustumPlanes(out: Float32Array, camera: Camera, world?: Matrix4): Float32Array {
+  viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+  if (world) viewProjection.multiply(world)
+  const m = viewProjection.elements
+  const reversed = camera.reversedDepth === true
+  const webgpu = camera.coordinateSystem === WebGPUCoordinateSystem
+  // Right, left, bottom, top: the fourth row less or plus the first, then the second.
+  writePlane(out, 0, m, 1, 0, -1)
+  writePlane(out, 1, m, 1, 0, 1)
+  writePlane(out, 2, m, 1, 1, 1)
+  writePlane(out, 3, m, 1, 1, -1)
+  // Far, near. Depth 0 is the third row alone: the far plane when depth is reversed, else WebGPU's near plane.
+  writePlane(out, 4, m, reversed ? 0 : 1, 2, reversed ? 1 : -1)
+  writePlane(out, 5, m, reversed || !webgpu ? 1 : 0, 2, reversed ? -1 : 1)
+  return out
 }
 
-function sharedFrustum(camera: Camera): Frustum {
+/**
+ * Plane `plane` of `out`: `fourth` times the matrix's fourth row plus `sign` times its row `row`,
+ * normalized. Only whole numbers are passed: V8 boxes a fractional number passed by value.
+ */
+function writePlane(out: Float32Array, plane: number, m: ArrayLike<number>, fourth: number, row: number, sign: number): void {
+  const x = fourth * m[3]! + sign * m[row]!
+  const y = fourth * m[7]! + sign * m[row + 4]!
+  const z = fourth * m[11]! + sign * m[row + 8]!
+  const w = fourth * m[15]! + sign * m[row + 12]!
+  const length = Math.sqrt(x * x + y * y + z * z)
+  out[plane * 4] = x / length
+  out[plane * 4 + 1] = y / length
+  out[plane * 4 + 2] = z / length
+  out[plane * 4 + 3] = w / length
+}
+
+/**
+ * Whether a sphere (`sphere[0 … 2]` its centre, `sphere[3]` its radius) is at least partly inside `planes`
+ * (`writeFrustumPlanes`'s). In an array, not as numbers: V8 boxes a fractional number passed by value.
+ */
+export function sphereInFrustum(planes: Float32Array, sphere: Float64Array): boolean {
+  const x = sphere[0]!
+  const y = sphere[1]!
+  const z = sphere[2]!
+  const r = -sphere[3]!
+  for (let p = 0; p < FRUSTUM_FLOATS; p += 4) {
+    if (planes[p]! * x + planes[p + 1]! * y + planes[p + 2]! * z + planes[p + 3]! < r) return false
+  }
+  return true
+}
+
+/**
+ * The world's view frustum, shared by every model: rebuilt only when the camera or its matrices change,
+ * so N models pay for one frustum per frame, not N.
+ */
+const shared = {
+  camera: null as Camera | null,
+  /** projectionMatrix then matrixWorldInverse elements the planes were built from. */
+  key: new Float64Array(32),
+  planes: new Float32Array(FRUSTUM_FLOATS),
+  sphere: new Sphere(),
+  bounds: new Float64Array(4),
+}
+
+function worldFrustum(camera: Camera): Float32Array {
   const projection = camera.projectionMatrix.elements
   const view = camera.matrixWorldInverse.elements
-  const key = cull.key
-  let same = cull.camera === camera
+  const key = shared.key
+  let same = shared.camera === camera
   for (let i = 0; same && i < 16; i++) same = key[i] === projection[i] && key[16 + i] === view[i]
   if (!same) {
-    cull.camera = camera
+    shared.camera = camera
     key.set(projection)
     key.set(view, 16)
-    cull.frustum.setFromProjectionMatrix(cull.matrix.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse))
+    writeFrustumPlanes(shared.planes, camera)
   }
-  return cull.frustum
+  return shared.planes
 }
 
 /**
- * Whether the mesh's all-frames sphere  (with a margin for last frame's transforms) is in view: the per-frame
+ * Whether the mesh's all-frames sphere (with a margin for last frame's transforms) is in view: the per-frame
  * test every animated model makes before writing its vertices, against one frustum shared by all.
  */
 export function inView(mesh: Mesh, camera: Camera): boolean {
   if (!mesh.frustumCulled) return true
   const sphere = mesh.geometry.boundingSphere
   if (!sphere) return true
-  const frustum = sharedFrustum(camera)
-  const bounds = cull.sphere.copy(sphere).applyMatrix4(mesh.matrixWorld)
-  bounds.radius *= 1.25
-  return frustum.intersectsSphere(bounds)
+  const world = shared.sphere.copy(sphere).applyMatrix4(mesh.matrixWorld)
+  const bounds = shared.bounds
+  world.center.toArray(bounds)
+  bounds[3] = world.radius * 1.25
+  return sphereInFrustum(worldFrustum(camera), bounds)
 }

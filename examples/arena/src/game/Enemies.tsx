@@ -55,6 +55,9 @@ export function Enemies({ world, crowd }: { world: World; crowd: MD2Crowd }) {
   return <primitive object={crowd} />
 }
 
+/** Where `place` puts an enemy, changed for each: nothing allocated per frame. */
+const placement: Parameters<MD2Crowd['setTransform']>[1] = { position: { x: 0, y: 0, z: 0 }, rotation: 0 }
+
 /** Puts enemy `i` on its ring: a runner faces along the ring, one standing faces the player. */
 function place(crowd: MD2Crowd, enemy: Enemy, i: number, world: World): void {
   const { angle, ring, position } = enemy
@@ -62,5 +65,7 @@ function place(crowd: MD2Crowd, enemy: Enemy, i: number, world: World): void {
   const player = world.player.position
   enemy.yaw =
     enemy.idle === 'run' ? Math.atan2(Math.cos(angle), -Math.sin(angle)) : Math.atan2(player.x - position.x, player.z - position.z)
-  crowd.setTransform(i, position, enemy.yaw)
+  placement.position = position
+  placement.rotation = enemy.yaw
+  crowd.setTransform(i, placement)
 }

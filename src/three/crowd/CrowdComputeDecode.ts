@@ -9,13 +9,14 @@ import {
   type InstanceInputs,
   type NodeBuilderLike,
 } from '../materials/gpuDecodeTSL.js'
-import { BLEND, FADE_FRAMES, FRAMES, INSTANCE_STRIDE, LIGHT, SCALE_A, SCALE_B, SHIFT, uploadFirst } from './crowdLayers.js'
+import { BLEND, FADE_FRAMES, FRAMES, INSTANCE_STRIDE, LIGHT, SCALE_A, SCALE_B, SHIFT, uploadFirst } from './instanceRows.js'
+import type { CrowdComputePass } from './webgpuSupport.js'
 
 /** Bytes of storage per drawn instance per MD2 vertex: a blended position and a blended normal, a vec4 each. */
 const COMPUTE_BYTES_PER_VERTEX = 32
 
-/** What `MD2Crowd` needs of the renderer drawing it to run the pass. */
-export interface ComputeRenderer {
+/** What the pass needs of the renderer drawing the crowd. */
+interface ComputeRenderer {
   compute(node: ComputeNode): unknown
   backend: { isWebGPUBackend?: boolean; device?: { limits: { maxStorageBufferBindingSize: number } } }
 }
@@ -28,7 +29,7 @@ export interface ComputeRenderer {
  * crossfade) in every pass. Storage is made the first time a WebGPU renderer draws the crowd, sized by
  * its limit, and only if the device can bind it; otherwise the vertex shader decodes, as elsewhere.
  */
-export class CrowdComputeDecode implements ComputedPoses {
+export class CrowdComputeDecode implements ComputedPoses, CrowdComputePass {
   private built:
     | {
         rows: StorageBufferAttribute
@@ -42,17 +43,23 @@ export class CrowdComputeDecode implements ComputedPoses {
   private stale = true
   private readonly range = { start: 0, count: 0 }
 
-  constructor(
-    private readonly inputs: GpuDecodeInputs,
-    /** The crowd's per-frame rows (`INSTANCE_STRIDE` floats each), the same array its vertex attributes read. */
-    private readonly data: Float32Array,
-    /** Drawn instances at most. */
-    private readonly capacity: number,
-    private readonly name: string,
-  ) {}
+  private readonly inputs: GpuDecodeInputs
+  /** The crowd's per-frame rows (`INSTANCE_STRIDE` floats each), the same array its vertex attributes read. */
+  private readonly data: Float32Array
+  /** Drawn instances at most. */
+  private readonly capacity: number
+  private readonly name: string
+
+  constructor(options: { inputs: GpuDecodeInputs; rows: Float32Array; capacity: number; name: string }) {
+    this.inputs = options.inputs
+    this.data = options.rows
+    this.capacity = options.capacity
+    this.name = options.name
+  }
 
   /** Makes the storage for `renderer`, if it is real WebGPU and can bind it (`active` then). */
-  prepare(renderer: ComputeRenderer): void {
+  prepare(drawing: unknown): void {
+    const renderer = drawing as ComputeRenderer
     if (this.built || this.refused || !renderer.backend.isWebGPUBackend) return
     const vertices = this.inputs.vertices
     const entries = this.capacity * vertices
@@ -105,12 +112,12 @@ export class CrowdComputeDecode implements ComputedPoses {
   }
 
   /** Runs the pass over the first `drawn` rows, once per change of the rows (not again for each shadow-map pass). */
-  run(renderer: ComputeRenderer, drawn: number): void {
+  run(renderer: unknown, drawn: number): void {
     const built = this.built
     if (!built || !this.stale || drawn === 0) return
     this.stale = false
     built.kernel.count = drawn * this.inputs.vertices
-    renderer.compute(built.kernel)
+    ;(renderer as ComputeRenderer).compute(built.kernel)
   }
 
   /** Whether the pass is in use (its storage made). */

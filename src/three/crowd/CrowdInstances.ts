@@ -1,0 +1,137 @@
+import { Matrix4, Quaternion, Vector3, type Camera, type Sphere } from 'three'
+import { MD2Error } from '../../core/MD2Error.js'
+import { FRUSTUM_FLOATS, sphereInFrustum, writeFrustumPlanes } from '../mesh/frustum.js'
+
+export interface Vector3Like {
+  x: number
+  y: number
+  z: number
+}
+
+/** Where `MD2Crowd.setTransform` places an instance, relative to the crowd; nothing of it is kept (reuse one). */
+export interface CrowdTransform {
+  position: Readonly<Vector3Like>
+  /** A yaw in radians about +Y (default 0), or a quaternion. */
+  rotation?: number | Quaternion
+  /** One scale for every axis (default 1), or one per axis. */
+  scale?: number | Readonly<Vector3Like>
+}
+
+/**
+ * A crowd's instances on the CPU: each one's matrix relative to the crowd, the radius of its all-frames
+ * sphere at its scale, whether it is hidden, how many are in use, and which are drawn (the instances in
+ * view, in order, each culled by its own sphere).
+ */
+export class CrowdInstances {
+  /** 16 floats per instance (column-major, as `Matrix4.elements`). */
+  readonly transforms: Float32Array
+  readonly radii: Float32Array
+  readonly hidden: Uint8Array
+  /** Which instance each drawn slot shows: `ids[0 … drawn − 1]`. */
+  readonly ids: Int32Array
+  /** Slots listed in `ids`. */
+  drawn = 0
+  /** Instances in use: `0 … size − 1` are drawn when in view. */
+  size = 0
+  /** The camera's view in the crowd's space, and one instance's sphere in it (centre, radius). */
+  private readonly planes = new Float32Array(FRUSTUM_FLOATS)
+  private readonly bounds = new Float64Array(4)
+
+  constructor(
+    readonly capacity: number,
+    /** The model's sphere around every frame. */
+    readonly sphere: Sphere,
+  ) {
+    this.transforms = new Float32Array(capacity * 16)
+    for (let i = 0; i < capacity; i++) this.transforms.set(IDENTITY, i * 16)
+    this.radii = new Float32Array(capacity).fill(sphere.radius)
+    this.hidden = new Uint8Array(capacity)
+    this.ids = new Int32Array(capacity)
+  }
+
+  checkIndex(i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.capacity)
+      throw new MD2Error('BAD_ARGUMENT', `MD2Crowd: instance ${String(i)} is outside 0…${this.capacity - 1} (the crowd's limit)`)
+  }
+
+  /** Instance `i` is in use (placed or animated). */
+  use(i: number): void {
+    if (i >= this.size) this.size = i + 1
+  }
+
+  /** Places instance `i` by a matrix's elements, and shows it. */
+  place(i: number, e: ArrayLike<number>): void {
+    this.transforms.set(e, i * 16)
+    // Not Math.hypot: V8 allocates in it, and <MD2Instance> places its instance every frame.
+    const sx = Math.sqrt(e[0]! * e[0]! + e[1]! * e[1]! + e[2]! * e[2]!)
+    const sy = Math.sqrt(e[4]! * e[4]! + e[5]! * e[5]! + e[6]! * e[6]!)
+    const sz = Math.sqrt(e[8]! * e[8]! + e[9]! * e[9]! + e[10]! * e[10]!)
+    this.radii[i] = this.sphere.radius * Math.max(sx, sy, sz)
+    this.hidden[i] = 0
+    this.use(i)
+  }
+
+  /**
+   * Lists the instances in use, not hidden and, given a camera, whose spheres are in its view (of a crowd
+   * placed by `world`), at most `limit`: returns how many.
+   */
+  collectInView(camera: Camera | undefined, world: Matrix4, limit: number): number {
+    let planes: Float32Array | undefined
+    if (camera) {
+      camera.updateMatrixWorld()
+      planes = writeFrustumPlanes(this.planes, camera, world)
+    }
+    const t = this.transforms
+    const c = this.sphere.center
+    let drawn = 0
+    for (let i = 0; i < this.size && drawn < limit; i++) {
+      if (this.hidden[i]) continue
+      if (planes) {
+        const o = i * 16
+        const bounds = this.bounds
+        bounds[0] = t[o]! * c.x + t[o + 4]! * c.y + t[o + 8]! * c.z + t[o + 12]!
+        bounds[1] = t[o + 1]! * c.x + t[o + 5]! * c.y + t[o + 9]! * c.z + t[o + 13]!
+        bounds[2] = t[o + 2]! * c.x + t[o + 6]! * c.y + t[o + 10]! * c.z + t[o + 14]!
+        bounds[3] = this.radii[i]!
+        if (!sphereInFrustum(planes, bounds)) continue
+      }
+      this.ids[drawn++] = i
+    }
+    this.drawn = drawn
+    return drawn
+  }
+
+  /**
+   * Writes, for a crowd placed by `world`, the world height of instance `i`'s origin at `out[0]` and the
+   * world length of its Y axis (its model units to world units, upwards) at `out[1]`. Into an array: V8
+   * boxes a fractional number a call returns.
+   */
+  writeUpright(i: number, world: Matrix4, out: Float64Array): void {
+    const w = world.elements
+    const t = this.transforms
+    const o = i * 16
+    out[0] = w[1]! * t[o + 12]! + w[5]! * t[o + 13]! + w[9]! * t[o + 14]! + w[13]!
+    const x = w[0]! * t[o + 4]! + w[4]! * t[o + 5]! + w[8]! * t[o + 6]!
+    const y = w[1]! * t[o + 4]! + w[5]! * t[o + 5]! + w[9]! * t[o + 6]!
+    const z = w[2]! * t[o + 4]! + w[6]! * t[o + 5]! + w[10]! * t[o + 6]!
+    out[1] = Math.sqrt(x * x + y * y + z * z) || 1
+  }
+}
+
+/** The matrix of `transform` (one matrix, reused by every call). */
+export function composeTransform(transform: CrowdTransform): Matrix4 {
+  const { position, rotation = 0, scale = 1 } = transform
+  if (typeof rotation === 'number') scratchQuaternion.setFromAxisAngle(UP, rotation)
+  else scratchQuaternion.copy(rotation)
+  scratchPosition.set(position.x, position.y, position.z)
+  if (typeof scale === 'number') scratchScale.setScalar(scale)
+  else scratchScale.set(scale.x, scale.y, scale.z)
+  return scratchMatrix.compose(scratchPosition, scratchQuaternion, scratchScale)
+}
+
+const IDENTITY = new Matrix4().elements
+const UP = new Vector3(0, 1, 0)
+const scratchMatrix = new Matrix4()
+const scratchQuaternion = new Quaternion()
+const scratchPosition = new Vector3()
+const scratchScale = new Vector3()

@@ -1,0 +1,222 @@
+import { Matrix4, type Object3D } from 'three'
+import { readCrowdPose, writeCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
+import { clampPoseFrames, createPose, type MD2Pose } from '../../core/animation/pose.js'
+import { MD2Error } from '../../core/MD2Error.js'
+import type { MD2ModelData } from '../../core/format/types.js'
+import { findTag, type MD2Tags } from '../../core/tags/parseMD2Tags.js'
+import { tagTransform } from '../../core/tags/tagTransform.js'
+import { warnOnce } from '../../core/warnOnce.js'
+import { setTagMatrix } from '../mesh/tagMatrix.js'
+import type { CrowdInstances } from './CrowdInstances.js'
+import type { CrowdLooks } from './CrowdLooks.js'
+import type { InstanceRowWriter } from './instanceRows.js'
+
+/** How a follower crowd copies its leader (`MD2Crowd.follow`'s options). */
+export interface CrowdFollowOptions {
+  /**
+   * A tag of the leader's (`tag_rweapon`, or its index in the tag file): each instance is placed at
+   * it, for the leader instance's pose. Without one, instances take the leader's transform as is.
+   */
+  tag?: string | number
+  /** The tags to read `tag` from (`parseMD2Tags`); default the leader's `tags`. */
+  tags?: MD2Tags
+  /**
+   * Show the leader's frames (default `true`), as `<MD2Model sync>`: frames this model lacks show its
+   * last frame (warned once). `false`: each instance plays its own animation (`play`, `showFrame`).
+   */
+  sync?: boolean
+}
+
+/** What a follower keeps about its leader: resolved once in `follow`, read every frame. */
+interface CrowdFollowing {
+  sync: boolean
+  tags: MD2Tags | undefined
+  /** The tag's index, or −1 for none (the leader's transform as is). */
+  tag: number
+  /** Scratch for the tag's placement and the synced pose: nothing allocated per frame. */
+  pose: MD2Pose
+  transform: Float32Array
+  matrix: Matrix4
+}
+
+/** The parts of a crowd its followers read, and that following changes and updates. */
+interface LinkedCrowd {
+  /** The crowd: its world matrix. */
+  mesh: Object3D
+  model: MD2ModelData
+  instances: CrowdInstances
+  clock: CrowdClock
+  looks: CrowdLooks
+  rows: InstanceRowWriter
+}
+
+/**
+ * A crowd's place in a chain of followers (`MD2Crowd.follow`): the crowd it follows and how, and the
+ * crowds following it. A follower's instances are its leader's: each frame it copies the leader's drawn
+ * instances, their transforms (placed on a tag, when given) and, synced, their poses; it wears their
+ * shells and shadows (`CrowdLooks.leader`). `owner` is the crowd, for its leader to update it.
+ */
+export class CrowdLink<Owner> {
+  leader: CrowdLink<Owner> | undefined
+  private following: CrowdFollowing | undefined
+  /** The crowds following this one, updated by its `update`, in the order they began following. */
+  readonly followers: CrowdLink<Owner>[] = []
+
+  constructor(
+    readonly owner: Owner,
+    private readonly crowd: LinkedCrowd,
+  ) {}
+
+  /**
+   * Follows `leader` (`null`: none), whose tags `leaderTags` are: refused with an `MD2Error`, changing
+   * nothing, when that would make a loop, or when the leader holds more instances than this crowd.
+   */
+  follow(leader: CrowdLink<Owner> | null, options: CrowdFollowOptions, leaderTags: MD2Tags | undefined): void {
+    const name = (link: CrowdLink<Owner>) => link.crowd.model.name ?? 'a crowd'
+    if (leader) {
+      for (let above: CrowdLink<Owner> | undefined = leader; above; above = above.leader) {
+        if (above === this)
+          throw new MD2Error(
+            'BAD_ARGUMENT',
+            `MD2Crowd.follow: ${name(this)} cannot follow ${leader === this ? 'itself' : 'a crowd that follows it'}`,
+          )
+      }
+      const most = leader.crowd.instances.capacity
+      const limit = this.crowd.instances.capacity
+      if (most > limit)
+        throw new MD2Error(
+          'BAD_ARGUMENT',
+          `MD2Crowd.follow: the leader (${name(leader)}) holds ${most} instances and this crowd (${name(this)}) ${limit}; give it a limit of at least ${most}`,
+        )
+    }
+    const following = leader ? resolveFollowing(leader.crowd.model, leaderTags, options) : undefined
+    const before = this.leader
+    if (before) before.followers.splice(before.followers.indexOf(this), 1)
+    this.leader = leader ?? undefined
+    this.following = following
+    this.crowd.looks.leader = leader?.crowd.looks
+    leader?.followers.push(this)
+  }
+
+  /** Whether `what` of this crowd comes from its leader, warning once if so (the call `method` is then ignored). */
+  ledBy(method: string, what: 'place' | 'pose'): boolean {
+    const leader = this.leader
+    if (!leader || (what === 'pose' && !this.following!.sync)) return false
+    warnOnce(
+      `crowd-follower:${this.crowd.model.name}:${method}`,
+      `MD2Crowd.${method}: ${this.crowd.model.name ?? 'this crowd'} follows ${leader.crowd.model.name ?? 'another crowd'}, which ${what === 'place' ? 'places and hides' : 'poses'} its instances; call it on the leader (ignored here)`,
+    )
+    return true
+  }
+
+  /** Updates the crowds following this one, after it in the same frame, and theirs after them. */
+  updateFollowers(seconds: number): void {
+    for (let f = 0; f < this.followers.length; f++) this.followers[f]!.updateFromLeader(seconds)
+  }
+
+  /** A follower's update: its leader's drawn instances, placed and (synced) posed from it. */
+  private updateFromLeader(seconds: number): void {
+    const { mesh, clock, instances, looks, rows } = this.crowd
+    this.copyDrawn()
+    if (!this.following!.sync) clock.advance(seconds, instances.size)
+    looks.advance(seconds)
+    mesh.updateMatrixWorld()
+    looks.openLikeLeader()
+    rows.write()
+    this.updateFollowers(seconds)
+  }
+
+  /** A follower's drawn instances: its leader's, in the leader's order, each placed (and, synced, posed) from it. */
+  private copyDrawn(): void {
+    const from = this.leader!.crowd.instances
+    const to = this.crowd.instances
+    to.size = from.size
+    to.drawn = from.drawn
+    for (let k = 0; k < from.drawn; k++) {
+      const i = from.ids[k]!
+      to.ids[k] = i
+      this.copyFrom(i)
+    }
+  }
+
+  /** A follower's instance `i` as its leader places it now (and, synced, poses it); nothing without a leader. */
+  copyFrom(i: number): void {
+    const leader = this.leader?.crowd
+    const following = this.following
+    if (!leader || !following) return
+    const { clock, instances, model } = this.crowd
+    if (following.sync) copyClampedCrowdPose(clock.poses, leader.clock.poses, i, model, following.pose)
+    placeOnTag(instances.transforms, leader.instances.transforms, leader.clock.poses, i, following)
+  }
+}
+
+/**
+ * Checks a follow request and resolves its tag: an unknown tag name warns once, listing the names,
+ * and places the instances at the leader's origin (as `<MD2Attach>` does); a tag with no tags to read
+ * it from is an `MD2Error`.
+ */
+function resolveFollowing(leaderModel: MD2ModelData, leaderTags: MD2Tags | undefined, options: CrowdFollowOptions): CrowdFollowing {
+  const tags = options.tags ?? leaderTags
+  const { tag } = options
+  let index = -1
+  if (tag !== undefined) {
+    if (!tags)
+      throw new MD2Error(
+        'BAD_ARGUMENT',
+        `MD2Crowd.follow: tag ${JSON.stringify(tag)} needs tags (the leader's \`tags\`, or the \`tags\` option)`,
+      )
+    if (tags.numFrames === 0) throw new MD2Error('BAD_INDEX', `${tags.name ?? 'the tag file'} has no frames`, { section: 'tags' })
+    index = typeof tag === 'number' ? (Number.isInteger(tag) && tag >= 0 && tag < tags.names.length ? tag : -1) : findTag(tags, tag)
+    if (index < 0) {
+      warnOnce(
+        `crowd-follow:${tags.name}:${String(tag)}`,
+        `MD2Crowd.follow: ${tags.name ?? 'the tags'} have no tag ${JSON.stringify(tag)} (they have ${tags.names.join(', ')}); instances stay at the leader's origin`,
+      )
+    } else if (tags.numFrames !== leaderModel.header.numFrames) {
+      warnOnce(
+        `${leaderModel.name}:tags:${tags.name}`,
+        `${tags.name ?? 'tags'} has ${tags.numFrames} frames and ${leaderModel.name ?? 'the model'} ${leaderModel.header.numFrames}; frames past the tags' last use its last`,
+      )
+    }
+  }
+  return {
+    sync: options.sync ?? true,
+    tags,
+    tag: index,
+    pose: createPose(0),
+    transform: new Float32Array(12),
+    matrix: new Matrix4(),
+  }
+}
+
+/**
+ * Copies instance `i`'s pose from `source` into `target` (crowd pose arrays), clamping frames to
+ * `model`'s as `<MD2Model sync>` does (`clampPoseFrames`), through `scratch`.
+ */
+function copyClampedCrowdPose(target: Float64Array, source: Float64Array, i: number, model: MD2ModelData, scratch: MD2Pose): void {
+  writeCrowdPose(target, i, clampPoseFrames(readCrowdPose(source, i, scratch), model))
+}
+
+/**
+ * Writes instance `i`'s matrix into `target`: the leader instance's matrix (`source`, 16 floats per
+ * instance) times the tag's placement for the leader's pose (`poses`), as `<MD2Attach>` composes them.
+ */
+function placeOnTag(target: Float32Array, source: Float32Array, poses: Float64Array, i: number, following: CrowdFollowing): void {
+  const o = i * 16
+  if (following.tag < 0 || !following.tags) {
+    for (let e = 0; e < 16; e++) target[o + e] = source[o + e]!
+    return
+  }
+  const pose = readCrowdPose(poses, i, following.pose)
+  const b = setTagMatrix(following.matrix, tagTransform(following.tags, following.tag, pose, following.transform)).elements
+  // Column-major product source × tag, straight into the follower's array.
+  for (let col = 0; col < 4; col++) {
+    const b0 = b[col * 4]!,
+      b1 = b[col * 4 + 1]!,
+      b2 = b[col * 4 + 2]!,
+      b3 = b[col * 4 + 3]!
+    for (let row = 0; row < 4; row++) {
+      target[o + col * 4 + row] = source[o + row]! * b0 + source[o + 4 + row]! * b1 + source[o + 8 + row]! * b2 + source[o + 12 + row]! * b3
+    }
+  }
+}

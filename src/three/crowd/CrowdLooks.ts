@@ -1,0 +1,206 @@
+import { Color, MeshBasicMaterial, SRGBColorSpace, type Object3D } from 'three'
+import { SHELL_ALPHA, effectiveShadelight, shellColor, type Quake2LightFlags, type ShellSpec } from '../../core/lighting/quake2Light.js'
+import type { MD2ModelData } from '../../core/format/types.js'
+import { createMD2ShadowMaterial } from '../materials/shadowMaterial.js'
+import { CrowdLayer } from './CrowdLayer.js'
+import type { CrowdInstances } from './CrowdInstances.js'
+import type { CrowdRenderer } from './CrowdRenderer.js'
+import { drawWithGpuFrames, type MD2GpuFrames } from './gpuFrames.js'
+import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
+
+/** An instance's power-up shells (`'red'`, `['red', 'blue']`, an RGB colour), or none (`null`, `[]`). */
+export type CrowdShell = ShellSpec | readonly ShellSpec[] | null
+
+/** The crowd's lighting, as `MD2CrowdOptions` and `setLighting` give it. */
+export type CrowdLighting = Pick<MD2CrowdOptions, 'shadelight' | 'minlight' | 'fullbright' | 'glow'>
+
+/**
+ * What each instance of a crowd wears and how it is lit: its power-up shells and its blob shadow, each
+ * kind drawn by one layer (`CrowdLayer`) over the instances that have it, and its Quake II light. A
+ * follower's instances wear their leader's instances' shells (after their own) and shadows too.
+ */
+export class CrowdLooks {
+  /** The blob shadows of the instances that have one (one draw; hidden until one does). */
+  readonly shadow: CrowdLayer
+  /** The power-up shells of the instances that have one (one draw; hidden until one does). */
+  readonly shell: CrowdLayer
+  /** World height of the floor blob shadows lie on (`undefined`: under each instance's lowest point in any frame). */
+  shadowFloor: number | undefined
+  /** The leader's looks, worn too by a follower's instances (set by `follow`). */
+  leader: CrowdLooks | undefined
+  /** Per instance: its shell's colour (linear RGB) and whether it has one; whether it has a blob shadow. */
+  private readonly shellColors: Float32Array
+  private readonly shelled: Uint8Array
+  private readonly shadowed: Uint8Array
+  /** Per instance: the light at its feet (RGB, 0–1 and over). */
+  private readonly shade: Float32Array
+  private flags: Quake2LightFlags = {}
+  /** Seconds the crowd has run, for the glow's pulse. */
+  private readonly elapsed = { seconds: 0 }
+  private readonly lightIn = new Float64Array(3)
+  private readonly lightOut = new Float64Array(3)
+  /** Scratch: an instance's origin's world height and its upward scale (`CrowdInstances.writeUpright`). */
+  private readonly upright = new Float64Array(2)
+  /** The crowd's own `shell` and `shadow`, which an instance set to `undefined` goes back to. */
+  private readonly defaults: Pick<MD2CrowdOptions, 'shell' | 'shadow'>
+  /** The model's lowest point in any frame, in its units (from the all-frames box). */
+  private readonly lowest: number
+  private readonly instances: CrowdInstances
+  /** The crowd: its world matrix. */
+  private readonly mesh: Object3D
+  private readonly renderer: CrowdRenderer
+
+  constructor(
+    crowd: { mesh: Object3D; model: MD2ModelData; instances: CrowdInstances; frames: MD2GpuFrames; renderer: CrowdRenderer },
+    options: CrowdLighting & Pick<MD2CrowdOptions, 'shell' | 'shadow' | 'shadowFloor'>,
+  ) {
+    const { instances, frames, renderer } = crowd
+    const name = crowd.model.name ?? 'md2'
+    const limit = instances.capacity
+    this.instances = instances
+    this.mesh = crowd.mesh
+    this.renderer = renderer
+    this.lowest = frames.geometry.boundingBox!.min.y
+    this.shellColors = new Float32Array(limit * 3)
+    this.shelled = new Uint8Array(limit)
+    this.shadowed = new Uint8Array(limit)
+    this.shade = new Float32Array(limit * 3)
+    this.setLighting(options)
+    this.shadowFloor = options.shadowFloor
+    this.defaults = { shell: options.shell, shadow: options.shadow }
+    const webgpu = renderer.webgpu
+    // Shadows first: three draws translucent meshes at one depth in the order they were made.
+    this.shadow = new CrowdLayer(
+      frames.geometry,
+      drawWithGpuFrames(createMD2ShadowMaterial(), frames, { shadow: true, webgpu }),
+      `${name} shadow`,
+    )
+    const shellMaterial = new MeshBasicMaterial({ transparent: true, opacity: SHELL_ALPHA, depthWrite: false })
+    this.shell = new CrowdLayer(
+      frames.geometry,
+      drawWithGpuFrames(shellMaterial, frames, { shell: true, instanceColor: true, webgpu }),
+      `${name} shell`,
+    )
+    if (options.shell !== undefined && this.writeShell(0, options.shell)) {
+      // Every instance the same: the colour is worked out once.
+      this.shelled.fill(1)
+      for (let i = 1; i < limit; i++) this.shellColors.copyWithin(i * 3, 0, 3)
+    }
+    if (options.shadow === 'blob') {
+      this.shadowed.fill(1)
+      this.open(this.shadow)
+    }
+  }
+
+  /** Instance `i`'s shells, or the crowd's (`undefined`). */
+  setShell(i: number, given: CrowdShell | undefined): void {
+    this.writeShell(i, given === undefined ? (this.defaults.shell ?? null) : given)
+  }
+
+  /** Sets instance `i`'s shell (or none); returns whether it has one. */
+  private writeShell(i: number, shell: CrowdShell): boolean {
+    const on = shell !== null && (typeof shell === 'string' || shell.length > 0)
+    this.shelled[i] = on ? 1 : 0
+    if (!on) return false
+    // The shell's colour is given as sRGB, as a material's colour is.
+    const [r, g, b] = shellColor(shell)
+    scratchColor.setRGB(r, g, b, SRGBColorSpace)
+    this.shellColors[i * 3] = scratchColor.r
+    this.shellColors[i * 3 + 1] = scratchColor.g
+    this.shellColors[i * 3 + 2] = scratchColor.b
+    this.open(this.shell)
+    return true
+  }
+
+  /** Instance `i`'s blob shadow (`"blob"`), none, or the crowd's (`undefined`). */
+  setShadow(i: number, given: 'blob' | false | null | undefined): void {
+    const shadow = given === undefined ? this.defaults.shadow : given
+    this.shadowed[i] = shadow === 'blob' ? 1 : 0
+    if (shadow === 'blob') this.open(this.shadow)
+  }
+
+  /** Gives a layer its rows, when first used. */
+  private open(layer: CrowdLayer): void {
+    if (!layer.data) layer.open(this.renderer.createMatrices())
+  }
+
+  /** A follower's layers open with its leader's: its instances wear what the leader's wear. */
+  openLikeLeader(): void {
+    if (this.leader?.shell.data) this.open(this.shell)
+    if (this.leader?.shadow.data) this.open(this.shadow)
+  }
+
+  /** The crowd's shadelight (one level or RGB, for every instance) and entity flags. */
+  setLighting(options: CrowdLighting): void {
+    this.flags = { minlight: options.minlight, fullbright: options.fullbright, glow: options.glow }
+    const level = options.shadelight ?? 1
+    for (let i = 0; i < this.instances.capacity; i++) this.setShadelight(i, level)
+  }
+
+  /** Instance `i`'s shadelight: one level, or RGB. */
+  setShadelight(i: number, level: number | readonly [number, number, number]): void {
+    for (let c = 0; c < 3; c++) this.shade[i * 3 + c] = typeof level === 'number' ? level : level[c]!
+  }
+
+  /** Moves the glow's pulse on by `seconds`. */
+  advance(seconds: number): void {
+    if (seconds > 0 && Number.isFinite(seconds)) this.elapsed.seconds += seconds
+  }
+
+  /** Instance `i`'s Quake II light (RGB) as drawn now: its shadelight by the crowd's flags (a scratch array, reused). */
+  lightOf(i: number): Float64Array {
+    const lightIn = this.lightIn
+    lightIn[0] = this.shade[i * 3]!
+    lightIn[1] = this.shade[i * 3 + 1]!
+    lightIn[2] = this.shade[i * 3 + 2]!
+    return effectiveShadelight(lightIn, this.flags, this.elapsed, this.lightOut)
+  }
+
+  /** Whether instance `i` wears a shell: its own, or its leader's instance's. */
+  wearsShell(i: number): boolean {
+    return this.shelled[i] === 1 || this.leader?.shelled[i] === 1
+  }
+
+  /** Writes the colour (linear RGB) of instance `i`'s shell at `out[at …]`: its own, else its leader's instance's. */
+  writeShellColor(i: number, out: Float32Array, at: number): void {
+    const colors = this.shelled[i] === 1 ? this.shellColors : this.leader!.shellColors
+    for (let c = 0; c < 3; c++) out[at + c] = colors[i * 3 + c]!
+  }
+
+  /** Whether instance `i` casts a blob shadow: its own, or its leader's instance's (once the shadow layer is open). */
+  castsShadow(i: number): boolean {
+    return this.shadow.data !== undefined && (this.shadowed[i] === 1 || this.leader?.shadowed[i] === 1)
+  }
+
+  /**
+   * Writes instance `i`'s origin's height above the floor its blob shadow lies on, in model units, at
+   * `out[at]`: the crowd's `shadowFloor`, else the first up its chain of leaders, else the lowest point
+   * of any frame of the first leader's instance (of its own, without a leader).
+   */
+  writeShadowHeight(i: number, out: Float32Array, at: number): void {
+    if (this.shadowFloor === undefined && !this.leader) {
+      out[at] = -this.lowest
+      return
+    }
+    const upright = this.upright
+    let floorHeight = this.shadowFloor
+    if (floorHeight === undefined) {
+      let floor = this.leader!
+      while (floor.shadowFloor === undefined && floor.leader) floor = floor.leader
+      floorHeight = floor.shadowFloor
+      if (floorHeight === undefined) {
+        floor.instances.writeUpright(i, floor.mesh.matrixWorld, upright)
+        floorHeight = upright[0]! + floor.lowest * upright[1]!
+      }
+    }
+    this.instances.writeUpright(i, this.mesh.matrixWorld, upright)
+    out[at] = (upright[0]! - floorHeight) / upright[1]!
+  }
+
+  dispose(): void {
+    this.shell.dispose()
+    this.shadow.dispose()
+  }
+}
+
+const scratchColor = new Color()

@@ -1,0 +1,127 @@
+import { DynamicDrawUsage, InstancedBufferAttribute, type InstancedMesh } from 'three'
+import type { MD2ModelData } from '../../core/format/types.js'
+import { warnOnce } from '../../core/warnOnce.js'
+import { gpuDecodeInputs, type MD2GpuFrames } from './gpuFrames.js'
+import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
+import { webgpuSupport, type CrowdComputePass, type CrowdWebGPUSupport } from './webgpuSupport.js'
+
+/** Instance matrices three's WebGL2 backend keeps in a uniform buffer of WebGL2's least size (16 KB). */
+const UNIFORM_BLOCK_MATRICES = 256
+
+/** Which renderer draws a crowd: its instance matrices are kept the way that renderer reads them best. */
+export type CrowdRendererKind = 'webgl' | 'webgpu' | 'webgpu-webgl2'
+
+/** What the renderer drawing a crowd tells of itself (`WebGLRenderer` none of it). */
+interface DrawingRenderer {
+  isWebGPURenderer?: boolean
+  backend?: { isWebGPUBackend?: boolean; gl?: WebGL2RenderingContext }
+}
+
+/**
+ * The renderer drawing a crowd, met before it builds anything for the crowd, and what the crowd keeps
+ * for it: its instance matrices (on real WebGPU a storage buffer, which three's instancing and the TSL
+ * decode read without taking any of a pipeline's 16 vertex inputs), how many instances it can draw, and
+ * the compute pass, which runs where it can. WebGPURenderer's WebGL2 backend reads the matrices as
+ * vertex inputs past the uniform buffer's 1,024 matrices, more than the decode leaves: there the crowd
+ * draws the instances in view that fit its uniform buffer (1,024 on SwiftShader), with a warning.
+ * `WebGPURenderer` without the crowd's WebGPU side (`webgpuSupport`): a warning, and nothing drawn.
+ */
+export class CrowdRenderer {
+  kind: CrowdRendererKind = 'webgl'
+  /** Instances drawn at most (fewer than the limit only on WebGPURenderer's WebGL2 backend). */
+  drawLimit: number
+  /** The matrices are to be made again for the renderer last met (`fit`). */
+  private refit = false
+  readonly capacity: number
+  /** The model's name, for warnings. */
+  private readonly name: string
+  /** Where the poses are blended, as asked (`MD2CrowdOptions.decode`). */
+  readonly decode: 'vertex' | 'compute'
+  /** The crowd's WebGPU side (`webgpuSupport`), if loaded. */
+  readonly webgpu: CrowdWebGPUSupport | undefined
+  /** The compute pass (`decode: "compute"`, with the WebGPU side), in use once real WebGPU draws the crowd. */
+  readonly computed: CrowdComputePass | undefined
+
+  constructor(crowd: {
+    model: MD2ModelData
+    frames: MD2GpuFrames
+    /** The crowd's per-frame rows, which the compute pass reads. */
+    rows: Float32Array
+    capacity: number
+    decode: MD2CrowdOptions['decode']
+  }) {
+    const { model, capacity } = crowd
+    this.capacity = this.drawLimit = capacity
+    this.name = model.name ?? 'a model'
+    this.decode = crowd.decode === 'compute' ? 'compute' : 'vertex'
+    if (crowd.decode !== undefined && crowd.decode !== this.decode)
+      warnOnce(
+        `crowd-decode:${String(crowd.decode)}`,
+        `MD2Crowd (${this.name}): decode ${JSON.stringify(crowd.decode)} is not "vertex" or "compute"; using "vertex"`,
+      )
+    this.webgpu = webgpuSupport()
+    const inputs = gpuDecodeInputs(crowd.frames)
+    this.computed =
+      this.decode === 'compute'
+        ? this.webgpu?.createComputeDecode({ inputs, rows: crowd.rows, capacity, name: model.name ?? 'md2' })
+        : undefined
+  }
+
+  /** Meets the renderer about to draw the crowd: returns whether it is another kind than the last (then `fit` each mesh). */
+  meet(renderer: unknown): boolean {
+    const r = renderer as DrawingRenderer
+    const kind = !r.isWebGPURenderer ? 'webgl' : r.backend?.isWebGPUBackend ? 'webgpu' : 'webgpu-webgl2'
+    if (kind === this.kind) return false
+    this.kind = kind
+    this.refit = false
+    if (this.drawsNothing) {
+      warnOnce(
+        `crowd-webgpu-support:${this.name}`,
+        `MD2Crowd (${this.name}): WebGPURenderer draws the GPU crowd with its WebGPU side (the TSL decode, storage buffers), which is not loaded; this crowd draws nothing`,
+      )
+      return true
+    }
+    const gl = r.backend?.gl
+    // Matrices of 64 bytes in one uniform block: 1,024 in SwiftShader's 64 KB, 256 in WebGL2's least.
+    const most = gl ? Math.floor((gl.getParameter(gl.MAX_UNIFORM_BLOCK_SIZE) as number) / 64) : UNIFORM_BLOCK_MATRICES
+    if (kind === 'webgpu-webgl2' && this.capacity > most) {
+      warnOnce(
+        `crowd-webgl2-backend:${this.capacity}`,
+        `MD2Crowd (${this.name}, limit ${this.capacity}): WebGPURenderer's WebGL2 backend draws at most ${most} instances of a GPU crowd (past that three reads the instance matrices as vertex inputs, more than a pipeline has); the first ${most} in view are drawn. WebGLRenderer and WebGPU draw them all`,
+      )
+      this.drawLimit = most
+      this.refit = true
+    }
+    // Before the material is built for this renderer: it reads the pass's storage if there is one.
+    if (kind === 'webgpu') {
+      this.computed?.prepare(renderer)
+      this.refit = true
+    }
+    return true
+  }
+
+  /** A WebGPURenderer draws the crowd, and the crowd's WebGPU side is not loaded. */
+  get drawsNothing(): boolean {
+    return this.kind !== 'webgl' && !this.webgpu
+  }
+
+  /** Gives `mesh` (the crowd, or one of its open layers) matrices for the renderer last met, if it needs new ones. */
+  fit(mesh: InstancedMesh): void {
+    if (!this.refit) return
+    mesh.instanceMatrix.dispose()
+    mesh.instanceMatrix = this.createMatrices()
+  }
+
+  /** Instance matrices for the instances drawn at most, as the renderer last met reads them. */
+  createMatrices(): InstancedBufferAttribute {
+    const array = new Float32Array(Math.min(this.capacity, this.drawLimit) * 16)
+    const matrices =
+      this.kind === 'webgpu' && this.webgpu ? this.webgpu.createStorageMatrices(array) : new InstancedBufferAttribute(array, 16)
+    return matrices.setUsage(DynamicDrawUsage)
+  }
+
+  /** Where the poses were blended for the renderer last met: `"compute"` when the compute pass is in use. */
+  get decodedBy(): 'vertex' | 'compute' {
+    return this.kind === 'webgpu' && this.computed?.active ? 'compute' : 'vertex'
+  }
+}

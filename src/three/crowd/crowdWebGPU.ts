@@ -1,0 +1,15 @@
+import { StorageInstancedBufferAttribute } from 'three/webgpu'
+import { decodeInTSL } from '../materials/gpuDecodeTSL.js'
+import { CrowdComputeDecode } from './CrowdComputeDecode.js'
+import type { CrowdWebGPUSupport } from './webgpuSupport.js'
+
+/** The crowd's WebGPU side (`webgpuSupport`): the TSL decode, storage matrices and the compute pass. */
+export const crowdWebGPU: CrowdWebGPUSupport = {
+  decodeInTSL(material, inputs, options) {
+    // The only passes there are: the ones this object made.
+    const computed = options.computed instanceof CrowdComputeDecode ? options.computed : undefined
+    decodeInTSL(material, inputs, { ...options, computed })
+  },
+  createStorageMatrices: (array) => new StorageInstancedBufferAttribute(array, 16),
+  createComputeDecode: (options) => new CrowdComputeDecode(options),
+}

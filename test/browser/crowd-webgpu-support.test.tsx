@@ -1,0 +1,58 @@
+/**
+ * A WebGL-only bundle (the crowd's WebGPU side not loaded: `webgpuSupport()` returns nothing) drawn by a
+ * real `WebGPURenderer`, on both of its backends: the GPU crowd draws nothing, warning once, and the rest
+ * of the scene (a CPU-path model beside it) is drawn as ever: no exception, no blank canvas.
+ */
+import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } from 'vitest'
+import { MD2Instance, MD2Instances, MD2Model } from '../../src/index'
+import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/webgpuSupport'
+import { coverage } from '../../stories/support/pixels'
+import { BLACK, CrowdsIn, expectRenderer, mount } from './canvas'
+
+const OGRO = '/assets/quake2/ogro/tris.MD2'
+
+describe('a GPU crowd without its WebGPU side, drawn by WebGPURenderer', () => {
+  const loaded = webgpuSupport()
+  let warn: MockInstance
+  let error: MockInstance
+  beforeAll(() => {
+    provideWebGPUSupport(undefined)
+    warn = vi.spyOn(console, 'warn')
+    error = vi.spyOn(console, 'error')
+  })
+  afterAll(() => {
+    provideWebGPUSupport(loaded)
+    vi.restoreAllMocks()
+  })
+
+  for (const renderer of ['webgpu', 'webgpu-webgl2'] as const) {
+    test(`draws nothing, and the model beside it is drawn (${renderer})`, async () => {
+      const crowds: MD2Crowd[] = []
+      const { stage } = await mount(
+        <>
+          <directionalLight position={[30, 50, 80]} intensity={2.5} />
+          <MD2Model url={OGRO} frame={0} position={[-30, -10, -40]} />
+          <MD2Instances url={OGRO} limit={2} lighting="quake2" shell="red" shadow="blob" decode="compute">
+            <MD2Instance animation="run" position={[30, -10, -40]} />
+          </MD2Instances>
+          <CrowdsIn into={crowds} />
+        </>,
+        { renderer },
+      )
+      await expectRenderer(stage.canvas, renderer)
+      const picture = await stage.settle((p) => coverage(p, { right: 0.5 }, BLACK) > 0.05, 'the model on the left')
+      expect(crowds).toHaveLength(1)
+      expect(crowds[0]!.count).toBe(0)
+      // The crowd's half of the canvas: its body, shell and shadow drawn nowhere.
+      expect(coverage(picture, { left: 0.5 }, BLACK)).toBe(0)
+      expect(error).not.toHaveBeenCalled()
+    })
+  }
+
+  test('warned once, saying so', () => {
+    const warnings = warn.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('not loaded'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain('this crowd draws nothing')
+  })
+})

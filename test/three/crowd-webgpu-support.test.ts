@@ -1,0 +1,112 @@
+/**
+ * The crowd's WebGPU side (the TSL decode, storage matrices, the compute pass) is reached through one
+ * seam, `webgpuSupport()`. Where it is not loaded (a WebGL-only bundle), a crowd still draws on
+ * `WebGLRenderer`; drawn by a `WebGPURenderer`, on either backend, it warns once and draws nothing (nor
+ * do its shells, shadows and followers) instead of throwing or drawing garbage.
+ */
+import { Vector3, type Material } from 'three'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { parseMD2 } from '../../src/core/format/parseMD2'
+import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/webgpuSupport'
+import { readAsset } from '../support/assets'
+
+const parse = (path: string, name: string) => parseMD2(readAsset(path).slice(), { name })
+const loaded = webgpuSupport()
+
+afterEach(() => {
+  provideWebGPUSupport(loaded)
+  vi.restoreAllMocks()
+})
+
+/** What three's renderers tell the crowd as they draw it. */
+const RENDERERS = {
+  webgl: { isWebGPURenderer: false },
+  webgpu: {
+    isWebGPURenderer: true,
+    backend: { isWebGPUBackend: true, device: { limits: { maxStorageBufferBindingSize: 2 ** 30 } } },
+    compute() {},
+  },
+  'webgpu-webgl2': { isWebGPURenderer: true, backend: { isWebGPUBackend: false } },
+}
+
+/** The crowd (or one of its layers) drawn once by `renderer`, as three calls it before each draw. */
+function draw(mesh: { onBeforeRender: unknown }, renderer: unknown): void {
+  ;(mesh.onBeforeRender as (renderer: unknown) => void)(renderer)
+}
+
+/** Three shelled, shadowed Ogros in Quake II light blending by compute, with a weapon following each. */
+function armedOgros(model: string): { body: MD2Crowd; weapon: MD2Crowd } {
+  const body = new MD2Crowd(parse('quake2/ogro/tris.MD2', model), {
+    limit: 4,
+    lighting: 'quake2',
+    shell: 'red',
+    shadow: 'blob',
+    decode: 'compute',
+  })
+  const weapon = new MD2Crowd(parse('quake2/ogro/weapon.md2', `${model} weapon`), { limit: 4 })
+  weapon.follow(body)
+  for (let i = 0; i < 3; i++) {
+    body.setTransform(i, { position: new Vector3(i * 60, 0, 0) })
+    body.play(i, 'run')
+  }
+  return { body, weapon }
+}
+
+const tslOf = (material: Material) => (material as Material & { positionNode?: unknown }).positionNode
+
+describe('a crowd without its WebGPU side', () => {
+  it.each(['webgpu', 'webgpu-webgl2'] as const)('drawn by WebGPURenderer (%s) warns once and draws nothing', (kind) => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    provideWebGPUSupport(undefined)
+    const { body, weapon } = armedOgros(`ogro without WebGPU (${kind})`)
+    expect(tslOf(body.material)).toBeUndefined()
+    body.update(0.05)
+    expect([body.count, weapon.count, body.shell.count, body.shadow.count]).toEqual([3, 3, 3, 3])
+    for (let frame = 0; frame < 3; frame++) {
+      body.update(0.05)
+      // The shadows first, as three draws them, then the body, the shells and the follower.
+      for (const mesh of [body.shadow, body, body.shell, weapon]) {
+        expect(() => draw(mesh, RENDERERS[kind])).not.toThrow()
+        expect(mesh.count).toBe(0)
+      }
+    }
+    expect([body.count, weapon.count, body.shell.count, body.shadow.count, weapon.shell.count]).toEqual([0, 0, 0, 0, 0])
+    expect(body.decodedBy).toBe('vertex')
+    // Once per model.
+    const warnings = warn.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('not loaded'))
+    expect(warnings).toHaveLength(2)
+    expect(warnings[0]).toMatch(
+      /MD2Crowd \(ogro without WebGPU .*\): WebGPURenderer draws the GPU crowd with its WebGPU side .* this crowd draws nothing/,
+    )
+    body.dispose()
+    weapon.dispose()
+  })
+
+  it('draws as ever on WebGLRenderer, silently', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    provideWebGPUSupport(undefined)
+    const { body, weapon } = armedOgros('ogro on WebGL without WebGPU')
+    body.update(0.05)
+    for (const mesh of [body.shadow, body, body.shell, weapon]) draw(mesh, RENDERERS.webgl)
+    expect([body.count, weapon.count, body.shell.count, body.shadow.count]).toEqual([3, 3, 3, 3])
+    expect(body.material.customProgramCacheKey()).toContain('md2-gpu')
+    expect(warn).not.toHaveBeenCalled()
+    body.dispose()
+    weapon.dispose()
+  })
+})
+
+describe('a crowd with its WebGPU side', () => {
+  it('draws on WebGPURenderer, its matrices in storage and its poses blended by the compute pass', () => {
+    const { body, weapon } = armedOgros('ogro with WebGPU')
+    expect(tslOf(body.material)).toBeDefined()
+    body.update(0.05)
+    for (const mesh of [body.shadow, body, body.shell, weapon]) draw(mesh, RENDERERS.webgpu)
+    expect([body.count, weapon.count, body.shell.count, body.shadow.count]).toEqual([3, 3, 3, 3])
+    expect((body.instanceMatrix as { isStorageInstancedBufferAttribute?: boolean }).isStorageInstancedBufferAttribute).toBe(true)
+    expect(body.decodedBy).toBe('compute')
+    body.dispose()
+    weapon.dispose()
+  })
+})
