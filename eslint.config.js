@@ -5,6 +5,13 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+/** three.js's WebGPU side is bundled only by apps that import react-three-md2/webgpu (src/three/webgpu). */
+const WEBGPU_ONLY = {
+  group: ['three/webgpu', 'three/tsl'],
+  message:
+    'three/webgpu and three/tsl are imported in src/three/webgpu only (the react-three-md2/webgpu entry): a WebGL app must not bundle them.',
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -62,6 +69,27 @@ export default tseslint.config(
   },
   {
     files: ['src/three/**/*.ts'],
+    ignores: ['src/three/webgpu/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@react-three/*'], message: 'src/three knows nothing of React.' },
+            { group: ['**/react/**', '**/cli/**'], message: 'src/three imports from src/core and src/three only.' },
+            {
+              group: ['**/webgpu/**'],
+              message: 'Only the react-three-md2/webgpu entry imports src/three/webgpu: reach it through a seam.',
+            },
+            WEBGPU_ONLY,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The WebGPU entry: three.js's WebGPU side, never React.
+    files: ['src/three/webgpu/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -72,6 +100,12 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['src/react/**/*.{ts,tsx}', 'src/cli/**/*.ts', 'src/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/three/webgpu/**'], message: WEBGPU_ONLY.message }, WEBGPU_ONLY] }],
     },
   },
   {

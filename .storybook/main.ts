@@ -3,6 +3,14 @@ import { fileURLToPath } from 'node:url'
 import remarkGfm from 'remark-gfm'
 import { mergeConfig } from 'vite'
 
+/** The package's entries, resolved to their source (as tsconfig.json's `paths` do for the type check). */
+const ENTRIES = {
+  'react-three-md2': '../src/index.ts',
+  'react-three-md2/core': '../src/core/index.ts',
+  'react-three-md2/three': '../src/three/index.ts',
+  'react-three-md2/webgpu': '../src/three/webgpu/index.ts',
+}
+
 const config: StorybookConfig = {
   framework: '@storybook/react-vite',
   stories: ['../stories/Introduction.mdx', '../stories/**/*.mdx', '../stories/**/*.stories.@(ts|tsx)'],
@@ -39,7 +47,10 @@ const config: StorybookConfig = {
       plugins: [md2AnimationsPlugin()],
       resolve: {
         // The arena story runs examples/arena's game, which imports the package by name: here, its source.
-        alias: { 'react-three-md2': fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
+        alias: Object.entries(ENTRIES).map(([entry, file]) => ({
+          find: new RegExp(`^${entry.replace('/', '\\/')}$`),
+          replacement: fileURLToPath(new URL(file, import.meta.url)),
+        })),
         // One copy of each, whatever the example's own node_modules holds.
         dedupe: ['react', 'react-dom', 'three', '@react-three/fiber'],
       },

@@ -59,6 +59,13 @@ export const positions = (bytes) => decodeFrame(parseMD2(bytes), 0)`,
     forbid: [...ARCHIVES, /[/\\]react[/\\]/, /[/\\]three[/\\]/],
   },
   {
+    name: 'webgpu',
+    label: "`react-three-md2/webgpu` (three.js's WebGPU side for crowds and the view weapon)",
+    budget: 6,
+    code: `import 'react-three-md2/webgpu'`,
+    forbid: [...ARCHIVES, /[/\\]react[/\\]/, /jsx-runtime/],
+  },
+  {
     name: 'three',
     label: 'an animated model without React (`/three`)',
     budget: 16,
@@ -135,6 +142,11 @@ try {
     const problems = []
     if (entry.budget !== undefined && kb > entry.budget) problems.push(`${kb.toFixed(1)} kB is over its budget of ${entry.budget} kB`)
     if (found.length > 0) problems.push(`contains what it must not: ${[...new Set(found)].join(', ')}`)
+    if (args.includes('--modules'))
+      for (const chunk of chunks)
+        for (const [id, info] of Object.entries(chunk.modules).sort((a, b) => b[1].renderedLength - a[1].renderedLength))
+          if (info.renderedLength > 0)
+            console.log(`    ${String(info.renderedLength).padStart(7)} ${id.replace(/.*node_modules[/\\]/, '')}`)
     results.push({
       name: entry.name,
       label: entry.label,

@@ -34,6 +34,7 @@ describe('public entries', () => {
     'react-three-md2/core': 'src/core/index.ts',
     'react-three-md2/internal': 'src/core/internal.ts',
     'react-three-md2/three': 'src/three/index.ts',
+    'react-three-md2/webgpu': 'src/three/webgpu/index.ts',
   }
 
   it('export exactly the pinned names (values and types), wherever the files behind them live', () => {
@@ -104,7 +105,13 @@ describe('source layout', () => {
 
   it('no import loop between folders: the folders, entries aside, import one another in one direction only', () => {
     // The entries (index.ts, internal.ts…) gather their folders' names; every other module imports down.
-    const entries = new Set(['src/index.ts', 'src/core/index.ts', 'src/core/internal.ts', 'src/three/index.ts'])
+    const entries = new Set([
+      'src/index.ts',
+      'src/core/index.ts',
+      'src/core/internal.ts',
+      'src/three/index.ts',
+      'src/three/webgpu/index.ts',
+    ])
     const graph = new Map<string, Map<string, string>>()
     for (const file of sourceFiles) {
       if (entries.has(rel(file))) continue
@@ -160,6 +167,15 @@ describe('source layout', () => {
     expect(
       await lint('src/three/mesh/probe.ts', "import { MD2Model } from '../../react/MD2Model.js'\nexport const x = MD2Model\n"),
     ).toBeGreaterThan(0)
+    // three.js's WebGPU side only behind the react-three-md2/webgpu entry (a WebGL app never bundles it).
+    expect(await lint('src/three/crowd/probe.ts', "import { Fn } from 'three/tsl'\nexport const x = Fn\n")).toBeGreaterThan(0)
+    expect(
+      await lint('src/react/probe.ts', "import { WebGPURenderer } from 'three/webgpu'\nexport const x = WebGPURenderer\n"),
+    ).toBeGreaterThan(0)
+    expect(
+      await lint('src/three/crowd/probe.ts', "import { crowdWebGPU } from '../webgpu/crowdWebGPU.js'\nexport const x = crowdWebGPU\n"),
+    ).toBeGreaterThan(0)
+    expect(await lint('src/three/webgpu/probe.ts', "import { Fn } from 'three/tsl'\nexport const x = Fn\n")).toBe(0)
     // Imports that go down are fine.
     expect(
       await lint(

@@ -8,6 +8,8 @@
 import type { GLProps } from '@react-three/fiber'
 import type { WebGLRendererParameters } from 'three'
 import { WebGPURenderer } from 'three/webgpu'
+// The benchmark page draws with WebGPURenderer too: the library's WebGPU side, imported once.
+import '../../src/three/webgpu/index'
 import type { RendererKind } from './renderer-kinds'
 
 export { RENDERERS, isRendererKind, type RendererKind } from './renderer-kinds'

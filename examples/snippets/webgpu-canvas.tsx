@@ -2,6 +2,8 @@ import { Canvas } from '@react-three/fiber'
 import type { ReactNode } from 'react'
 import { PCFShadowMap } from 'three'
 import { WebGPURenderer } from 'three/webgpu'
+// Once in a WebGPURenderer app: the GPU crowd's and the view weapon's WebGPU side.
+import 'react-three-md2/webgpu'
 
 export function WebGPUCanvas({ children }: { children: ReactNode }) {
   return (

@@ -29,6 +29,8 @@ export type MD2ErrorCode =
   | 'LOAD_FAILED'
   /** An archive entry's name would leave the folder it is extracted to (`..`, an absolute path, a drive). */
   | 'UNSAFE_PATH'
+  /** A peer dependency is older than a feature needs (three.js before r187 for `react-three-md2/webgpu`). */
+  | 'UNSUPPORTED'
 
 export interface MD2ErrorDetails {
   /** The file part: `header`, `skins`, `st`, `triangles`, `frames`, `glcmds`, `pcx`, ... */

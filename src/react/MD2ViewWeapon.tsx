@@ -1,7 +1,9 @@
 import { useFrame, useThree } from '@react-three/fiber'
 import { forwardRef, useImperativeHandle, useRef } from 'react'
 import { Matrix4, type Group, type Material, type Mesh, type Object3D } from 'three'
+import { warnOnce } from '../core/warnOnce.js'
 import { squeezeDepth } from '../three/materials/depthHack.js'
+import { WEBGPU_IMPORT } from '../three/materials/webgpuMaterials.js'
 import { MD2Model, type MD2ModelProps } from './MD2Model.js'
 
 export interface MD2ViewWeaponProps extends Omit<MD2ModelProps, 'castShadow' | 'receiveShadow'> {
@@ -22,6 +24,7 @@ export interface MD2ViewWeaponProps extends Omit<MD2ModelProps, 'castShadow' | '
  */
 export const MD2ViewWeapon = forwardRef<Group, MD2ViewWeaponProps>(function MD2ViewWeapon({ hand = 'right', ...props }, ref) {
   const camera = useThree((state) => state.camera)
+  const onWebGPU = useThree((state) => (state.gl as { isWebGPURenderer?: boolean }).isWebGPURenderer === true)
   const follower = useRef<Group>(null)
   useImperativeHandle(ref, () => follower.current!, [])
   useFrame(() => {
@@ -31,7 +34,7 @@ export const MD2ViewWeapon = forwardRef<Group, MD2ViewWeaponProps>(function MD2V
     // Quake's view models point along +X, which this library turns to +Z; the camera looks down −Z.
     group.matrixWorld.multiplyMatrices(camera.matrixWorld, hand === 'left' ? FACE_VIEW_LEFT : FACE_VIEW)
     // The renderer updates the model's matrices below this one. New materials get the depth hack.
-    group.traverse(patchMesh)
+    group.traverse(onWebGPU ? patchMeshForWebGPU : patchMesh)
   })
   return (
     <group ref={follower} matrixAutoUpdate={false} matrixWorldAutoUpdate={false} visible={hand !== 'center'}>
@@ -45,15 +48,23 @@ const FACE_VIEW = new Matrix4().makeRotationY(Math.PI)
 const FACE_VIEW_LEFT = new Matrix4().makeScale(-1, 1, 1).multiply(FACE_VIEW)
 
 function patchMesh(object: Object3D): void {
-  if ((object as Mesh).isMesh) patch((object as Mesh).material)
+  if ((object as Mesh).isMesh) patch((object as Mesh).material, false)
+}
+
+function patchMeshForWebGPU(object: Object3D): void {
+  if ((object as Mesh).isMesh) patch((object as Mesh).material, true)
 }
 
 const patched = new WeakSet<Material>()
 /** Adds the depth hack to a material once (its shader is compiled with it from then on). */
-function patch(material: Material | Material[]): void {
+function patch(material: Material | Material[], onWebGPU: boolean): void {
   for (const one of Array.isArray(material) ? material : [material]) {
     if (patched.has(one)) continue
     patched.add(one)
-    squeezeDepth(one)
+    if (!squeezeDepth(one) && onWebGPU)
+      warnOnce(
+        'view-weapon-webgpu',
+        `<MD2ViewWeapon> on WebGPURenderer squeezes its depth (RF_DEPTHHACK) with three/tsl, which is not loaded: drawn without it, so it can clip into walls. Add \`${WEBGPU_IMPORT}\` once`,
+      )
   }
 }

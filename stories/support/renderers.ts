@@ -2,6 +2,8 @@ import type { GLProps } from '@react-three/fiber'
 import { createContext, useContext } from 'react'
 import type { WebGLRendererParameters } from 'three'
 import { WebGPURenderer } from 'three/webgpu'
+// The stories are an app that draws with WebGPURenderer too: it imports the library's WebGPU side once.
+import '../../src/three/webgpu/index'
 
 /**
  * three.js's renderers, as the Storybook toolbar's `renderer` global and the browser tests name them:

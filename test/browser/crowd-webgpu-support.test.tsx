@@ -1,12 +1,14 @@
 /**
- * A WebGL-only bundle (the crowd's WebGPU side not loaded: `webgpuSupport()` returns nothing) drawn by a
- * real `WebGPURenderer`, on both of its backends: the GPU crowd draws nothing, warning once, and the rest
- * of the scene (a CPU-path model beside it) is drawn as ever: no exception, no blank canvas.
+ * An app that draws with `WebGPURenderer` but never imported `react-three-md2/webgpu` (the WebGPU side not
+ * loaded: the seams return nothing), on both of its backends: the GPU crowd draws nothing and the view weapon
+ * is drawn without its depth squeeze, each warning once with the import that fixes it, and the rest of the
+ * scene (a CPU-path model beside it) is drawn as ever: no exception, no shader error, no blank canvas.
  */
 import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } from 'vitest'
-import { MD2Instance, MD2Instances, MD2Model } from '../../src/index'
+import { MD2Instance, MD2Instances, MD2Model, MD2ViewWeapon } from '../../src/index'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/webgpuSupport'
+import { provideWebGPUMaterials, webgpuMaterials } from '../../src/three/materials/webgpuMaterials'
 import { coverage } from '../../stories/support/pixels'
 import { BLACK, CrowdsIn, expectRenderer, mount } from './canvas'
 
@@ -14,15 +16,18 @@ const OGRO = '/assets/quake2/ogro/tris.MD2'
 
 describe('a GPU crowd without its WebGPU side, drawn by WebGPURenderer', () => {
   const loaded = webgpuSupport()
+  const loadedMaterials = webgpuMaterials()
   let warn: MockInstance
   let error: MockInstance
   beforeAll(() => {
     provideWebGPUSupport(undefined)
+    provideWebGPUMaterials(undefined)
     warn = vi.spyOn(console, 'warn')
     error = vi.spyOn(console, 'error')
   })
   afterAll(() => {
     provideWebGPUSupport(loaded)
+    provideWebGPUMaterials(loadedMaterials)
     vi.restoreAllMocks()
   })
 
@@ -50,9 +55,27 @@ describe('a GPU crowd without its WebGPU side, drawn by WebGPURenderer', () => {
     })
   }
 
+  test('the view weapon is drawn without its depth squeeze (webgpu)', async () => {
+    const { stage } = await mount(
+      <>
+        <directionalLight position={[30, 50, 80]} intensity={2.5} />
+        <MD2ViewWeapon url="/assets/quake2/ogro/w_railgun.MD2" frame={0} position={[-6, -18, 36]} />
+      </>,
+      { renderer: 'webgpu' },
+    )
+    await expectRenderer(stage.canvas, 'webgpu')
+    await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'the view weapon')
+    expect(error).not.toHaveBeenCalled()
+    const warnings = warn.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('<MD2ViewWeapon>'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain("import 'react-three-md2/webgpu'")
+  })
+
   test('warned once, saying so', () => {
-    const warnings = warn.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('not loaded'))
+    const warnings = warn.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('MD2Crowd'))
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain('this crowd draws nothing')
+    // It names the line that fixes it.
+    expect(warnings[0]).toContain("import 'react-three-md2/webgpu'")
   })
 })

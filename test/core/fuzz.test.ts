@@ -56,6 +56,7 @@ const _ALL_CODES = [
   'BAD_ARGUMENT',
   'LOAD_FAILED',
   'UNSAFE_PATH',
+  'UNSUPPORTED',
 ] as const satisfies readonly MD2ErrorCode[]
 const everyCodeListed: [Exclude<MD2ErrorCode, (typeof _ALL_CODES)[number]>] extends [never] ? true : false = true
 void everyCodeListed

@@ -8,6 +8,7 @@ import { PerspectiveCamera, Vector3, type ComputeNode } from 'three/webgpu'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import '../../src/three/webgpu/index'
 import { INSTANCE_STRIDE } from '../../src/three/crowd/instanceRows'
 import { readAsset } from '../support/assets'
 

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/webgpuSupport'
+import '../../src/three/webgpu/index'
 import { readAsset } from '../support/assets'
 
 const parse = (path: string, name: string) => parseMD2(readAsset(path).slice(), { name })
@@ -77,7 +78,7 @@ describe('a crowd without its WebGPU side', () => {
     const warnings = warn.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('not loaded'))
     expect(warnings).toHaveLength(2)
     expect(warnings[0]).toMatch(
-      /MD2Crowd \(ogro without WebGPU .*\): WebGPURenderer draws the GPU crowd with its WebGPU side .* this crowd draws nothing/,
+      /MD2Crowd \(ogro without WebGPU .*\): WebGPURenderer needs the GPU crowd's WebGPU side .* this crowd draws nothing\. Add `import 'react-three-md2\/webgpu'` once/,
     )
     body.dispose()
     weapon.dispose()

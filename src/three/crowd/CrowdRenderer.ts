@@ -1,6 +1,7 @@
 import { DynamicDrawUsage, InstancedBufferAttribute, type InstancedMesh } from 'three'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { warnOnce } from '../../core/warnOnce.js'
+import { WEBGPU_IMPORT } from '../materials/webgpuMaterials.js'
 import { gpuDecodeInputs, type MD2GpuFrames } from './gpuFrames.js'
 import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
 import { webgpuSupport, type CrowdComputePass, type CrowdWebGPUSupport } from './webgpuSupport.js'
@@ -77,7 +78,7 @@ export class CrowdRenderer {
     if (this.drawsNothing) {
       warnOnce(
         `crowd-webgpu-support:${this.name}`,
-        `MD2Crowd (${this.name}): WebGPURenderer draws the GPU crowd with its WebGPU side (the TSL decode, storage buffers), which is not loaded; this crowd draws nothing`,
+        `MD2Crowd (${this.name}): WebGPURenderer needs the GPU crowd's WebGPU side (its TSL decode), which is not loaded; this crowd draws nothing. Add \`${WEBGPU_IMPORT}\` once, before the first crowd is made`,
       )
       return true
     }

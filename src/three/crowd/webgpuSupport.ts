@@ -1,6 +1,5 @@
 import type { InstancedBufferAttribute, Material } from 'three'
 import type { GpuDecodeInputs, GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
-import { crowdWebGPU } from './crowdWebGPU.js'
 
 /** A crowd's poses blended by a compute pass (`decode: "compute"`), where the renderer drawing it can. */
 export interface CrowdComputePass {
@@ -32,11 +31,11 @@ export interface CrowdWebGPUSupport {
   createComputeDecode(options: { inputs: GpuDecodeInputs; rows: Float32Array; capacity: number; name: string }): CrowdComputePass
 }
 
-let provided: CrowdWebGPUSupport | undefined = crowdWebGPU
+let provided: CrowdWebGPUSupport | undefined
 
 /**
- * The crowd's WebGPU side, or `undefined` where it is not loaded: a crowd made then draws on
- * `WebGLRenderer` only (on `WebGPURenderer` it warns once and draws nothing).
+ * The crowd's WebGPU side, or `undefined` where `react-three-md2/webgpu` was not imported: a crowd made then
+ * draws on `WebGLRenderer` only (on `WebGPURenderer` it warns once, naming the import, and draws nothing).
  */
 export function webgpuSupport(): CrowdWebGPUSupport | undefined {
   return provided

@@ -1,13 +1,13 @@
-import { WebGPUCoordinateSystem, type Material } from 'three'
-import { Fn, modelViewProjection, vec4 } from 'three/tsl'
-import type { Node } from 'three/webgpu'
+import type { Material } from 'three'
+import { webgpuMaterials } from './webgpuMaterials.js'
 
 /**
- * Quake II's RF_DEPTHHACK, `glDepthRange(0, 0.3)`: the view weapon's depth squeezed into the nearest 30%
- * of the range, so it never clips into walls. On both renderers: GLSL for `WebGLRenderer`, a TSL
- * `vertexNode` for `WebGPURenderer`, each ignoring the other's.
+ * Quake II's RF_DEPTHHACK, `glDepthRange(0, 0.3)`: the view weapon's depth squeezed into the nearest 30% of
+ * the range, so it never clips into walls. GLSL for `WebGLRenderer` here; the `WebGPURenderer` side is a TSL
+ * `vertexNode` from `react-three-md2/webgpu` (set too when that entry is loaded: each renderer ignores the
+ * other's). Returns whether the WebGPU side was set.
  */
-export function squeezeDepth(material: Material): void {
+export function squeezeDepth(material: Material): boolean {
   const previous = material.onBeforeCompile.bind(material)
   material.onBeforeCompile = (shader, renderer) => {
     previous(shader, renderer)
@@ -18,11 +18,8 @@ export function squeezeDepth(material: Material): void {
     )
   }
   material.customProgramCacheKey = () => 'md2-depth-hack'
-  ;(material as Material & { vertexNode?: unknown }).vertexNode = Fn(({ renderer }: { renderer: { coordinateSystem: number } }) => {
-    const clip = modelViewProjection as Node<'vec4'>
-    // WebGPU's depth is z/w in 0…1 (0.3 of it: z' = 0.3 z); WebGL2's as above.
-    const z = renderer.coordinateSystem === WebGPUCoordinateSystem ? clip.z.mul(0.3) : clip.z.mul(0.3).sub(clip.w.mul(0.7))
-    return vec4(clip.x, clip.y, z, clip.w)
-  })()
+  const webgpu = webgpuMaterials()
+  webgpu?.squeezeDepth(material)
   material.needsUpdate = true
+  return webgpu !== undefined
 }

@@ -2,15 +2,9 @@ import { Fn, instanceIndex, int, storage, vec3, vec4 } from 'three/tsl'
 import { StorageBufferAttribute, type ComputeNode, type Node } from 'three/webgpu'
 import { warnOnce } from '../../core/warnOnce.js'
 import type { GpuDecodeInputs } from '../materials/gpuDecodeGLSL.js'
-import {
-  decodeVertex,
-  type ComputedPoses,
-  type DecodedVertex,
-  type InstanceInputs,
-  type NodeBuilderLike,
-} from '../materials/gpuDecodeTSL.js'
-import { BLEND, FADE_FRAMES, FRAMES, INSTANCE_STRIDE, LIGHT, SCALE_A, SCALE_B, SHIFT, uploadFirst } from './instanceRows.js'
-import type { CrowdComputePass } from './webgpuSupport.js'
+import { decodeVertex, type ComputedPoses, type DecodedVertex, type InstanceInputs, type NodeBuilderLike } from './gpuDecodeTSL.js'
+import { BLEND, FADE_FRAMES, FRAMES, INSTANCE_STRIDE, LIGHT, SCALE_A, SCALE_B, SHIFT, uploadFirst } from '../crowd/instanceRows.js'
+import type { CrowdComputePass } from '../crowd/webgpuSupport.js'
 
 /** Bytes of storage per drawn instance per MD2 vertex: a blended position and a blended normal, a vec4 each. */
 const COMPUTE_BYTES_PER_VERTEX = 32

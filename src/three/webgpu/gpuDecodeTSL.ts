@@ -25,7 +25,7 @@ import {
 } from 'three/tsl'
 import type { Node } from 'three/webgpu'
 import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
-import type { GpuDecodeInputs, GpuDecodeOptions } from './gpuDecodeGLSL.js'
+import type { GpuDecodeInputs, GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
 
 /** The node properties WebGPURenderer reads from any material (it copies them onto its node material). */
 interface NodeSlots {

@@ -1,7 +1,7 @@
 import { StorageInstancedBufferAttribute } from 'three/webgpu'
-import { decodeInTSL } from '../materials/gpuDecodeTSL.js'
+import { decodeInTSL } from './gpuDecodeTSL.js'
 import { CrowdComputeDecode } from './CrowdComputeDecode.js'
-import type { CrowdWebGPUSupport } from './webgpuSupport.js'
+import type { CrowdWebGPUSupport } from '../crowd/webgpuSupport.js'
 
 /** The crowd's WebGPU side (`webgpuSupport`): the TSL decode, storage matrices and the compute pass. */
 export const crowdWebGPU: CrowdWebGPUSupport = {
