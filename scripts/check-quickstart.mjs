@@ -6,9 +6,14 @@
  * builds, serves and opens it in Debian's Chromium. Fails on a console error, a failed request, an
  * empty canvas or a still one; writes a screenshot. Needs the npm registry (create-vite, packages).
  *
- *   node scripts/check-quickstart.mjs [--keep] [--screenshot path.png]
+ * With `--three VERSION`, the app is an existing R3F 9 app on that three.js (the peer range's floor, say):
+ * `three@VERSION` and `@types/three@VERSION`, with @react-three/fiber 9.8 and @react-three/drei 10.7 beside
+ * them, are installed first; the README's install lines then keep those versions, and must install the
+ * tarball without `--legacy-peer-deps` and without npm reporting ERESOLVE.
+ *
+ *   node scripts/check-quickstart.mjs [--three 0.159.0] [--keep] [--screenshot path.png]
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -17,8 +22,22 @@ import { chromium } from 'playwright'
 const root = resolve(import.meta.dirname, '..')
 const args = process.argv.slice(2)
 const keep = args.includes('--keep')
+const threeAt = args.indexOf('--three')
+const three = threeAt >= 0 ? args[threeAt + 1] : undefined
+if (threeAt >= 0 && !/^\d+\.\d+\.\d+$/.test(three ?? '')) throw new Error('--three takes a three.js version, e.g. --three 0.159.0')
 const shotAt = args.indexOf('--screenshot')
-const screenshot = shotAt >= 0 ? resolve(args[shotAt + 1]) : join(root, 'docs/images/quickstart.png')
+// The README's picture is the default app's; another three's goes to the temporary folder.
+const screenshot =
+  shotAt >= 0
+    ? resolve(args[shotAt + 1])
+    : three
+      ? join(tmpdir(), `md2-quickstart-three-${three}.png`)
+      : join(root, 'docs/images/quickstart.png')
+/** The R3F 9 app's own packages, installed before the library with `--three`: drei's floor is three r159 too. */
+const APP_PACKAGES = three ? [`three@${three}`, '@react-three/fiber@9.8', '@react-three/drei@10.7'] : []
+const APP_DEV_PACKAGES = three ? [`@types/three@${three}`] : []
+/** The README's install words pinned to the app's versions. */
+const PINNED = Object.fromEntries([...APP_PACKAGES, ...APP_DEV_PACKAGES].map((spec) => [spec.slice(0, spec.lastIndexOf('@')), spec]))
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8')
@@ -36,6 +55,25 @@ const run = (command, commandArgs, cwd) => {
   execFileSync(command, commandArgs, { cwd, stdio: ['ignore', 'inherit', 'inherit'] })
 }
 
+/**
+ * `npm install` as a user runs it: peer dependencies strict (`legacy-peer-deps` off whatever the npm config
+ * says), failing on ERESOLVE, be it an error or a warning that npm overrode a peer dependency.
+ */
+const npmInstall = (words, cwd) => {
+  const commandArgs = ['install', '--no-audit', '--no-fund', ...words]
+  console.log(`$ npm ${commandArgs.join(' ')}`)
+  const result = spawnSync('npm', commandArgs, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_legacy_peer_deps: 'false' },
+  })
+  process.stdout.write(result.stdout)
+  process.stderr.write(result.stderr)
+  if (/ERESOLVE/.test(result.stdout + result.stderr)) throw new Error(`npm ${commandArgs.join(' ')}: npm reported ERESOLVE (see above)`)
+  if (result.status !== 0) throw new Error(`npm ${commandArgs.join(' ')} exited with ${result.status ?? result.signal}`)
+}
+
 const work = mkdtempSync(join(tmpdir(), 'md2-quickstart-'))
 let server
 try {
@@ -43,15 +81,26 @@ try {
   const tarball = join(work, `react-three-md2-${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}.tgz`)
   run('npx', ['-y', 'create-vite@latest', 'app', '--template', 'react-ts', '--no-interactive'], work)
   const appDir = join(work, 'app')
-  run('npm', ['install', '--no-audit', '--no-fund'], appDir)
+  npmInstall([], appDir)
+  if (three) {
+    npmInstall(APP_PACKAGES, appDir)
+    npmInstall(['-D', ...APP_DEV_PACKAGES], appDir)
+  }
   for (const line of installLines) {
-    // The README installs from the registry; here the package is the tarball just packed.
+    // The README installs from the registry; here the package is the tarball just packed. With `--three`,
+    // the app's packages keep the versions it has.
     const words = line
       .split(/\s+/)
       .slice(2)
-      .map((word) => (word === 'react-three-md2' ? tarball : word))
-    run('npm', ['install', '--no-audit', '--no-fund', ...words], appDir)
+      .map((word) => (word === 'react-three-md2' ? tarball : (PINNED[word] ?? word)))
+    npmInstall(words, appDir)
   }
+  const installed = (name) => JSON.parse(readFileSync(join(appDir, 'node_modules', name, 'package.json'), 'utf8')).version
+  const versions = ['three', '@types/three', '@react-three/fiber', 'react', 'react-dom', ...(three ? ['@react-three/drei'] : [])]
+    .map((name) => `${name} ${installed(name)}`)
+    .join(', ')
+  console.log(`installed: ${versions}`)
+  if (three && installed('three') !== three) throw new Error(`the app has three ${installed('three')}, not ${three}`)
   writeFileSync(join(appDir, 'src/App.tsx'), app)
   cpSync(join(root, 'assets/quake2/ogro'), join(appDir, 'public/players/ogro'), { recursive: true })
   run('npm', ['run', 'build'], appDir)
@@ -76,8 +125,12 @@ try {
   })
   const page = await browser.newPage({ viewport: { width: 900, height: 600 } })
   const errors = []
+  const warnings = []
   const requests = []
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+    if (message.type() === 'warning') warnings.push(message.text())
+  })
   page.on('pageerror', (error) => errors.push(error.message))
   page.on('requestfailed', (request) => errors.push(`request failed: ${request.url()}`))
   page.on('response', (response) => {
@@ -98,12 +151,13 @@ try {
   await browser.close()
 
   console.log(`requests: ${requests.join(', ')}`)
+  if (warnings.length > 0) console.log(`console warnings:\n  ${warnings.join('\n  ')}`)
   const problems = [...errors]
   if (size.height < 200) problems.push(`the canvas is ${size.width} × ${size.height} px`)
   if (first.equals(second)) problems.push('the picture did not change in half a second: not animated')
   if (problems.length > 0) throw new Error(`quick start failed:\n  ${problems.join('\n  ')}`)
   console.log(
-    `quick start OK: ${size.width} × ${size.height} canvas, animated, no console error, no failed request; screenshot ${screenshot}`,
+    `quick start OK${three ? ` on three ${three}` : ''}: ${size.width} × ${size.height} canvas, animated, no console error, no failed request; screenshot ${screenshot}`,
   )
 } finally {
   server?.kill()

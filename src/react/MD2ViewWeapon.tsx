@@ -31,13 +31,22 @@ export const MD2ViewWeapon = forwardRef<Group, MD2ViewWeaponProps>(function MD2V
     const group = follower.current
     if (!group) return
     camera.updateMatrixWorld()
+    // The group's matrix in its parent's space, so that its matrixWorld (computed by three as it draws, the
+    // camera's by then) is the camera's: three before r166 recomputes the matrixWorld of an object that asks
+    // not to (matrixWorldAutoUpdate false) whenever its parent's changes, so it cannot be set directly.
+    const parent = group.parent
+    if (parent) {
+      parent.updateWorldMatrix(true, false)
+      group.matrix.copy(parent.matrixWorld).invert().multiply(camera.matrixWorld)
+    } else group.matrix.copy(camera.matrixWorld)
     // Quake's view models point along +X, which this library turns to +Z; the camera looks down −Z.
-    group.matrixWorld.multiplyMatrices(camera.matrixWorld, hand === 'left' ? FACE_VIEW_LEFT : FACE_VIEW)
-    // The renderer updates the model's matrices below this one. New materials get the depth hack.
+    group.matrix.multiply(hand === 'left' ? FACE_VIEW_LEFT : FACE_VIEW)
+    group.updateMatrixWorld(true)
+    // New materials get the depth hack.
     group.traverse(onWebGPU ? patchMeshForWebGPU : patchMesh)
   })
   return (
-    <group ref={follower} matrixAutoUpdate={false} matrixWorldAutoUpdate={false} visible={hand !== 'center'}>
+    <group ref={follower} matrixAutoUpdate={false} visible={hand !== 'center'}>
       <MD2Model {...props} />
     </group>
   )

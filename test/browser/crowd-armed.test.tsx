@@ -5,11 +5,12 @@
  * <MD2Instances> with follower crowds, in both lighting modes: the same picture but for a handful of
  * edge pixels.
  */
-import { describe, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { MD2ModelData, MD2Pose, MD2Tags } from '../../src/core/internal'
 import { MD2Attach, MD2Instance, MD2Instances, MD2Model, parseMD2, parseMD2Tags } from '../../src/index'
 import { coverage, difference } from '../../stories/support/pixels'
 import { BLACK, CrowdsIn, mount, expectRenderer } from './canvas'
+import { describeOn } from '../support/webgpu-three'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 
@@ -71,7 +72,7 @@ async function loadAll(): Promise<{ models: Record<keyof typeof URLS, MD2ModelDa
 }
 
 for (const renderer of RENDERER_KINDS)
-  describe(`armed <MD2Instances> (follower crowds) draw what armed <MD2Model>s draw (${renderer})`, () => {
+  describeOn(renderer)(`armed <MD2Instances> (follower crowds) draw what armed <MD2Model>s draw (${renderer})`, () => {
     const cases: { lighting: 'lambert' | 'quake2'; decode?: 'compute' }[] = [{ lighting: 'lambert' }, { lighting: 'quake2' }]
     // On real WebGPU, the leaders asked for the compute pass: their followers take it from them.
     if (renderer === 'webgpu') cases.push({ lighting: 'quake2', decode: 'compute' })

@@ -4,17 +4,18 @@
  * is drawn without its depth squeeze, each warning once with the import that fixes it, and the rest of the
  * scene (a CPU-path model beside it) is drawn as ever: no exception, no shader error, no blank canvas.
  */
-import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } from 'vitest'
+import { afterAll, beforeAll, expect, test, vi, type MockInstance } from 'vitest'
 import { MD2Instance, MD2Instances, MD2Model, MD2ViewWeapon } from '../../src/index'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/webgpuSupport'
 import { provideWebGPUMaterials, webgpuMaterials } from '../../src/three/materials/webgpuMaterials'
 import { coverage } from '../../stories/support/pixels'
 import { BLACK, CrowdsIn, expectRenderer, mount } from './canvas'
+import { describeWebGPU } from '../support/webgpu-three'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
 
-describe('a GPU crowd without its WebGPU side, drawn by WebGPURenderer', () => {
+describeWebGPU('a GPU crowd without its WebGPU side, drawn by WebGPURenderer', () => {
   const loaded = webgpuSupport()
   const loadedMaterials = webgpuMaterials()
   let warn: MockInstance

@@ -6,7 +6,7 @@
 import { useFrame } from '@react-three/fiber'
 import { useEffect, useMemo } from 'react'
 import { Vector3 } from 'three'
-import { describe, expect, test, vi } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { manyFrameModel } from '../support/many-frames'
 import type { MD2ModelData, MD2Pose } from '../../src/core/internal'
@@ -24,6 +24,7 @@ import { coverage, difference } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import type { Picture } from '../../stories/support/pixels'
 import { BLACK, CrowdsIn, expectRenderer, mount } from './canvas'
+import { describeOn, describeWebGPU, testOn } from '../support/webgpu-three'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
 const OGRO_SKIN = '/assets/quake2/ogro/igdosh.pcx'
@@ -102,7 +103,7 @@ function gpuScene(models: Models, look: Partial<MD2InstancesProps>, each: (i: nu
 const webglPictures = new Map<string, Picture>()
 
 for (const renderer of RENDERER_KINDS)
-  describe(`<MD2Instances> draws what <MD2Model> draws (${renderer})`, () => {
+  describeOn(renderer)(`<MD2Instances> draws what <MD2Model> draws (${renderer})`, () => {
     const cases: { lighting: 'lambert' | 'quake2'; shell?: 'blue'; opacity?: number; shadows?: boolean; decode?: 'compute' }[] = [
       { lighting: 'lambert' },
       { lighting: 'quake2' },
@@ -191,7 +192,7 @@ for (const renderer of RENDERER_KINDS)
     }
   })
 
-describe('decode="compute" on WebGPU', () => {
+describeWebGPU('decode="compute" on WebGPU', () => {
   test('unmounting the crowds frees the storage their pass made, and a remount makes it again', async () => {
     const models = await loadModels()
     const crowds: MD2Crowd[] = []
@@ -244,7 +245,7 @@ function LookingDown() {
 }
 
 for (const renderer of RENDERER_KINDS)
-  describe(`<MD2Instance shell shadow> draws what <MD2Model shell shadow> draws (${renderer})`, () => {
+  describeOn(renderer)(`<MD2Instance shell shadow> draws what <MD2Model shell shadow> draws (${renderer})`, () => {
     for (const lighting of ['lambert', 'quake2'] as const) {
       test(`lighting="${lighting}": each instance its own shells and blob shadow`, async () => {
         const models = await loadModels()
@@ -339,29 +340,32 @@ test("frames past the device's row limit, in a second and third block of rows, d
 })
 
 for (const renderer of RENDERER_KINDS)
-  test(`a crowd sized for 5,000 draws what a crowd of 4 draws (${renderer}: its instance data past a uniform buffer)`, async () => {
-    const ogro = await load(OGRO, OGRO)
-    const scene = (limit: number) => (
-      <>
-        <directionalLight position={[30, 50, 80]} intensity={2.5} />
-        <MD2Instances model={ogro} skin={OGRO_SKIN} limit={limit} lighting="quake2" shadelight={0.8}>
-          {SCENE.filter((p) => p.which === 'ogro').map((placed, i) => (
-            <MD2Instance key={i} controller={placed.controller} position={[placed.x, -8, 0]} rotation={[0, placed.yaw, 0]} scale={0.55} />
-          ))}
-        </MD2Instances>
-      </>
-    )
-    const { stage, render } = await mount(scene(4), { renderer })
-    await expectRenderer(stage.canvas, renderer)
-    const small = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'a crowd of 4')
-    render(<></>)
-    await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
-    const warn = vi.spyOn(console, 'warn')
-    render(scene(5000))
-    const large = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'the same instances in a crowd of 5,000')
-    expect(difference(small, large)).toBe(0)
-    // WebGPURenderer's WebGL2 backend reads more than 1,024 matrices as vertex inputs: it says it draws 1,024.
-    const said = warn.mock.calls.filter(([message]) => String(message).includes('draws at most 1024 instances'))
-    expect(said).toHaveLength(renderer === 'webgpu-webgl2' ? 1 : 0)
-    warn.mockRestore()
-  })
+  testOn(renderer)(
+    `a crowd sized for 5,000 draws what a crowd of 4 draws (${renderer}: its instance data past a uniform buffer)`,
+    async () => {
+      const ogro = await load(OGRO, OGRO)
+      const scene = (limit: number) => (
+        <>
+          <directionalLight position={[30, 50, 80]} intensity={2.5} />
+          <MD2Instances model={ogro} skin={OGRO_SKIN} limit={limit} lighting="quake2" shadelight={0.8}>
+            {SCENE.filter((p) => p.which === 'ogro').map((placed, i) => (
+              <MD2Instance key={i} controller={placed.controller} position={[placed.x, -8, 0]} rotation={[0, placed.yaw, 0]} scale={0.55} />
+            ))}
+          </MD2Instances>
+        </>
+      )
+      const { stage, render } = await mount(scene(4), { renderer })
+      await expectRenderer(stage.canvas, renderer)
+      const small = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'a crowd of 4')
+      render(<></>)
+      await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
+      const warn = vi.spyOn(console, 'warn')
+      render(scene(5000))
+      const large = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'the same instances in a crowd of 5,000')
+      expect(difference(small, large)).toBe(0)
+      // WebGPURenderer's WebGL2 backend reads more than 1,024 matrices as vertex inputs: it says it draws 1,024.
+      const said = warn.mock.calls.filter(([message]) => String(message).includes('draws at most 1024 instances'))
+      expect(said).toHaveLength(renderer === 'webgpu-webgl2' ? 1 : 0)
+      warn.mockRestore()
+    },
+  )

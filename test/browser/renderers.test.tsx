@@ -3,11 +3,12 @@
  * into the nearest 30%, RF_DEPTHHACK) in front of a wall it reaches through, and a model in both
  * lightings, each the same picture as WebGLRenderer's but for a few edge pixels and rounding.
  */
-import { describe, expect, test, vi } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { MD2Instance, MD2Instances, MD2Model, MD2ViewWeapon } from '../../src/index'
 import { coverage, difference, type Picture } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import { BLACK, expectRenderer, mount } from './canvas'
+import { describeOn, testWebGPU } from '../support/webgpu-three'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
 const RAILGUN = '/assets/quake2/ogro/w_railgun.MD2'
@@ -45,7 +46,7 @@ const SCENES = {
 const webglPictures = new Map<string, Picture>()
 
 for (const renderer of RENDERER_KINDS)
-  describe(`the CPU path on ${renderer}`, () => {
+  describeOn(renderer)(`the CPU path on ${renderer}`, () => {
     for (const [name, scene] of Object.entries(SCENES)) {
       test(name, async () => {
         const { stage, render } = await mount(scene(), { renderer })
@@ -70,7 +71,7 @@ for (const renderer of RENDERER_KINDS)
     }
   })
 
-test('on WebGPU no WebGL context is made at all: a model, its skin, the view weapon and a GPU crowd', async () => {
+testWebGPU('on WebGPU no WebGL context is made at all: a model, its skin, the view weapon and a GPU crowd', async () => {
   const getContext = vi.spyOn(HTMLCanvasElement.prototype, 'getContext')
   const { stage } = await mount(
     <>

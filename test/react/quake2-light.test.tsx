@@ -1,5 +1,5 @@
 import { createRef } from 'react'
-import type { BufferAttribute, BufferGeometry, Group, Mesh, MeshBasicMaterial } from 'three'
+import type { BufferAttribute, BufferGeometry, Group, Mesh, MeshBasicMaterial, Object3D } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ANORMS, ANORMTAB, buildVertexLayout, parseMD2, type MD2ModelData as Model } from '../../src/core/internal'
 import { effectiveShadelight, shadeDotsRow, shellColor } from '../../src/core/lighting/quake2Light'
@@ -234,6 +234,10 @@ describe('view weapon', () => {
       const renderer = await mount(<MD2ViewWeapon ref={ref} model={gun} hand={hand} />)
       await renderer.advanceFrames(2, 1 / 60)
       const group = ref.current!
+      // The scene's matrices updated as three updates them before it draws (the test renderer does not draw).
+      let scene: Object3D = group
+      while (scene.parent) scene = scene.parent
+      scene.updateMatrixWorld()
       const determinant = group.matrixWorld.determinant()
       expect(Math.sign(determinant)).toBe(hand === 'left' ? -1 : 1)
       expect(group.visible).toBe(hand !== 'center')

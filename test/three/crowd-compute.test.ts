@@ -4,13 +4,15 @@
  * steps aside, warning once, where it cannot run. (Its pictures are compared with the CPU path's and the
  * vertex shader's on real WebGPU in test/browser/crowd.test.tsx and crowd-armed.test.tsx.)
  */
-import { PerspectiveCamera, Vector3, type ComputeNode } from 'three/webgpu'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { PerspectiveCamera, Vector3 } from 'three'
+import type { ComputeNode } from 'three/webgpu'
+import { afterEach, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import '../../src/three/webgpu/index'
 import { INSTANCE_STRIDE } from '../../src/three/crowd/instanceRows'
 import { readAsset } from '../support/assets'
+import { describeWebGPU } from '../support/webgpu-three'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro' })
 const vertices = ogro.header.numVertices
@@ -44,7 +46,7 @@ function ogros(limit: number, placed: number, decode?: 'compute'): MD2Crowd {
 
 afterEach(() => vi.restoreAllMocks())
 
-describe('MD2Crowd decode: "compute"', () => {
+describeWebGPU('MD2Crowd decode: "compute"', () => {
   it('is taken by the first WebGPU renderer to draw the crowd, which then blends only the instances drawn, once per update', () => {
     const crowd = ogros(100, 10, 'compute')
     expect(crowd.decode).toBe('compute')

@@ -11,6 +11,7 @@ import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/webgpuSupport'
 import '../../src/three/webgpu/index'
 import { readAsset } from '../support/assets'
+import { describeWebGPU } from '../support/webgpu-three'
 
 const parse = (path: string, name: string) => parseMD2(readAsset(path).slice(), { name })
 const loaded = webgpuSupport()
@@ -98,7 +99,7 @@ describe('a crowd without its WebGPU side', () => {
   })
 })
 
-describe('a crowd with its WebGPU side', () => {
+describeWebGPU('a crowd with its WebGPU side', () => {
   it('draws on WebGPURenderer, its matrices in storage and its poses blended by the compute pass', () => {
     const { body, weapon } = armedOgros('ogro with WebGPU')
     expect(tslOf(body.material)).toBeDefined()

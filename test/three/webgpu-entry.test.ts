@@ -3,6 +3,7 @@
  * on the three.js release it is written against; on an older one it provides nothing and says why, once.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { testWebGPU } from '../support/webgpu-three'
 
 afterEach(() => {
   vi.doUnmock('three')
@@ -22,7 +23,7 @@ async function importEntry(revision?: string) {
 }
 
 describe('react-three-md2/webgpu', () => {
-  it('provides the crowd and the materials their WebGPU side, silently, on the three it is written against', async () => {
+  testWebGPU('provides the crowd and the materials their WebGPU side, silently, on the three it is written against', async () => {
     const { entry, crowd, materials, warnings } = await importEntry()
     expect(entry.WEBGPU_MIN_REVISION).toBe(187)
     expect(crowd?.createStorageMatrices(new Float32Array(16)).count).toBe(1)

@@ -11,9 +11,9 @@ import { provideWebGPUSupport } from '../crowd/webgpuSupport.js'
 import { provideWebGPUMaterials } from '../materials/webgpuMaterials.js'
 import { crowdWebGPU } from './crowdWebGPU.js'
 import { squeezeDepthTSL } from './depthHackTSL.js'
+import { WEBGPU_MIN_REVISION } from './minRevision.js'
 
-/** The three.js release whose `three/tsl` this entry is written against and tested on: the oldest it runs on. */
-export const WEBGPU_MIN_REVISION = 187
+export { WEBGPU_MIN_REVISION } from './minRevision.js'
 
 const revision = Number.parseInt(REVISION, 10)
 if (revision >= WEBGPU_MIN_REVISION) {
