@@ -31,9 +31,8 @@ export const MD2ViewWeapon = forwardRef<Group, MD2ViewWeaponProps>(function MD2V
     const group = follower.current
     if (!group) return
     camera.updateMatrixWorld()
-    // The group's matrix in its parent's space, so that its matrixWorld (computed by three as it draws, the
-    // camera's by then) is the camera's: three before r166 recomputes the matrixWorld of an object that asks
-    // not to (matrixWorldAutoUpdate false) whenever its parent's changes, so it cannot be set directly.
+    // The group's matrix, in its parent's space, that makes its matrixWorld the camera's: three before r166
+    // overwrites a matrixWorld set directly (a parent's update forces its children's, matrixWorldAutoUpdate or not).
     const parent = group.parent
     if (parent) {
       parent.updateWorldMatrix(true, false)
@@ -41,6 +40,7 @@ export const MD2ViewWeapon = forwardRef<Group, MD2ViewWeaponProps>(function MD2V
     } else group.matrix.copy(camera.matrixWorld)
     // Quake's view models point along +X, which this library turns to +Z; the camera looks down −Z.
     group.matrix.multiply(hand === 'left' ? FACE_VIEW_LEFT : FACE_VIEW)
+    // Now, for what reads the matrices before the draw.
     group.updateMatrixWorld(true)
     // New materials get the depth hack.
     group.traverse(onWebGPU ? patchMeshForWebGPU : patchMesh)
