@@ -22,19 +22,32 @@ export interface CountedCompareOptions extends CompareOptions {
 }
 
 /**
- * CPU time per frame of two scenes in the test renderer, measured in the same run and alternating
- * which goes first each round: each scene is mounted, warmed up for 30 frames, `prepare`d, timed over
- * `frames` frames of 1/60 s (the median), and unmounted. Returns the median over rounds of each.
+ * CPU time per frame of scenes in the test renderer, measured in the same run, the order rotating each
+ * round (two scenes alternate which goes first): each scene is mounted, warmed up for 30 frames,
+ * `prepare`d, timed over `frames` frames of 1/60 s (the median), and unmounted. Returns the median over
+ * rounds of each.
  */
 export async function compareScenes<K extends string>(
-  kinds: readonly [K, K],
+  kinds: readonly K[],
   scene: (kind: K) => ReactElement,
   options: CompareOptions,
   prepare?: (kind: K, renderer: Renderer) => void | Promise<void>,
 ): Promise<Record<K, number>> {
-  const samples = { [kinds[0]]: [] as number[], [kinds[1]]: [] as number[] } as Record<K, number[]>
+  const samples = await sampleScenes(kinds, scene, options, prepare)
+  return Object.fromEntries(kinds.map((kind) => [kind, median(samples[kind])])) as Record<K, number>
+}
+
+/** `compareScenes`' samples: per kind, one median ms per frame per round, in round order. */
+export async function sampleScenes<K extends string>(
+  kinds: readonly K[],
+  scene: (kind: K) => ReactElement,
+  options: CompareOptions,
+  prepare?: (kind: K, renderer: Renderer) => void | Promise<void>,
+): Promise<Record<K, number[]>> {
+  const samples = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<K, number[]>
   for (let round = 0; round < options.rounds; round++) {
-    for (const kind of round % 2 ? [kinds[1], kinds[0]] : kinds) {
+    for (let k = 0; k < kinds.length; k++) {
+      const kind = kinds[(k + round) % kinds.length]!
       const renderer = await ReactThreeTestRenderer.create(scene(kind))
       await renderer.advanceFrames(5, DELTA)
       await prepare?.(kind, renderer)
@@ -51,7 +64,7 @@ export async function compareScenes<K extends string>(
     process.stdout.write('.')
   }
   process.stdout.write('\n')
-  return { [kinds[0]]: median(samples[kinds[0]]), [kinds[1]]: median(samples[kinds[1]]) } as Record<K, number>
+  return samples
 }
 
 /**
