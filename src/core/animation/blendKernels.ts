@@ -4,7 +4,15 @@
 //
 // Every kernel: for each output vertex i (MD2 vertex xyzIndex[i]) reads one 32-bit word per keyframe
 // (x, y, z, normal index) at words[offsets[f] + v] and writes 3 floats to each output, Y-up, with the
-// coefficients in k (each frame's scales times its weight at 3f, then the slots below).
+// coefficients in k (each frame's scales times its weight at 3f, then the slots of SLOT in blendKernels.ts).
+
+import { ANORMS_256_YUP } from './yUpAxes.js'
+
+/**
+ * The normal table, Y-up, held in a constant of this module: the optimizing compiler then knows its
+ * length (no bounds checks on the 0–255 indices) and keeps it out of the loops' registers.
+ */
+const normalTable = ANORMS_256_YUP
 
 /** Where the kernels read each coefficient in `k` past the frames' scales (3 per frame: Quake x, y, z times the frame's weight). */
 export const SLOT = {
@@ -62,7 +70,6 @@ export function blendPairNormals(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals: Float32Array,
-  normalTable: Float32Array,
 ): void {
   const o0 = offsets[0]!,
     o1 = offsets[1]!
@@ -137,7 +144,6 @@ export function blendFour(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals: Float32Array | undefined,
-  normalTable: Float32Array,
 ): void {
   const o0 = offsets[0]!,
     o1 = offsets[1]!,
@@ -270,7 +276,6 @@ export function blendPairNormalsOverHeld(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals: Float32Array,
-  normalTable: Float32Array,
   held: Float32Array,
   heldNormals: Float32Array,
 ): void {
@@ -312,7 +317,6 @@ export function blendPairNormalsOverHeldBounded(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals: Float32Array,
-  normalTable: Float32Array,
   held: Float32Array,
   heldNormals: Float32Array,
   bounds: Float64Array,

@@ -1,6 +1,6 @@
 import { SLOT } from './blendKernels.js'
 import { blendFourInto, blendPairInto } from './blendPoseIntoKernels.js'
-import { ANORMS_256_YUP, coefficients, offsets, weighFour, weighPair, type BlendTarget, type MD2BlendSource } from './blendVertices.js'
+import { coefficients, offsets, weighFour, weighPair, type BlendTarget, type MD2BlendSource } from './blendVertices.js'
 import type { MD2Pose } from './pose.js'
 
 /**
@@ -44,5 +44,5 @@ export function blendPoseInto(model: MD2BlendSource, pose: Readonly<MD2Pose>, ou
   const lit = colors !== undefined && lightTable !== undefined
   const normals = lit ? undefined : out.normals
   const write = fading ? blendFourInto : blendPairInto
-  write(source.words, offsets, k, xyzIndex, positions, normals, ANORMS_256_YUP, colors, lightTable, bounds, shell, shadow)
+  write(source.words, offsets, k, xyzIndex, positions, normals, colors, lightTable, bounds, shell, shadow)
 }

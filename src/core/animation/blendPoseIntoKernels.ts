@@ -4,7 +4,15 @@
 //
 // Every kernel: for each output vertex i (MD2 vertex xyzIndex[i]) reads one 32-bit word per keyframe
 // (x, y, z, normal index) at words[offsets[f] + v] and writes 3 floats to each output, Y-up, with the
-// coefficients in k (each frame's scales times its weight at 3f, then the slots below).
+// coefficients in k (each frame's scales times its weight at 3f, then the slots of SLOT in blendKernels.ts).
+
+import { ANORMS_256_YUP } from './yUpAxes.js'
+
+/**
+ * The normal table, Y-up, held in a constant of this module: the optimizing compiler then knows its
+ * length (no bounds checks on the 0–255 indices) and keeps it out of the loops' registers.
+ */
+const normalTable = ANORMS_256_YUP
 
 /** Two keyframes into every output given. */
 export function blendPairInto(
@@ -14,7 +22,6 @@ export function blendPairInto(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals: Float32Array | undefined,
-  normalTable: Float32Array,
   colors: Float32Array | undefined,
   lightTable: Float32Array | undefined,
   bounds: Float64Array | undefined,
@@ -105,7 +112,6 @@ export function blendFourInto(
   xyzIndex: Uint16Array | Uint32Array,
   positions: Float32Array,
   normals: Float32Array | undefined,
-  normalTable: Float32Array,
   colors: Float32Array | undefined,
   lightTable: Float32Array | undefined,
   bounds: Float64Array | undefined,

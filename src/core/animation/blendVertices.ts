@@ -1,6 +1,5 @@
 import { LITTLE_ENDIAN_HOST } from '../bytes.js'
 import { FRAME_HEADER_SIZE } from '../format/spec.js'
-import { ANORMS_256 } from '../format/normals.js'
 import {
   SLOT,
   blendFour,
@@ -13,6 +12,7 @@ import {
   blendPairOverHeld,
 } from './blendKernels.js'
 import { boundsFromCandidates, pairCandidates } from './poseBounds.js'
+export { ANORMS_256_YUP, quakeToYUp } from './yUpAxes.js'
 import type { MD2Pose } from './pose.js'
 import type { MD2ModelData } from '../format/types.js'
 
@@ -27,26 +27,6 @@ import type { MD2ModelData } from '../format/types.js'
  * per component, reads one 32-bit word (x, y, z, normal index) per vertex per frame, writes positions
  * and what rides along in the same pass, Y-up, and touches each output float once.
  */
-
-/**
- * Quake II is Z-up (X forward, Y left); three.js and glTF are Y-up with +Z forward and +X left.
- * Y-up (X, Y, Z) = Quake (y, z, x): a cyclic permutation, so a rotation (determinant +1), never a
- * mirror, and the model faces +Z as glTF characters do.
- */
-export function quakeToYUp(x: number, y: number, z: number): [number, number, number] {
-  return [y, z, x]
-}
-
-/** The 256-entry normal table already turned to Y-up, so the per-frame loop only copies. */
-export const ANORMS_256_YUP: Float32Array = (() => {
-  const table = new Float32Array(256 * 3)
-  for (let i = 0; i < 256 * 3; i += 3) {
-    table[i] = ANORMS_256[i + 1]!
-    table[i + 1] = ANORMS_256[i + 2]!
-    table[i + 2] = ANORMS_256[i]!
-  }
-  return table
-})()
 
 /** What the kernels read of a model: its frame transforms and frame bytes. */
 export type MD2BlendSource = Pick<MD2ModelData, 'frameTransforms' | 'frameData' | 'frameStride'>
@@ -102,7 +82,7 @@ export function blendVerticesYUp(model: MD2BlendSource, blend: Readonly<Keyframe
   const k = coefficients
   const words = source.words
   if (colors !== undefined && lightTable !== undefined) blendPairLit(words, offsets, k, xyzIndex, positions, colors, lightTable)
-  else if (normals !== undefined) blendPairNormals(words, offsets, k, xyzIndex, positions, normals, ANORMS_256_YUP)
+  else if (normals !== undefined) blendPairNormals(words, offsets, k, xyzIndex, positions, normals)
   else blendPair(words, offsets, k, xyzIndex, positions)
   if (bounds !== undefined) {
     const t = blend.t
@@ -122,7 +102,7 @@ export function blendPoseYUp(model: MD2BlendSource, pose: Readonly<MD2Pose>, tar
   const { xyzIndex, positions, normals, colors, lightTable, bounds } = target
   const words = source.words
   if (colors !== undefined && lightTable !== undefined) blendFourLit(words, offsets, coefficients, xyzIndex, positions, colors, lightTable)
-  else blendFour(words, offsets, coefficients, xyzIndex, positions, normals, ANORMS_256_YUP)
+  else blendFour(words, offsets, coefficients, xyzIndex, positions, normals)
   if (bounds !== undefined) boundsOf(positions, bounds)
 }
 
@@ -141,9 +121,9 @@ export function blendOverHeldPose(model: MD2BlendSource, pose: Readonly<MD2Pose>
     blendPairOverHeld(words, offsets, k, xyzIndex, positions, heldPositions)
     if (bounds !== undefined) boundsOf(positions, bounds)
   } else if (bounds === undefined) {
-    blendPairNormalsOverHeld(words, offsets, k, xyzIndex, positions, normals, ANORMS_256_YUP, heldPositions, heldNormals)
+    blendPairNormalsOverHeld(words, offsets, k, xyzIndex, positions, normals, heldPositions, heldNormals)
   } else {
-    blendPairNormalsOverHeldBounded(words, offsets, k, xyzIndex, positions, normals, ANORMS_256_YUP, heldPositions, heldNormals, bounds)
+    blendPairNormalsOverHeldBounded(words, offsets, k, xyzIndex, positions, normals, heldPositions, heldNormals, bounds)
   }
 }
 
