@@ -13,7 +13,7 @@ import { useEffect, type ReactElement } from 'react'
 import type { MD2AnimationController } from '../src/core/animation/MD2AnimationController'
 import type { MD2ModelData } from '../src/core/format/types'
 import type { MD2Pose } from '../src/core/animation/pose'
-import { sampleScenes, type Renderer } from './lib/compare'
+import { interleaveScenes, type Renderer } from './lib/compare'
 import { OGRO, ROOT, SOLDIER, SOLDIER_ANM, readArrayBuffer } from './lib/models'
 import { CLOCK, type Table, fmt, median, now, ratio } from './lib/stats'
 
@@ -153,36 +153,40 @@ function checkout(revision: string): { root: string; remove: () => void } {
   return { root, remove }
 }
 
-/** The bare kernel for 300 Ogros (the floor of Animate, CPU): per round, `frames` frames timed one by one, trees alternating. */
+/** The bare kernel for 300 Ogros (the floor of Animate, CPU), the two trees' frames interleaved as the scenes' are. */
 function kernelSamples(trees: Record<'base' | 'this', Tree>, options: AgainstOptions): Record<'base' | 'this', number[]> {
+  const stepOf = (tree: Tree) => {
+    const { layout } = tree.getMD2RenderData(tree.ogro)
+    const targets = Array.from({ length: 300 }, () => ({
+      xyzIndex: layout.xyzIndex,
+      positions: new Float32Array(layout.vertexCount * 3),
+      normals: new Float32Array(layout.vertexCount * 3),
+    }))
+    const clock = new tree.KeyframeClock(tree.ogro.header.numFrames)
+    clock.play(
+      tree.ogro.animations.find((animation) => animation.name === 'run')!,
+      { loop: true },
+    )
+    return () => {
+      clock.advance(1 / 60)
+      for (let i = 0; i < targets.length; i++) tree.blend(tree.ogro, clock.pose, targets[i]!)
+    }
+  }
+  const steps = { this: stepOf(trees.this), base: stepOf(trees.base) }
   const samples = { base: [] as number[], this: [] as number[] }
   const kinds = ['this', 'base'] as const
   for (let round = 0; round < options.rounds; round++) {
-    for (let k = 0; k < 2; k++) {
-      const kind = kinds[(k + round) % 2]!
-      const tree = trees[kind]
-      const { layout } = tree.getMD2RenderData(tree.ogro)
-      const targets = Array.from({ length: 300 }, () => ({
-        xyzIndex: layout.xyzIndex,
-        positions: new Float32Array(layout.vertexCount * 3),
-        normals: new Float32Array(layout.vertexCount * 3),
-      }))
-      const clock = new tree.KeyframeClock(tree.ogro.header.numFrames)
-      const run = tree.ogro.animations.find((animation) => animation.name === 'run')!
-      clock.play(run, { loop: true })
-      const step = () => {
-        clock.advance(1 / 60)
-        for (let i = 0; i < targets.length; i++) tree.blend(tree.ogro, clock.pose, targets[i]!)
-      }
-      for (let f = 0; f < 60; f++) step()
-      const times: number[] = []
-      for (let f = 0; f < options.frames; f++) {
+    const times = { base: [] as number[], this: [] as number[] }
+    for (let f = 0; f < 30 + options.frames; f++) {
+      for (let k = 0; k < 2; k++) {
+        const kind = kinds[(k + f + round) % 2]!
         const start = now()
-        step()
-        times.push(now() - start)
+        steps[kind]()
+        if (f >= 30) times[kind].push(now() - start)
       }
-      samples[kind].push(median(times))
     }
+    samples.base.push(median(times.base))
+    samples.this.push(median(times.this))
   }
   return samples
 }
@@ -195,8 +199,11 @@ export async function runAgainstBench(revision: string, options: AgainstOptions)
     const add = (label: string, samples: Record<'base' | 'this', number[]>) => {
       const paired = samples.this.map((ms, i) => ms / samples.base[i]!).sort((a, b) => a - b)
       const [base, mine] = [median(samples.base), median(samples.this)]
-      rows.push([label, fmt(base, 3), fmt(mine, 3), ratio(mine / base, 3), `${fmt(paired[0]!, 2)}–${fmt(paired.at(-1)!, 2)}`])
-      console.log(`  ${label}: ${fmt(base, 3)} → ${fmt(mine, 3)} ms (${ratio(mine / base, 3)})`)
+      const range = `${fmt(paired[0]!, 2)}–${fmt(paired.at(-1)!, 2)}`
+      rows.push([label, fmt(base, 3), fmt(mine, 3), ratio(mine / base, 3), ratio(median(paired), 3), range])
+      console.log(
+        `  ${label}: ${fmt(base, 3)} → ${fmt(mine, 3)} ms (${ratio(mine / base, 3)}; per round ${ratio(median(paired), 3)}, ${range})`,
+      )
       return { base, mine }
     }
     const footer: string[] = []
@@ -204,7 +211,7 @@ export async function runAgainstBench(revision: string, options: AgainstOptions)
     for (const row of ROWS) {
       if (!options.sections.has(row.section)) continue
       const scenes = { this: row.scene(trees.this), base: row.scene(trees.base) }
-      const samples = await sampleScenes(
+      const samples = await interleaveScenes(
         ['this', 'base'] as const,
         (kind) => scenes[kind].element,
         options,
@@ -227,8 +234,9 @@ export async function runAgainstBench(revision: string, options: AgainstOptions)
       title: `CPU rows: this checkout vs ${revision}`,
       note:
         `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per frame, median of ${options.rounds} rounds × ${options.frames} frames, ` +
-        'the two trees alternating which goes first each round; per round ratios = this / revision in each round, lowest to highest.',
-      head: ['row', `${revision} ms`, 'this ms', 'this / revision', 'per round ratios'],
+        "both trees' scenes mounted at once and their frames interleaved, one of each in turn; per round = the median and " +
+        'the range of this / revision in each round.',
+      head: ['row', `${revision} ms`, 'this ms', 'this / revision', 'per round: median', 'range'],
       rows,
       footer,
     }

@@ -68,6 +68,47 @@ export async function sampleScenes<K extends string>(
 }
 
 /**
+ * Like `sampleScenes`, but with every scene mounted at once and their frames interleaved (one frame of
+ * each in turn, the order rotating), so that a change in the machine's load between two scenes' turns
+ * touches both: for comparing the same scene built from two source trees. Per kind, one median ms per
+ * frame per round (each round mounts afresh).
+ */
+export async function interleaveScenes<K extends string>(
+  kinds: readonly K[],
+  scene: (kind: K) => ReactElement,
+  options: CompareOptions,
+  prepare?: (kind: K, renderer: Renderer) => void | Promise<void>,
+): Promise<Record<K, number[]>> {
+  const samples = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<K, number[]>
+  for (let round = 0; round < options.rounds; round++) {
+    const order = kinds.map((_, k) => kinds[(k + round) % kinds.length]!)
+    const renderers = {} as Record<K, Renderer>
+    for (const kind of order) {
+      renderers[kind] = await ReactThreeTestRenderer.create(scene(kind))
+      await renderers[kind].advanceFrames(5, DELTA)
+      await prepare?.(kind, renderers[kind])
+    }
+    for (let f = 0; f < 30; f++) for (const kind of order) await renderers[kind].advanceFrames(1, DELTA)
+    const times = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<K, number[]>
+    for (let f = 0; f < options.frames; f++) {
+      for (let k = 0; k < order.length; k++) {
+        const kind = order[(k + f) % order.length]!
+        const start = now()
+        await renderers[kind].advanceFrames(1, DELTA)
+        times[kind].push(now() - start)
+      }
+    }
+    for (const kind of kinds) {
+      samples[kind].push(median(times[kind]))
+      await renderers[kind].unmount()
+    }
+    process.stdout.write('.')
+  }
+  process.stdout.write('\n')
+  return samples
+}
+
+/**
  * `compareScenes` of `options.count` running Ogros each way, turned apart, whose props differ by kind
  * (`propsOf(kind, i)`): the cost of one feature of `<MD2Model>` at scale.
  */
