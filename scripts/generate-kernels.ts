@@ -5,10 +5,10 @@
  *   npm run generate:kernels            writes the files
  *   npm run generate:kernels -- --check fails if a checked-in file differs from what this writes
  *
- * A kernel variant is one line in KERNELS below. Why specialised copies rather than one loop with flags:
+ * A kernel variant is one entry in KERNELS below. Why specialised copies rather than one loop with flags:
  * V8 optimises best a loop that only ever sees one kind of call, so the paths that write less never pay
- * for what they skip. test/core/animation/kernels-generated.test.ts fails when the checked-in files
- * differ from what this writes.
+ * for what they skip. test/core/animation/blend-kernels.test.ts fails when the checked-in files differ
+ * from what this writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'

@@ -12,9 +12,10 @@ import {
   blendPairOverHeld,
 } from './blendKernels.js'
 import { boundsFromCandidates, pairCandidates } from './poseBounds.js'
-export { ANORMS_256_YUP, quakeToYUp } from './yUpAxes.js'
 import type { MD2Pose } from './pose.js'
 import type { MD2ModelData } from '../format/types.js'
+
+export { ANORMS_256_YUP, quakeToYUp } from './yUpAxes.js'
 
 /**
  * The CPU path's dispatch: which kernel writes a pose, with what coefficients. The loops themselves are
