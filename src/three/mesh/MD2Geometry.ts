@@ -292,13 +292,31 @@ function poseCopyWriterOf(geometry: BufferGeometry): PoseCopyWriter {
 
 /**
  * Sets the geometry's `boundingBox` to the pose's box and its `boundingSphere` to the sphere around that
- * box (what three's `Box3.setFromObject`, drei's `<Bounds>` and raycasting read).
+ * box, as `Box3.getBoundingSphere` makes it (what three's `Box3.setFromObject`, drei's `<Bounds>` and
+ * raycasting read). Field by field rather than through `set(x, y, z)`: numbers passed to a call the
+ * optimizing compiler does not inline are boxed, and whether it inlines depends on the rest of the path.
  */
 function setPoseBounds(geometry: BufferGeometry, box: Float64Array): void {
-  const bounds = (geometry.boundingBox ??= new Box3())
-  bounds.min.set(box[0]!, box[1]!, box[2]!)
-  bounds.max.set(box[3]!, box[4]!, box[5]!)
-  bounds.getBoundingSphere((geometry.boundingSphere ??= new Sphere()))
+  const { min, max } = (geometry.boundingBox ??= new Box3())
+  const sphere = (geometry.boundingSphere ??= new Sphere())
+  min.x = box[0]!
+  min.y = box[1]!
+  min.z = box[2]!
+  max.x = box[3]!
+  max.y = box[4]!
+  max.z = box[5]!
+  const dx = max.x - min.x,
+    dy = max.y - min.y,
+    dz = max.z - min.z
+  // No vertex drawn: an empty box, an empty sphere.
+  if (!(dx >= 0 && dy >= 0 && dz >= 0)) {
+    sphere.makeEmpty()
+    return
+  }
+  sphere.center.x = (min.x + max.x) * 0.5
+  sphere.center.y = (min.y + max.y) * 0.5
+  sphere.center.z = (min.z + max.z) * 0.5
+  sphere.radius = Math.sqrt(dx * dx + dy * dy + dz * dz) * 0.5
 }
 
 /** Puts back the all-frames bounds every instance starts with (after `writeMD2Pose` wrote a pose's). */
