@@ -22,10 +22,8 @@ export interface CountedCompareOptions extends CompareOptions {
 }
 
 /**
- * CPU time per frame of scenes in the test renderer, measured in the same run, the order rotating each
- * round (two scenes alternate which goes first): each scene is mounted, warmed up for 30 frames,
- * `prepare`d, timed over `frames` frames of 1/60 s (the median), and unmounted. Returns the median over
- * rounds of each.
+ * CPU time per frame of scenes in the test renderer, measured in the same run (`interleaveScenes`): the
+ * median over rounds of each.
  */
 export async function compareScenes<K extends string>(
   kinds: readonly K[],
@@ -33,45 +31,16 @@ export async function compareScenes<K extends string>(
   options: CompareOptions,
   prepare?: (kind: K, renderer: Renderer) => void | Promise<void>,
 ): Promise<Record<K, number>> {
-  const samples = await sampleScenes(kinds, scene, options, prepare)
+  const samples = await interleaveScenes(kinds, scene, options, prepare)
   return Object.fromEntries(kinds.map((kind) => [kind, median(samples[kind])])) as Record<K, number>
 }
 
-/** `compareScenes`' samples: per kind, one median ms per frame per round, in round order. */
-export async function sampleScenes<K extends string>(
-  kinds: readonly K[],
-  scene: (kind: K) => ReactElement,
-  options: CompareOptions,
-  prepare?: (kind: K, renderer: Renderer) => void | Promise<void>,
-): Promise<Record<K, number[]>> {
-  const samples = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<K, number[]>
-  for (let round = 0; round < options.rounds; round++) {
-    for (let k = 0; k < kinds.length; k++) {
-      const kind = kinds[(k + round) % kinds.length]!
-      const renderer = await ReactThreeTestRenderer.create(scene(kind))
-      await renderer.advanceFrames(5, DELTA)
-      await prepare?.(kind, renderer)
-      for (let f = 0; f < 30; f++) await renderer.advanceFrames(1, DELTA)
-      const times: number[] = []
-      for (let f = 0; f < options.frames; f++) {
-        const start = now()
-        await renderer.advanceFrames(1, DELTA)
-        times.push(now() - start)
-      }
-      samples[kind].push(median(times))
-      await renderer.unmount()
-    }
-    process.stdout.write('.')
-  }
-  process.stdout.write('\n')
-  return samples
-}
-
 /**
- * Like `sampleScenes`, but with every scene mounted at once and their frames interleaved (one frame of
- * each in turn, the order rotating), so that a change in the machine's load between two scenes' turns
- * touches both: for comparing the same scene built from two source trees. Per kind, one median ms per
- * frame per round (each round mounts afresh).
+ * CPU time per frame of scenes in the test renderer, every scene mounted at once and their frames
+ * interleaved (one frame of each in turn, the order rotating), so that a change in the machine's load
+ * touches all of them alike. Each round mounts the scenes afresh, runs 5 frames, `prepare`s them, warms
+ * them up for 30 frames and times `frames` frames of 1/60 s each. Per kind, the median ms per frame of
+ * each round.
  */
 export async function interleaveScenes<K extends string>(
   kinds: readonly K[],
