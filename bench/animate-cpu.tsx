@@ -126,10 +126,11 @@ function floorRunner(subject: Subject): Runner {
       const clock = new KeyframeClock(model.header.numFrames)
       clock.play(subject, { loop: true })
       const pose = clock.pose
+      const targets = positions.map((p, i) => ({ xyzIndex: layout.xyzIndex, positions: p, normals: normals[i]! }))
       return {
         step: () => {
           clock.advance(DELTA)
-          for (let i = 0; i < n; i++) blendVerticesYUp(model, pose.from, pose.to, pose.t, layout.xyzIndex, positions[i]!, normals[i]!)
+          for (let i = 0; i < n; i++) blendVerticesYUp(model, pose, targets[i]!)
         },
         done: async () => {},
       }

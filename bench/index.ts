@@ -1,5 +1,6 @@
 /**
  * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,bounds,crowd,browser,renderers] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
+ * npm run bench -- --only=cpu,control,bounds --against=<revision> [--rounds=N] [--quick]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
  * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer;
@@ -10,6 +11,9 @@
  *    `browser`; `--only=renderers` runs that table alone. `--compute` adds the crowd with
  *    `decode: "compute"` on WebGPU to it (the keyframe blend in a compute pass).
  *
+ * --against=<revision>: the CPU rows of `cpu`, `control` and `bounds` for this checkout and for a git
+ * revision side by side in one process, alternating (bench/against.tsx), instead of those sections' tables.
+ *
  * A full run writes bench/RESULTS.md (tables, the command, the machine). Run with node --expose-gc
  * (the npm script does). BENCH_CLOCK=wall times the Node benchmarks by wall clock instead of CPU time.
  */
@@ -17,6 +21,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
+import { runAgainstBench } from './against'
 import { runAnimateCpuBench } from './animate-cpu'
 import { runArchiveBench } from './archive'
 import { runCrowdCpuBench } from './crowd-cpu'
@@ -90,7 +95,15 @@ async function main(): Promise<void> {
     printTable(table)
     tables.push(table)
   }
-  if (sections.has('cpu')) {
+  const against = flags.get('against')
+  if (against !== undefined) {
+    console.log(`\n[against] the CPU rows: this checkout vs ${against}, alternating`)
+    const rounds = Number(flags.get('rounds') ?? (quick ? 2 : 6))
+    const table = await runAgainstBench(against, { rounds, frames: quick ? 30 : 60, sections })
+    printTable(table)
+    tables.push(table)
+  }
+  if (sections.has('cpu') && against === undefined) {
     console.log('\n[2/4] animate, CPU')
     const table = await runAnimateCpuBench(
       quick ? { counts: [1, 100, 300, 1000], rounds: 2, frames: 20 } : { counts: [1, 100, 300, 1000], rounds: 5, frames: 40 },
@@ -105,7 +118,7 @@ async function main(): Promise<void> {
     ['bounds', 'pose bounds, CPU: 300 Ogros with bounds="pose" vs the all-frames box', runPoseBoundsBench, 300],
   ] as const
   for (const [section, title, run, count] of comparisons) {
-    if (!sections.has(section)) continue
+    if (!sections.has(section) || (against !== undefined && section !== 'attach')) continue
     console.log(`\n[${section}] ${title}`)
     const table = await run(quick ? { count, rounds: 2, frames: 30 } : { count, rounds: 6, frames: 60 })
     printTable(table)

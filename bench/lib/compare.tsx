@@ -22,36 +22,59 @@ export interface CountedCompareOptions extends CompareOptions {
 }
 
 /**
- * CPU time per frame of two scenes in the test renderer, measured in the same run and alternating
- * which goes first each round: each scene is mounted, warmed up for 30 frames, `prepare`d, timed over
- * `frames` frames of 1/60 s (the median), and unmounted. Returns the median over rounds of each.
+ * CPU time per frame of scenes in the test renderer, measured in the same run (`interleaveScenes`): the
+ * median over rounds of each.
  */
 export async function compareScenes<K extends string>(
-  kinds: readonly [K, K],
+  kinds: readonly K[],
   scene: (kind: K) => ReactElement,
   options: CompareOptions,
   prepare?: (kind: K, renderer: Renderer) => void | Promise<void>,
 ): Promise<Record<K, number>> {
-  const samples = { [kinds[0]]: [] as number[], [kinds[1]]: [] as number[] } as Record<K, number[]>
+  const samples = await interleaveScenes(kinds, scene, options, prepare)
+  return Object.fromEntries(kinds.map((kind) => [kind, median(samples[kind])])) as Record<K, number>
+}
+
+/**
+ * CPU time per frame of scenes in the test renderer, every scene mounted at once and their frames
+ * interleaved (one frame of each in turn, the order rotating), so that a change in the machine's load
+ * touches all of them alike. Each round mounts the scenes afresh, runs 5 frames, `prepare`s them, warms
+ * them up for 30 frames and times `frames` frames of 1/60 s each. Per kind, the median ms per frame of
+ * each round.
+ */
+export async function interleaveScenes<K extends string>(
+  kinds: readonly K[],
+  scene: (kind: K) => ReactElement,
+  options: CompareOptions,
+  prepare?: (kind: K, renderer: Renderer) => void | Promise<void>,
+): Promise<Record<K, number[]>> {
+  const samples = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<K, number[]>
   for (let round = 0; round < options.rounds; round++) {
-    for (const kind of round % 2 ? [kinds[1], kinds[0]] : kinds) {
-      const renderer = await ReactThreeTestRenderer.create(scene(kind))
-      await renderer.advanceFrames(5, DELTA)
-      await prepare?.(kind, renderer)
-      for (let f = 0; f < 30; f++) await renderer.advanceFrames(1, DELTA)
-      const times: number[] = []
-      for (let f = 0; f < options.frames; f++) {
+    const order = kinds.map((_, k) => kinds[(k + round) % kinds.length]!)
+    const renderers = {} as Record<K, Renderer>
+    for (const kind of order) {
+      renderers[kind] = await ReactThreeTestRenderer.create(scene(kind))
+      await renderers[kind].advanceFrames(5, DELTA)
+      await prepare?.(kind, renderers[kind])
+    }
+    for (let f = 0; f < 30; f++) for (const kind of order) await renderers[kind].advanceFrames(1, DELTA)
+    const times = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<K, number[]>
+    for (let f = 0; f < options.frames; f++) {
+      for (let k = 0; k < order.length; k++) {
+        const kind = order[(k + f) % order.length]!
         const start = now()
-        await renderer.advanceFrames(1, DELTA)
-        times.push(now() - start)
+        await renderers[kind].advanceFrames(1, DELTA)
+        times[kind].push(now() - start)
       }
-      samples[kind].push(median(times))
-      await renderer.unmount()
+    }
+    for (const kind of kinds) {
+      samples[kind].push(median(times[kind]))
+      await renderers[kind].unmount()
     }
     process.stdout.write('.')
   }
   process.stdout.write('\n')
-  return { [kinds[0]]: median(samples[kinds[0]]), [kinds[1]]: median(samples[kinds[1]]) } as Record<K, number>
+  return samples
 }
 
 /**

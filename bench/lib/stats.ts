@@ -102,5 +102,8 @@ export function markdownTable(table: Table): string {
 
 /** How a CPU comparison was measured, for a table's note. */
 export function perFrameNote(options: { rounds: number; frames: number }): string {
-  return `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per frame, median of ${options.rounds} rounds × ${options.frames} frames, `
+  return (
+    `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per frame, median of ${options.rounds} rounds × ${options.frames} frames ` +
+    '(the scenes mounted together, their frames interleaved), '
+  )
 }

@@ -15,7 +15,8 @@ export {
 export type { MD2ModelData } from './format/types.js'
 export { fileSpellings, findInListing, skinCandidateRounds, skinUrlNextTo } from './images/skinPaths.js'
 export { warnOnce } from './warnOnce.js'
-export { blendPoseYUp, blendPoseInto, blendOverHeldPose } from './animation/blendVertices.js'
+export { blendPoseYUp, blendOverHeldPose, type BlendTarget, type HeldPoseTarget, type KeyframeBlend } from './animation/blendVertices.js'
+export { blendPoseInto, type PoseOutputs } from './animation/blendPoseInto.js'
 export { buildFrames, defineLazyFrames, type MD2FrameStore } from './format/frameStore.js'
 export { DEFAULT_MAX_PIXELS, checkImageSize } from './images/decodedImage.js'
 

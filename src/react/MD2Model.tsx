@@ -18,15 +18,8 @@ import { clampPoseFrames, copyPose, createPose, posesEqual, type MD2Pose } from 
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import type { MD2Animation, MD2AnimationDef, MD2ModelData } from '../core/format/types.js'
 import { warnOnce } from '../core/warnOnce.js'
-import {
-  createMD2Geometry,
-  createMD2ShadowGeometry,
-  createMD2ShellGeometry,
-  getMD2RenderData,
-  resetMD2Bounds,
-  writeMD2Pose,
-  type WriteMD2PoseOptions,
-} from '../three/mesh/MD2Geometry.js'
+import { createMD2Geometry, getMD2RenderData, resetMD2Bounds, writeMD2Pose, type WriteMD2PoseOptions } from '../three/mesh/MD2Geometry.js'
+import { createMD2ShadowGeometry, createMD2ShellGeometry } from '../three/mesh/shellShadowGeometry.js'
 import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
 import { createMD2ShadowMaterial } from '../three/materials/shadowMaterial.js'
 import { inView } from '../three/mesh/frustum.js'

@@ -320,7 +320,7 @@ describe('bad animation props', () => {
 })
 
 describe('the crossfade kernel', () => {
-  it('equals the lerp of the two blends, positions and normals, on the word and the byte path', async () => {
+  it('equals the lerp of the two blends, positions and normals, on aligned and unaligned frames', async () => {
     const { blendPoseYUp, blendVerticesYUp } = await import('../../src/core/animation/blendVertices')
     const bytes = readAsset('quake2/ogro/tris.MD2')
     const shifted = new Uint8Array(bytes.length + 1)
@@ -334,9 +334,9 @@ describe('the crossfade kernel', () => {
         [45, 40, 0.9, 100, 101, 0, 0.01],
         [0, 0, 0, 198, 0, 0.5, 1],
       ] as const) {
-        blendVerticesYUp(model, from, to, t, xyzIndex, pi!, ni!)
-        blendVerticesYUp(model, fadeFrom, fadeTo, fadeT, xyzIndex, po!, no!)
-        blendPoseYUp(model, { from, to, t, fadeFrom, fadeTo, fadeT, fadeWeight }, xyzIndex, pf!, nf!)
+        blendVerticesYUp(model, { from, to, t }, { xyzIndex, positions: pi!, normals: ni! })
+        blendVerticesYUp(model, { from: fadeFrom, to: fadeTo, t: fadeT }, { xyzIndex, positions: po!, normals: no! })
+        blendPoseYUp(model, { from, to, t, fadeFrom, fadeTo, fadeT, fadeWeight }, { xyzIndex, positions: pf!, normals: nf! })
         let worst = 0
         for (let i = 0; i < size; i++) {
           worst = Math.max(

@@ -12,7 +12,8 @@ import { shadowVector } from '../../src/core/lighting/quake2Light'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import type { CrowdLayer } from '../../src/three/crowd/CrowdLayer'
 import { INSTANCE_STRIDE, LIGHT } from '../../src/three/crowd/instanceRows'
-import { createMD2Geometry, createMD2ShadowGeometry, getMD2RenderData, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
+import { createMD2Geometry, getMD2RenderData, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
+import { createMD2ShadowGeometry } from '../../src/three/mesh/shellShadowGeometry'
 import { readAsset } from '../support/assets'
 
 const parse = (path: string) => parseMD2(readAsset(path).slice(), { name: path })

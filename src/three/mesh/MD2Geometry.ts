@@ -1,14 +1,6 @@
 import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, Sphere, Vector3 } from 'three'
-import {
-  blendOverHeldPose,
-  blendPoseInto,
-  blendPoseYUp,
-  blendVerticesYUpBy,
-  boundsOf,
-  type PoseOutputs,
-  type VertexLight,
-} from '../../core/animation/blendVertices.js'
-import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
+import { blendOverHeldPose, blendPoseYUp, blendVerticesYUp, type HeldPoseTarget } from '../../core/animation/blendVertices.js'
+import type { PoseOutputs } from '../../core/animation/blendPoseInto.js'
 import { buildVertexLayout, type MD2VertexLayout } from '../../core/format/vertexLayout.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
 import type { MD2ModelData } from '../../core/format/types.js'
@@ -172,15 +164,22 @@ export function writeMD2Blend(geometry: BufferGeometry, model: MD2ModelData, ble
   const position = geometry.getAttribute('position') as BufferAttribute
   const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
   const count = model.header.numFrames
-  const from = blend.from
-  const to = blend.to
   // A frame the model does not have shows frame 0.
-  const a = Number.isInteger(from) && from >= 0 && from < count ? from : 0
-  const b = Number.isInteger(to) && to >= 0 && to < count ? to : 0
-  blendVerticesYUpBy(model, a, b, blend, layout.xyzIndex, position.array as Float32Array, normal?.array as Float32Array | undefined)
+  const shown = shownBlend
+  shown.from = isFrame(blend.from, count) ? blend.from : 0
+  shown.to = isFrame(blend.to, count) ? blend.to : 0
+  shown.t = blend.t
+  const target = bodyTarget
+  target.xyzIndex = layout.xyzIndex
+  target.positions = position.array as Float32Array
+  target.normals = normal?.array as Float32Array | undefined
+  target.colors = target.lightTable = target.bounds = undefined
+  blendVerticesYUp(model, shown, target)
   position.needsUpdate = true
   if (normal) normal.needsUpdate = true
 }
+
+const shownBlend: MD2Blend = { from: 0, to: 0, t: 0 }
 
 /** What `writeMD2Pose` writes besides the positions and normals, all in the same pass. */
 export interface WriteMD2PoseOptions {
@@ -202,7 +201,6 @@ export interface WriteMD2PoseOptions {
 export function writeMD2Pose(geometry: BufferGeometry, pose: Readonly<MD2Pose>, options: WriteMD2PoseOptions = NO_OPTIONS): void {
   const model = modelOfGeometry(geometry, 'writeMD2Pose')
   const { light, shell, shadow } = options
-  const poseBounds = options.bounds === 'pose'
   const { layout } = getMD2RenderData(model)
   const position = geometry.getAttribute('position') as BufferAttribute
   const normal = geometry.getAttribute('normal') as BufferAttribute | undefined
@@ -219,56 +217,106 @@ export function writeMD2Pose(geometry: BufferGeometry, pose: Readonly<MD2Pose>, 
     return
   }
   const lit = light !== undefined && color !== undefined
-  const positions = position.array as Float32Array
-  const normals = lit ? undefined : (normal?.array as Float32Array | undefined)
-  const bounds = poseBounds ? poseBox : undefined
+  const target = bodyTarget
+  target.xyzIndex = layout.xyzIndex
+  target.positions = position.array as Float32Array
+  target.normals = lit ? undefined : (normal?.array as Float32Array | undefined)
+  target.colors = lit ? (color.array as Float32Array) : undefined
+  target.lightTable = lit ? light : undefined
+  const bounds = (target.bounds = options.bounds === 'pose' ? poseBox : undefined)
   if (shell !== undefined || shadow !== undefined) {
-    // A power shell or a blob shadow: all from one pass of the general kernel.
+    // A power shell or a blob shadow: written with the body in one pass by the kernel their geometries brought.
     const shellPosition = shell?.getAttribute('position') as BufferAttribute | undefined
     const shadowPosition = shadow?.geometry.getAttribute('position') as BufferAttribute | undefined
-    const out = poseOutputs
-    out.positions = positions
-    out.normals = normals
-    out.colors = lit ? (color.array as Float32Array) : undefined
-    out.lightTable = lit ? light : undefined
-    out.shell = shellPosition?.array as Float32Array | undefined
-    out.shadow = shadowPosition?.array as Float32Array | undefined
-    out.shadowParameters = shadow?.parameters
-    out.bounds = bounds
-    blendPoseInto(model, pose, layout.xyzIndex, out)
+    target.shell = shellPosition?.array as Float32Array | undefined
+    target.shadow = shadowPosition?.array as Float32Array | undefined
+    target.shadowParameters = shadow?.parameters
+    poseCopyWriterOf(shell ?? shadow!.geometry)(model, pose, target)
+    target.shell = target.shadow = target.shadowParameters = undefined
     if (shellPosition) shellPosition.needsUpdate = true
     if (shadowPosition) shadowPosition.needsUpdate = true
-  } else {
-    let vertexColors: VertexLight | undefined
-    if (lit) {
-      vertexColors = vertexLight
-      vertexColors.colors = color.array as Float32Array
-      vertexColors.table = light
-    }
-    if (fading && vertexColors === undefined) {
-      // The outgoing pose is held for the whole fade: blend it once, then mix it in each frame.
-      const held = heldPoseOf(geometry, model, pose, layout.xyzIndex, normals !== undefined)
-      blendOverHeldPose(model, pose, layout.xyzIndex, positions, normals, held.positions, held.normals, bounds)
-    } else if (fading) {
-      blendPoseYUp(model, pose, layout.xyzIndex, positions, normals, vertexColors)
-      if (bounds !== undefined) boundsOf(positions, bounds)
-    } else blendVerticesYUpBy(model, pose.from, pose.to, pose, layout.xyzIndex, positions, normals, vertexColors, bounds)
-  }
+  } else if (fading && !lit) {
+    // The outgoing pose is held for the whole fade: blend it once, then mix it in each frame.
+    const held = heldPoseOf(geometry, model, pose, layout.xyzIndex, target.normals !== undefined)
+    target.heldPositions = held.positions
+    target.heldNormals = held.normals
+    blendOverHeldPose(model, pose, target)
+  } else if (fading) blendPoseYUp(model, pose, target)
+  else blendVerticesYUp(model, pose, target)
   if (bounds !== undefined) setPoseBounds(geometry, bounds)
   position.needsUpdate = true
-  if (normal && normals) normal.needsUpdate = true
+  if (normal && target.normals) normal.needsUpdate = true
   if (color && lit) color.needsUpdate = true
+}
+
+/** The body's outputs for every write, reused (the kernels read them synchronously). */
+const bodyTarget: HeldPoseTarget & PoseOutputs = {
+  xyzIndex: new Uint16Array(0),
+  positions: new Float32Array(0),
+  normals: undefined,
+  colors: undefined,
+  lightTable: undefined,
+  bounds: undefined,
+  heldPositions: new Float32Array(0),
+  heldNormals: undefined,
+  shell: undefined,
+  shadow: undefined,
+  shadowParameters: undefined,
+  shellOffset: 0,
+}
+
+/**
+ * What writes a pose with the copies of it that a power shell's or blob shadow's geometry holds, in the
+ * body's pass (`blendPoseInto`). Those geometries bring it (see `setPoseCopyWriter`), so that an app
+ * that never draws either does not load it.
+ */
+export type PoseCopyWriter = (model: MD2ModelData, pose: Readonly<MD2Pose>, outputs: PoseOutputs) => void
+
+const poseCopyWriters = new WeakMap<BufferGeometry, PoseCopyWriter>()
+
+/** Registers `writer` as what fills `geometry` (a shell's or a blob shadow's) when `writeMD2Pose` is given it. */
+export function setPoseCopyWriter(geometry: BufferGeometry, writer: PoseCopyWriter): void {
+  poseCopyWriters.set(geometry, writer)
+}
+
+function poseCopyWriterOf(geometry: BufferGeometry): PoseCopyWriter {
+  const writer = poseCopyWriters.get(geometry)
+  if (writer === undefined) {
+    throw new MD2Error(
+      'BAD_ARGUMENT',
+      `writeMD2Pose: ${geometry.name || 'the shell or shadow geometry'} was not made by createMD2ShellGeometry or createMD2ShadowGeometry`,
+    )
+  }
+  return writer
 }
 
 /**
  * Sets the geometry's `boundingBox` to the pose's box and its `boundingSphere` to the sphere around that
- * box (what three's `Box3.setFromObject`, drei's `<Bounds>` and raycasting read).
+ * box, as `Box3.getBoundingSphere` makes it (what three's `Box3.setFromObject`, drei's `<Bounds>` and
+ * raycasting read). Field by field rather than through `set(x, y, z)`: numbers passed to a call the
+ * optimizing compiler does not inline are boxed, and whether it inlines depends on the rest of the path.
  */
 function setPoseBounds(geometry: BufferGeometry, box: Float64Array): void {
-  const bounds = (geometry.boundingBox ??= new Box3())
-  bounds.min.set(box[0]!, box[1]!, box[2]!)
-  bounds.max.set(box[3]!, box[4]!, box[5]!)
-  bounds.getBoundingSphere((geometry.boundingSphere ??= new Sphere()))
+  const { min, max } = (geometry.boundingBox ??= new Box3())
+  const sphere = (geometry.boundingSphere ??= new Sphere())
+  min.x = box[0]!
+  min.y = box[1]!
+  min.z = box[2]!
+  max.x = box[3]!
+  max.y = box[4]!
+  max.z = box[5]!
+  const dx = max.x - min.x,
+    dy = max.y - min.y,
+    dz = max.z - min.z
+  // No vertex drawn: an empty box, an empty sphere.
+  if (!(dx >= 0 && dy >= 0 && dz >= 0)) {
+    sphere.makeEmpty()
+    return
+  }
+  sphere.center.x = (min.x + max.x) * 0.5
+  sphere.center.y = (min.y + max.y) * 0.5
+  sphere.center.z = (min.z + max.z) * 0.5
+  sphere.radius = Math.sqrt(dx * dx + dy * dy + dz * dz) * 0.5
 }
 
 /** Puts back the all-frames bounds every instance starts with (after `writeMD2Pose` wrote a pose's). */
@@ -281,54 +329,20 @@ export function resetMD2Bounds(geometry: BufferGeometry, model: MD2ModelData): v
 const poseBox = new Float64Array(6)
 const NO_OPTIONS: WriteMD2PoseOptions = {}
 
-/** The outputs of a shelled write, reused (the kernel reads them synchronously). */
-const poseOutputs: PoseOutputs = { positions: new Float32Array(0), shellOffset: POWERSUIT_SCALE }
-
-/**
- * A power shell's geometry for one instance: its own position buffer (written by `writeMD2Pose`
- * with the body's), the model's shared index, and the all-frames bounds grown by the shell's offset.
- */
-export function createMD2ShellGeometry(model: MD2ModelData): BufferGeometry {
-  return createCopyGeometry(model, 'shell', POWERSUIT_SCALE)
-}
-
-/**
- * A blob shadow's geometry for one instance: its own position buffer (written by `writeMD2Pose`),
- * the shared index; never culled on its own (it is drawn where its model is).
- */
-export function createMD2ShadowGeometry(model: MD2ModelData): BufferGeometry {
-  return createCopyGeometry(model, 'shadow', 0)
-}
-
-function createCopyGeometry(model: MD2ModelData, kind: string, margin: number): BufferGeometry {
-  const data = getMD2RenderData(model)
-  const geometry = new BufferGeometry()
-  geometry.name = `${model.name ?? 'md2'} ${kind}`
-  geometry.setIndex(data.index)
-  geometry.setAttribute('position', new BufferAttribute(new Float32Array(data.layout.vertexCount * 3), 3).setUsage(DynamicDrawUsage))
-  geometry.boundingBox = data.boundingBox.clone().expandByScalar(margin)
-  geometry.boundingSphere = data.boundingSphere.clone()
-  geometry.boundingSphere.radius += margin
-  return geometry
-}
-
-/** Reused for every lit write (the kernel reads it synchronously). */
-const vertexLight: VertexLight = { colors: new Float32Array(0), table: new Float32Array(0) }
-
 function isFrame(frame: number, count: number): boolean {
   return Number.isInteger(frame) && frame >= 0 && frame < count
 }
 
-/** Per geometry, the outgoing pose of its current crossfade, blended once (made on its first fade). */
-interface HeldPose {
+/**
+ * Per geometry, the outgoing pose of its current crossfade, blended once (made on its first fade): the
+ * blend it shows and where it is written.
+ */
+interface HeldPose extends MD2Blend {
+  xyzIndex: Uint16Array | Uint32Array
   positions: Float32Array
   normals: Float32Array | undefined
-  from: number
-  to: number
-  t: number
 }
 const heldPoses = new WeakMap<BufferGeometry, HeldPose>()
-const heldBlend: MD2Blend = { from: 0, to: 0, t: 0 }
 
 function heldPoseOf(
   geometry: BufferGeometry,
@@ -340,15 +354,15 @@ function heldPoseOf(
   let held = heldPoses.get(geometry)
   const size = xyzIndex.length * 3
   if (held === undefined || (withNormals && held.normals === undefined)) {
-    held = { positions: new Float32Array(size), normals: withNormals ? new Float32Array(size) : undefined, from: -1, to: -1, t: -1 }
+    const normals = withNormals ? new Float32Array(size) : undefined
+    held = { xyzIndex, positions: new Float32Array(size), normals, from: -1, to: -1, t: -1 }
     heldPoses.set(geometry, held)
   }
   if (held.from !== pose.fadeFrom || held.to !== pose.fadeTo || held.t !== pose.fadeT) {
     held.from = pose.fadeFrom
     held.to = pose.fadeTo
     held.t = pose.fadeT
-    heldBlend.t = pose.fadeT
-    blendVerticesYUpBy(model, pose.fadeFrom, pose.fadeTo, heldBlend, xyzIndex, held.positions, held.normals)
+    blendVerticesYUp(model, held, held)
   }
   return held
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseAnimationTable } from '../../../src/core/format/animationTable'
-import { blendVerticesYUp, blendVerticesYUpBy } from '../../../src/core/animation/blendVertices'
+import { blendVerticesYUp } from '../../../src/core/animation/blendVertices'
 import { boundsFromCandidates, pairCandidates } from '../../../src/core/animation/poseBounds'
 import { parseMD2 } from '../../../src/core/format/parseMD2'
 import { FRAME_HEADER_SIZE } from '../../../src/core/format/spec'
@@ -79,7 +79,7 @@ describe('pose bounds from the candidates of a frame pair', () => {
       expect(list.length).toBeGreaterThan(6)
       candidates = Math.max(candidates, list.length - 6)
       for (const t of BLENDS) {
-        blendVerticesYUp(model, from, to, t, xyzIndex, positions)
+        blendVerticesYUp(model, { from, to, t }, { xyzIndex, positions })
         boundsFromCandidates(positions, list, bounds)
         expect(Array.from(bounds), `${from}→${to} at ${t}`).toEqual(boxOfPositions(positions))
       }
@@ -92,8 +92,8 @@ describe('pose bounds from the candidates of a frame pair', () => {
     const { xyzIndex } = buildVertexLayout(ogro)
     const a = new Float32Array(xyzIndex.length * 3)
     const b = new Float32Array(xyzIndex.length * 3)
-    blendVerticesYUp(ogro, 101, 102, 0.5, xyzIndex, a)
-    blendVerticesYUp(mirrored(ogro), 101, 102, 0.5, xyzIndex, b)
+    blendVerticesYUp(ogro, { from: 101, to: 102, t: 0.5 }, { xyzIndex, positions: a })
+    blendVerticesYUp(mirrored(ogro), { from: 101, to: 102, t: 0.5 }, { xyzIndex, positions: b })
     for (let i = 0; i < a.length; i++) expect(b[i]).toBeCloseTo(a[i]!, 3)
   })
 
@@ -108,7 +108,7 @@ describe('pose bounds from the candidates of a frame pair', () => {
     const positions = new Float32Array(xyzIndex.length * 3)
     const bounds = new Float64Array(6)
     for (const model of [ogro, mirrored(ogro)]) {
-      blendVerticesYUpBy(model, 10, 11, { t }, xyzIndex, positions, undefined, undefined, bounds)
+      blendVerticesYUp(model, { from: 10, to: 11, t }, { xyzIndex, positions, bounds })
       expect(Array.from(bounds)).toEqual(boxOfPositions(positions))
     }
   })

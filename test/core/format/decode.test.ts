@@ -98,7 +98,7 @@ describe('Z-up to Y-up is a rotation, never a mirror', () => {
   it('the weapon stays in the right hand: facing +Z with +Y up, it lies at −X and in front', () => {
     const layout = buildVertexLayout(weapon)
     const positions = new Float32Array(layout.vertexCount * 3)
-    blendVerticesYUp(weapon, 0, 0, 0, layout.xyzIndex, positions)
+    blendVerticesYUp(weapon, { from: 0, to: 0, t: 0 }, { xyzIndex: layout.xyzIndex, positions })
     let x = 0
     let z = 0
     for (let i = 0; i < layout.vertexCount; i++) {
@@ -113,7 +113,7 @@ describe('Z-up to Y-up is a rotation, never a mirror', () => {
     const layout = buildVertexLayout(ogro)
     const positions = new Float32Array(layout.vertexCount * 3)
     const normals = new Float32Array(layout.vertexCount * 3)
-    blendVerticesYUp(ogro, 10, 11, 0.25, layout.xyzIndex, positions, normals)
+    blendVerticesYUp(ogro, { from: 10, to: 11, t: 0.25 }, { xyzIndex: layout.xyzIndex, positions, normals })
     const reference = blendFrames(ogro, 10, 11, 0.25)
     const na = decodeFrameNormals(ogro, 10)
     const nb = decodeFrameNormals(ogro, 11)
@@ -136,7 +136,7 @@ describe('Z-up to Y-up is a rotation, never a mirror', () => {
     const layout = buildVertexLayout(ogro)
     const positions = new Float32Array(layout.vertexCount * 3)
     const normals = new Float32Array(layout.vertexCount * 3)
-    blendVerticesYUp(ogro, 0, 0, 0, layout.xyzIndex, positions, normals)
+    blendVerticesYUp(ogro, { from: 0, to: 0, t: 0 }, { xyzIndex: layout.xyzIndex, positions, normals })
     let agree = 0
     const count = layout.indices.length / 3
     for (let t = 0; t < count; t++) {

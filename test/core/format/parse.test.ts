@@ -318,7 +318,11 @@ describe('frames are built lazily', () => {
     // Decoding, blending, bounds, animations and the vertex layout read the frame store only.
     const layout = buildVertexLayout(model)
     const positions = new Float32Array(layout.vertexCount * 3)
-    blendVerticesYUp(model, 3, 4, 0.5, layout.xyzIndex, positions, new Float32Array(layout.vertexCount * 3))
+    blendVerticesYUp(
+      model,
+      { from: 3, to: 4, t: 0.5 },
+      { xyzIndex: layout.xyzIndex, positions, normals: new Float32Array(layout.vertexCount * 3) },
+    )
     decodeFrame(model, 7)
     decodeFrameNormals(model, 7)
     blendFrames(model, 0, 1, 0.5)
