@@ -125,10 +125,11 @@ try {
       oxc: { jsx: { runtime: 'automatic' } },
       build: {
         write: false,
+        // Minified as an app's build is (a library build keeps its whitespace), the case's exports kept.
         minify: true,
         target: 'es2022',
-        lib: { entry: file, formats: ['es'], fileName: entry.name },
-        rollupOptions: { external: (id) => PEERS.some((peer) => peer.test(id)) },
+        modulePreload: false,
+        rollupOptions: { input: file, preserveEntrySignatures: 'strict', external: (id) => PEERS.some((peer) => peer.test(id)) },
       },
     })
     const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => o.output).filter((c) => c.type === 'chunk')

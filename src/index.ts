@@ -6,6 +6,8 @@ export * from './three/index.js'
 
 // React
 export { MD2Model, type MD2ModelProps, type MD2PoseSource } from './react/MD2Model.js'
+export { MD2Shell, type MD2ShellProps } from './react/MD2Shell.js'
+export { MD2BlobShadow, type MD2BlobShadowProps } from './react/MD2BlobShadow.js'
 export { MD2Player, type MD2PlayerProps } from './react/MD2Player.js'
 export { usePlayerIcon } from './react/loading/usePlayerIcon.js'
 export { MD2Attach, type MD2AttachProps } from './react/MD2Attach.js'
@@ -28,4 +30,4 @@ export {
 } from './react/MD2Instances.js'
 export { useMD2Animation, type UseMD2AnimationOptions } from './react/useMD2Animation.js'
 export { usePlayerAnimation, type UsePlayerAnimationOptions } from './react/usePlayerAnimation.js'
-export { useMD2ModelContext, type MD2ModelContextValue } from './react/MD2ModelContext.js'
+export { useMD2ModelContext, type MD2ModelContextValue, type MD2PoseLayer } from './react/MD2ModelContext.js'

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { splitStory, expectDrawnAndAnimated, expectPictureAgain } from './support/story-kinds'
-import { MD2Instance, MD2Instances, MD2Model, MD2ViewWeapon } from '../src/index'
+import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Model, MD2Shell, MD2ViewWeapon } from '../src/index'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON } from './support/assets'
 
 const RAILGUN = '/models/quake2/ogro/w_railgun.MD2'
@@ -182,8 +182,11 @@ function ShellsScene({ animation }: { animation: string }) {
     <>
       {SHELLS.map(([shell, label], i) => (
         <group key={label} position={[(i - 2.5) * 42, 0, 0]}>
-          <MD2Model url={OGRO} animation={animation} shell={shell}>
-            <MD2Model url={OGRO_WEAPON} sync shell={shell} />
+          <MD2Model url={OGRO} animation={animation}>
+            <MD2Shell color={shell} />
+            <MD2Model url={OGRO_WEAPON} sync>
+              <MD2Shell color={shell} />
+            </MD2Model>
           </MD2Model>
           <Overlay at={{ x: (i + 0.5) / SHELLS.length, y: 0.9 }}>{label}</Overlay>
         </group>
@@ -216,10 +219,10 @@ function ShadowsScene({ opacity }: { opacity: number }) {
           animation={['run', 'attack', 'flip', 'wave'][i]}
           position={[x, 0, (i % 2) * -30]}
           rotation-y={i * 0.7}
-          shadow="blob"
-          shadowFloor={-24}
           opacity={i === 3 ? opacity : 1}
-        />
+        >
+          <MD2BlobShadow floor={-24} />
+        </MD2Model>
       ))}
       <mesh rotation-x={-Math.PI / 2} position-y={-24.5}>
         <circleGeometry args={[110, 48]} />

@@ -1,13 +1,12 @@
-import { useFrame, type ThreeElements } from '@react-three/fiber'
-import { forwardRef, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref } from 'react'
+import { useFrame, useThree, type ThreeElements } from '@react-three/fiber'
+import { forwardRef, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref } from 'react'
 import {
   MeshBasicMaterial,
   MeshLambertMaterial,
-  SRGBColorSpace,
   type ColorRepresentation,
   type Group,
   type Material,
-  Mesh,
+  type Mesh,
   type Texture,
   type Vector3,
 } from 'three'
@@ -18,13 +17,10 @@ import { clampPoseFrames, copyPose, createPose, posesEqual, type MD2Pose } from 
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import type { MD2Animation, MD2AnimationDef, MD2ModelData } from '../core/format/types.js'
 import { warnOnce } from '../core/warnOnce.js'
-import { createMD2Geometry, getMD2RenderData, resetMD2Bounds, writeMD2Pose, type WriteMD2PoseOptions } from '../three/mesh/MD2Geometry.js'
-import { createMD2ShadowGeometry, createMD2ShellGeometry } from '../three/mesh/shellShadowGeometry.js'
+import { createMD2Geometry, resetMD2Bounds, writeMD2Pose, type WriteMD2PoseOptions } from '../three/mesh/MD2Geometry.js'
 import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
-import { createMD2ShadowMaterial } from '../three/materials/shadowMaterial.js'
 import { inView } from '../three/mesh/frustum.js'
-import { SHELL_ALPHA, shadowVector, shellColor, type ShellSpec } from '../core/lighting/quake2Light.js'
-import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext.js'
+import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue, type MD2PoseLayer } from './MD2ModelContext.js'
 import { checkedTimeout } from './loading/loadTimeout.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2, useMD2Hold } from './loading/useMD2.js'
@@ -130,28 +126,8 @@ export interface MD2ModelProps extends GroupProps {
   fullbright?: boolean
   /** Quake II lighting, RF_GLOW: the light pulses by 0.1 × sin(7 t), never below 0.8 of itself. */
   glow?: boolean
-  /**
-   * Power-up shells (`RF_SHELL_*`): a second copy, untextured, at alpha 0.3, pushed 4 units out along
-   * the normals of the frame blended towards, written in the same pass as the body. `"red"`
-   * (invulnerability), `"green"`, `"blue"` (quad damage), `"double"`, `"half"`, an `[r, g, b]`, or several.
-   */
-  shell?: ShellSpec | readonly ShellSpec[]
   /** Translucency (`RF_TRANSLUCENT` with the entity's alpha), 0–1. Default material only. Default 1. */
   opacity?: number
-  /**
-   * `"blob"`: Quake II's projected shadow (GL_DrawAliasShadow): the posed model moved along the shade
-   * vector normalize(cos(−yaw), sin(−yaw), 1) by each vertex's height and flattened onto the floor,
-   * black at alpha 0.5, drawn once per pixel where the renderer has a stencil buffer. Follows the
-   * animation; written in the same pass as the body.
-   */
-  shadow?: 'blob' | false
-  /** World height of the floor the blob shadow lies on. Default: under the model's lowest point in any frame. */
-  shadowFloor?: number
-  /**
-   * Whether rays (pointer events, `Raycaster`) may hit the blob shadow and the shells. Default false:
-   * clicking the floor under a model, or the glow around it, is not clicking the model.
-   */
-  raycastExtras?: boolean
   /**
    * Whether the vertices are written while the model is out of the camera's view: for its shadow-map
    * shadow, a second camera (a mini-map, a `CubeCamera`), or a clone. The animation clock runs either
@@ -236,11 +212,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     minlight = false,
     fullbright = false,
     glow = false,
-    shell,
     opacity = 1,
-    shadow = false,
-    shadowFloor,
-    raycastExtras = false,
     animateOffscreen,
     bounds = 'frames',
     onSkinError,
@@ -272,36 +244,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   const light = useMemo(() => (quake2 ? new Quake2Lighting() : undefined), [quake2])
   light?.set({ shadelight: checkedShadelight(model, shadelight), minlight, fullbright, glow })
 
-  const hasShell = shell !== undefined && (typeof shell === 'string' || shell.length > 0)
-  const shellGeometry = useMemo(() => (hasShell ? createMD2ShellGeometry(model) : undefined), [model, hasShell])
-  useEffect(() => () => shellGeometry?.dispose(), [shellGeometry])
-  const shellMaterial = useMemo(
-    () => (hasShell ? new MeshBasicMaterial({ transparent: true, opacity: SHELL_ALPHA, depthWrite: false }) : undefined),
-    [hasShell],
-  )
-  useEffect(() => () => shellMaterial?.dispose(), [shellMaterial])
-  const shellKey = JSON.stringify(shell ?? null)
-  useLayoutEffect(() => {
-    // By value: an array prop is a new object every render.
-    const spec = JSON.parse(shellKey) as ShellSpec | ShellSpec[] | null
-    if (shellMaterial && spec !== null) shellMaterial.color.setRGB(...shellColor(spec), SRGBColorSpace)
-  }, [shellMaterial, shellKey])
   const alpha = checkedOpacity(model, opacity)
-
-  const blob = useMemo(
-    () =>
-      shadow === 'blob'
-        ? { geometry: createMD2ShadowGeometry(model), parameters: new Float64Array(4), material: createMD2ShadowMaterial() }
-        : undefined,
-    [model, shadow],
-  )
-  useEffect(
-    () => () => {
-      blob?.geometry.dispose()
-      blob?.material.dispose()
-    },
-    [blob],
-  )
 
   const ownMaterial = useMemo(
     () => (material ? undefined : quake2 ? new MeshBasicMaterial({ vertexColors: true }) : new MeshLambertMaterial()),
@@ -331,38 +274,59 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   }, ANIMATION_FRAME_PRIORITY)
 
   const clock = useMemo(() => ({ seconds: 0 }), [])
+  /** The layers drawn from this pose in this model's pass (`<MD2Shell>`, `<MD2BlobShadow>`), one of each kind. */
+  const layers = useMemo<Partial<Record<MD2PoseLayer['kind'], MD2PoseLayer>>>(() => ({}), [])
   /** What each write outputs besides the body, updated in place (the per-frame path allocates nothing). */
   const outputs = useMemo<WriteMD2PoseOptions>(() => ({}), [])
   outputs.light = light?.table
-  outputs.shell = shellGeometry
-  outputs.shadow = blob
   outputs.bounds = bounds
+  const invalidate = useThree((state) => state.invalidate)
+  const addLayer = useCallback(
+    (layer: MD2PoseLayer) => {
+      if (layers[layer.kind])
+        warnOnce(`${model.name}:layer:${layer.kind}`, `${model.name ?? 'model'}: two ${LAYER_NAMES[layer.kind]} in one <MD2Model>; drawing the last`)
+      layers[layer.kind] = layer
+      // Written with the next pose, even a still one.
+      written.from = -1
+      invalidate()
+      return () => {
+        if (layers[layer.kind] !== layer) return
+        layers[layer.kind] = undefined
+        written.from = -1
+        invalidate()
+      }
+    },
+    [layers, written, invalidate, model],
+  )
   useFrame((rootState, delta) => {
     const mesh = meshRef.current
     if (!mesh) return
     clock.seconds += delta
     clampPoseFrames(copyPose(pose, source.pose), model)
     const relit = light !== undefined && light.update(mesh, clock)
-    const moved = blob !== undefined && placeShadow(blob.parameters, mesh, model, shadowFloor)
+    const moved = placeLayers(layers, outputs, mesh)
     if (!relit && !moved && posesEqual(written, pose)) return
     if (!(animateOffscreen ?? (castShadow === true || groupProps.frustumCulled === false)) && !inView(mesh, rootState.camera)) return
     copyPose(written, pose)
     writeMD2Pose(geometry, written, outputs)
   })
 
-  // Show the pose right away, before any tick (a new geometry starts on frame 0).
+  // Show the pose right away, before any tick (a new geometry starts on frame 0); layers have registered by now.
   useLayoutEffect(() => {
     clampPoseFrames(copyPose(pose, source.pose), model)
     copyPose(written, pose)
     if (light && meshRef.current) light.update(meshRef.current, clock)
-    if (blob && meshRef.current) placeShadow(blob.parameters, meshRef.current, model, shadowFloor)
+    if (meshRef.current) placeLayers(layers, outputs, meshRef.current)
     // The all-frames box unless the pose's is asked for (then written with the pose).
     if (bounds !== 'pose') resetMD2Bounds(geometry, model)
     writeMD2Pose(geometry, written, outputs)
-  }, [geometry, shellGeometry, blob, shadowFloor, model, source, pose, written, light, clock, outputs, frame, animation, bounds])
+  }, [geometry, layers, model, source, pose, written, light, clock, outputs, frame, animation, bounds])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
-  const context = useMemo<MD2ModelContextValue>(() => ({ model, pose: source.pose, tags: tagData }), [model, source, tagData])
+  const context = useMemo<MD2ModelContextValue>(
+    () => ({ model, pose: source.pose, tags: tagData, addLayer }),
+    [model, source, tagData, addLayer],
+  )
 
   return (
     <group ref={ref} {...groupProps}>
@@ -375,25 +339,6 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
         receiveShadow={receiveShadow}
         name={model.name ?? 'md2'}
       />
-      {blob && (
-        <mesh
-          geometry={blob.geometry}
-          material={blob.material}
-          scale={scale}
-          frustumCulled={false}
-          raycast={raycastExtras ? Mesh.prototype.raycast : ignoreRays}
-          name={`${model.name ?? 'md2'} shadow`}
-        />
-      )}
-      {shellGeometry && (
-        <mesh
-          geometry={shellGeometry}
-          material={shellMaterial}
-          scale={scale}
-          raycast={raycastExtras ? Mesh.prototype.raycast : ignoreRays}
-          name={`${model.name ?? 'md2'} shell`}
-        />
-      )}
       {children !== undefined && (
         // The model's space (scaled like the mesh), so synced models and attachments line up with it.
         <group scale={scale} name={`${model.name ?? 'md2'} children`}>
@@ -404,8 +349,19 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   )
 })
 
-/** The raycast of meshes that rays pass through (a blob shadow, a shell). */
-function ignoreRays(): void {}
+const LAYER_NAMES: Record<MD2PoseLayer['kind'], string> = { shell: '<MD2Shell>', shadow: '<MD2BlobShadow>' }
+
+/**
+ * Hands the registered layers to the write (`outputs`) and places them for the body's world matrix (a blob
+ * shadow follows the model's yaw): returns whether one moved, so that it is written even with a still pose.
+ */
+function placeLayers(layers: Partial<Record<MD2PoseLayer['kind'], MD2PoseLayer>>, outputs: WriteMD2PoseOptions, body: Mesh): boolean {
+  const shell = layers.shell
+  const shadow = layers.shadow
+  outputs.shell = shell?.geometry
+  outputs.shadow = shadow?.parameters ? (shadow as Required<Pick<MD2PoseLayer, 'geometry' | 'parameters'>>) : undefined
+  return (shell?.place?.(body) ?? false) || (shadow?.place?.(body) ?? false)
+}
 
 /** Models and tag files whose frame counts were found to differ (warned once per pair). */
 const tagFramesWarned = new WeakMap<MD2ModelData, WeakSet<MD2Tags>>()
@@ -439,20 +395,4 @@ function checkedOpacity(model: MD2ModelData, value: number): number {
   if (Number.isFinite(value) && value >= 0 && value <= 1) return value
   warnOnce(`${model.name}:opacity:${String(value)}`, `${model.name ?? 'model'}: opacity={${String(value)}} is not from 0 to 1; using 1`)
   return 1
-}
-
-/**
- * The blob shadow's shade vector (from the mesh's world yaw) and the model origin's height above the
- * floor in model units (`floor` in world units, or the lowest point of any frame). Returns whether they changed.
- */
-function placeShadow(parameters: Float64Array, mesh: Mesh, model: MD2ModelData, floor: number | undefined): boolean {
-  const e = mesh.matrixWorld.elements
-  const x = parameters[0]
-  const y = parameters[1]
-  const lheight = parameters[2]
-  parameters[3] = (Math.atan2(e[8]!, e[10]!) * 180) / Math.PI
-  shadowVector(parameters)
-  const scaleY = Math.sqrt(e[4]! * e[4]! + e[5]! * e[5]! + e[6]! * e[6]!) || 1
-  parameters[2] = floor === undefined ? -getMD2RenderData(model).boundingBox.min.y : (e[13]! - floor) / scaleY
-  return x !== parameters[0] || y !== parameters[1] || lheight !== parameters[2]
 }

@@ -2,7 +2,10 @@ import { Suspense, forwardRef, useEffect, useMemo, useRef } from 'react'
 import type { Group } from 'three'
 import { MD2Error } from '../core/MD2Error.js'
 import { warnOnce } from '../core/warnOnce.js'
+import type { ShellSpec } from '../core/lighting/quake2Light.js'
+import { MD2BlobShadow } from './MD2BlobShadow.js'
 import { MD2Model, type MD2ModelProps } from './MD2Model.js'
+import { MD2Shell } from './MD2Shell.js'
 import { fileIn, folderUrl, useFolderModel } from './loading/playerFiles.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
@@ -14,17 +17,15 @@ const LOOK_PROPS = [
   'minlight',
   'fullbright',
   'glow',
-  'shell',
   'opacity',
-  'shadow',
-  'shadowFloor',
   'wireframe',
   'color',
   'material',
   'castShadow',
   'receiveShadow',
 ] as const
-type LookProps = Pick<MD2ModelProps, (typeof LOOK_PROPS)[number]>
+/** The look props, and the shell and blob shadow both wear. */
+type LookProps = Pick<MD2ModelProps, (typeof LOOK_PROPS)[number]> & Pick<MD2PlayerProps, 'shell' | 'shadow' | 'shadowFloor'>
 
 export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 'skin' | 'sync' | 'tags'> {
   /** The player's folder, as Quake II keeps it: `/players/ogro/` holds `tris.md2`, skins and weapons. */
@@ -51,6 +52,12 @@ export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 's
   fallbackWeapon?: string | null
   /** The weapon could not be loaded (the body is drawn alone), and why. */
   onWeaponError?: (error: MD2Error) => void
+  /** Power-up shells on the body and its weapon, as `<MD2Shell color>` draws them (Quake II shells both). */
+  shell?: ShellSpec | readonly ShellSpec[]
+  /** `"blob"`: Quake II's blob shadow under the body and its weapon, as `<MD2BlobShadow>` draws it. */
+  shadow?: 'blob' | false
+  /** World height of the floor the blob shadows lie on (`<MD2BlobShadow floor>`). */
+  shadowFloor?: number
 }
 
 /**
@@ -61,7 +68,7 @@ export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 's
  * HUD icon (`<skin>_i.pcx`) comes from `usePlayerIcon`.
  */
 export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
-  { path, skin, weapon, files, fallbackWeapon, onWeaponError, children, ...props },
+  { path, skin, weapon, files, fallbackWeapon, onWeaponError, shell, shadow, shadowFloor, children, ...props },
   ref,
 ) {
   const folder = useArchiveUrl(folderUrl(path))
@@ -69,7 +76,7 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   const bodyUrl = useFolderModel({ url: folder, names: ['tris.md2'], files })
   if (bodyUrl instanceof MD2Error) throw bodyUrl
   const body = useMD2(bodyUrl)
-  const look: LookProps = {}
+  const look: LookProps = { shell, shadow, shadowFloor }
   for (const key of LOOK_PROPS) if (props[key] !== undefined) (look as Record<string, unknown>)[key] = props[key]
   return (
     <MD2Model ref={ref} model={body} files={files} skin={skin === undefined ? undefined : fileIn(files, `${skin}.pcx`)} {...props}>
@@ -85,10 +92,21 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
           />
         </Suspense>
       ) : null}
+      <PlayerLayers look={look} />
       {children}
     </MD2Model>
   )
 })
+
+/** The shell and blob shadow a player's body and weapon both wear. */
+function PlayerLayers({ look }: { look: Pick<LookProps, 'shell' | 'shadow' | 'shadowFloor'> }) {
+  return (
+    <>
+      {look.shadow === 'blob' && <MD2BlobShadow floor={look.shadowFloor} />}
+      {look.shell !== undefined && <MD2Shell color={look.shell} />}
+    </>
+  )
+}
 
 /** Quake II's base weapon for a player folder: `male/weapon.md2` beside it (none for the male himself). */
 function maleWeaponOf(folder: string): string | undefined {
@@ -157,5 +175,10 @@ function WeaponModel({ url, files, look }: { url: string; files: readonly string
   const model = useMD2(url)
   // weapon.md2 goes with weapon.pcx; a w_ model names its own skin (g_rail.pcx…).
   const skin = model.skins.length > 0 ? undefined : fileIn(files, 'weapon.pcx')
-  return <MD2Model model={model} sync skin={skin} name={url} {...look} />
+  const { shell, shadow, shadowFloor, ...modelLook } = look
+  return (
+    <MD2Model model={model} sync skin={skin} name={url} {...modelLook}>
+      <PlayerLayers look={{ shell, shadow, shadowFloor }} />
+    </MD2Model>
+  )
 }

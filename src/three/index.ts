@@ -16,6 +16,10 @@ export {
   type CreateMD2GeometryOptions,
   type WriteMD2PoseOptions,
 } from './mesh/MD2Geometry.js'
+export { createMD2ShellGeometry, createMD2ShadowGeometry, placeBlobShadow } from './mesh/shellShadowGeometry.js'
+export { createMD2ShellMaterial } from './materials/shellMaterial.js'
+export { createMD2ShadowMaterial } from './materials/shadowMaterial.js'
+export { Quake2Lighting, type Quake2LightingOptions } from './materials/Quake2Lighting.js'
 export { setTagMatrix } from './mesh/tagMatrix.js'
 export { md2FromGeometry, type MD2FromGeometryOptions } from './convert/md2FromGeometry.js'
 export { exportGLTF, type ExportGLTFOptions } from './convert/exportGLTF.js'

@@ -4,16 +4,18 @@
  * same picture but for a handful of edge pixels.
  */
 import { useFrame } from '@react-three/fiber'
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, type ReactNode } from 'react'
 import { Vector3 } from 'three'
 import { expect, test, vi } from 'vitest'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { manyFrameModel } from '../support/many-frames'
 import type { MD2ModelData, MD2Pose } from '../../src/core/internal'
 import {
+  MD2BlobShadow,
   MD2Instance,
   MD2Instances,
   MD2Model,
+  MD2Shell,
   parseMD2,
   type MD2InstanceProps,
   type MD2InstancesProps,
@@ -62,7 +64,12 @@ async function loadModels(): Promise<Models> {
 }
 
 /** SCENE drawn by one `<MD2Model>` each, with `look` on all and `each(i)` on the `i`th. */
-function cpuScene(models: Models, look: Partial<MD2ModelProps>, each: (i: number) => Partial<MD2ModelProps> = () => ({})) {
+function cpuScene(
+  models: Models,
+  look: Partial<MD2ModelProps>,
+  each: (i: number) => Partial<MD2ModelProps> = () => ({}),
+  layers: (i: number) => ReactNode = () => null,
+) {
   return SCENE.map((placed, i) => (
     <MD2Model
       key={i}
@@ -75,7 +82,9 @@ function cpuScene(models: Models, look: Partial<MD2ModelProps>, each: (i: number
       scale={0.55}
       {...look}
       {...each(i)}
-    />
+    >
+      {layers(i)}
+    </MD2Model>
   ))
 }
 
@@ -262,7 +271,17 @@ for (const renderer of RENDERER_KINDS)
         const cpu = (
           <>
             {floor}
-            {cpuScene(models, { lighting }, (i) => ({ shell: LOOKS[i]!.shell, shadow: LOOKS[i]!.shadow ?? false }))}
+            {cpuScene(
+              models,
+              { lighting },
+              () => ({}),
+              (i) => (
+                <>
+                  {LOOKS[i]!.shadow === 'blob' && <MD2BlobShadow />}
+                  {LOOKS[i]!.shell !== undefined && <MD2Shell color={LOOKS[i]!.shell!} />}
+                </>
+              ),
+            )}
           </>
         )
         const gpu = (looks: 'all' | 'shells' | 'none') => (

@@ -12,7 +12,9 @@ import { blendVerticesYUp } from '../../src/core/animation/blendVertices'
 import { buildVertexLayout } from '../../src/core/format/vertexLayout'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import type { MD2AnimationController } from '../../src/core/animation/MD2AnimationController'
+import { MD2BlobShadow } from '../../src/react/MD2BlobShadow'
 import { MD2Model } from '../../src/react/MD2Model'
+import { MD2Shell } from '../../src/react/MD2Shell'
 import { useMD2Animation } from '../../src/react/useMD2Animation'
 import { readAsset } from '../support/assets'
 import { bytesPerCall, settled } from '../support/alloc'
@@ -104,6 +106,24 @@ describe('per-frame allocation', () => {
       () => tick(get, 1),
     )
     // One object a frame would be ≥ 16 bytes; anything per instance ≥ 40 × 16.
+    expect(perFrame).toBeLessThan(8)
+  })
+
+  it('shells and blob shadows (written in the pass of the turning bodies they follow) allocate nothing per frame', async () => {
+    const get = await mount(
+      Array.from({ length: 12 }, (_, i) => (
+        <MD2Model key={i} model={ogro} animation={i % 2 === 0 ? 'run' : 'attack'} position={[i * 3, 0, -50]} rotation-y={i * 0.4}>
+          {i % 3 !== 1 && <MD2BlobShadow floor={i % 2 === 0 ? -24 : undefined} />}
+          {i % 3 !== 2 && <MD2Shell color={i % 2 === 0 ? 'blue' : ['red', 'green']} />}
+        </MD2Model>
+      )),
+    )
+    updateMatrices(get)
+    tick(get, 1000)
+    const perFrame = await settled(
+      () => bytesPerCall(() => tick(get, 1), 50),
+      () => tick(get, 1),
+    )
     expect(perFrame).toBeLessThan(8)
   })
 

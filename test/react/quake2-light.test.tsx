@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ANORMS, ANORMTAB, buildVertexLayout, parseMD2, type MD2ModelData as Model } from '../../src/core/internal'
 import { effectiveShadelight, shadeDotsRow, shellColor } from '../../src/core/lighting/quake2Light'
 import { MD2Model } from '../../src/react/MD2Model'
+import { MD2Shell } from '../../src/react/MD2Shell'
+import { MD2BlobShadow } from '../../src/react/MD2BlobShadow'
 import { readAsset } from '../support/assets'
 import { mount, type Renderer } from '../support/render'
 
@@ -142,7 +144,9 @@ describe('power shells', () => {
       const plain = createRef<Group>()
       const renderer = await mount(
         <>
-          <MD2Model ref={ref} model={ogro} shell={['red', 'blue']} {...props} />
+          <MD2Model ref={ref} model={ogro} {...props}>
+            <MD2Shell color={['red', 'blue']} />
+          </MD2Model>
           <MD2Model ref={plain} model={ogro} {...props} />
         </>,
       )
@@ -153,8 +157,9 @@ describe('power shells', () => {
       let bodyWorst = 0
       for (let i = 0; i < plainPositions.length; i++) bodyWorst = Math.max(bodyWorst, Math.abs(plainPositions[i]! - bodyPositions[i]!))
       expect(bodyWorst).toBeLessThan(1e-4)
-      const [body, shellMesh] = ref.current!.children as Mesh[]
-      expect(shellMesh!.name).toContain('shell')
+      const body = ref.current!.children[0] as Mesh
+      const shellMesh = ref.current!.getObjectByName('ogro/tris.MD2 shell') as Mesh
+      expect(shellMesh.parent!.name).toBe('ogro/tris.MD2 children')
       const material = shellMesh!.material as MeshBasicMaterial
       expect([material.transparent, material.opacity, material.map]).toEqual([true, 0.3, null])
       const positions = body!.geometry.getAttribute('position').array as Float32Array
@@ -178,12 +183,14 @@ describe('blob shadow', () => {
     const ref = createRef<Group>()
     const yaw = 30
     const renderer = await mount(
-      <MD2Model ref={ref} model={ogro} frame={44.5} shadow="blob" shadowFloor={-24} rotation-y={(yaw * Math.PI) / 180} />,
+      <MD2Model ref={ref} model={ogro} frame={44.5} rotation-y={(yaw * Math.PI) / 180}>
+        <MD2BlobShadow floor={-24} />
+      </MD2Model>,
     )
     ref.current!.updateMatrixWorld(true)
     await renderer.advanceFrames(2, 1 / 60)
-    const [body, shadowMesh] = ref.current!.children as Mesh[]
-    expect(shadowMesh!.name).toContain('shadow')
+    const body = ref.current!.children[0] as Mesh
+    const shadowMesh = ref.current!.getObjectByName('ogro/tris.MD2 shadow') as Mesh
     const material = shadowMesh!.material as MeshBasicMaterial
     expect([material.opacity, material.transparent, material.stencilWrite, material.color.getHex()]).toEqual([0.5, true, true, 0])
     const positions = body!.geometry.getAttribute('position').array as Float32Array
@@ -208,10 +215,14 @@ describe('blob shadow', () => {
 
   it('follows the animation and the floor: another frame or floor rewrites it', async () => {
     const ref = createRef<Group>()
-    const renderer = await mount(<MD2Model ref={ref} model={ogro} animation="run" shadow="blob" />)
+    const renderer = await mount(
+      <MD2Model ref={ref} model={ogro} animation="run">
+        <MD2BlobShadow />
+      </MD2Model>,
+    )
     ref.current!.updateMatrixWorld(true)
     await renderer.advanceFrames(1, 1 / 60)
-    const shadowOf = () => (ref.current!.children[1] as Mesh).geometry.getAttribute('position').array as Float32Array
+    const shadowOf = () => (ref.current!.getObjectByName('ogro/tris.MD2 shadow') as Mesh).geometry.getAttribute('position').array as Float32Array
     const first = shadowOf().slice()
     // Default floor: under the lowest point of any frame.
     const lowest = Math.min(...Array.from({ length: first.length / 3 }, (_, i) => first[i * 3 + 1]!))

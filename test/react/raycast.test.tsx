@@ -2,7 +2,9 @@ import { createRef } from 'react'
 import { Raycaster, Vector3, type Group, type Intersection, type Mesh } from 'three'
 import { describe, expect, it } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
+import { MD2BlobShadow } from '../../src/react/MD2BlobShadow'
 import { MD2Model } from '../../src/react/MD2Model'
+import { MD2Shell } from '../../src/react/MD2Shell'
 import { readAsset } from '../support/assets'
 import { mount } from '../support/render'
 
@@ -24,10 +26,13 @@ function castGrid(group: Group): { at: [number, number]; hits: string[] }[] {
 }
 
 describe('rays hit the body, not its blob shadow or shells', () => {
-  it('a ray that meets only the blob shadow (or a shell) hits nothing; raycastExtras lets them be hit', async () => {
+  it('a ray that meets only the blob shadow (or a shell) hits nothing; `pickable` lets them be hit', async () => {
     const ref = createRef<Group>()
-    const scene = (extras: boolean) => (
-      <MD2Model ref={ref} model={ogro} frame={100} shadow="blob" shadowFloor={-24} shell="blue" rotation-y={0.5} raycastExtras={extras} />
+    const scene = (pickable: boolean) => (
+      <MD2Model ref={ref} model={ogro} frame={100} rotation-y={0.5}>
+        <MD2BlobShadow floor={-24} pickable={pickable} />
+        <MD2Shell color="blue" pickable={pickable} />
+      </MD2Model>
     )
     const renderer = await mount(scene(true))
     await renderer.advanceFrames(2, 1 / 60)

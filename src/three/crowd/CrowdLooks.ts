@@ -1,7 +1,8 @@
-import { Color, MeshBasicMaterial, SRGBColorSpace, type Object3D } from 'three'
-import { SHELL_ALPHA, effectiveShadelight, shellColor, type Quake2LightFlags, type ShellSpec } from '../../core/lighting/quake2Light.js'
+import { Color, SRGBColorSpace, type Object3D } from 'three'
+import { effectiveShadelight, shellColor, type Quake2LightFlags, type ShellSpec } from '../../core/lighting/quake2Light.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { createMD2ShadowMaterial } from '../materials/shadowMaterial.js'
+import { createMD2ShellMaterial } from '../materials/shellMaterial.js'
 import { CrowdLayer } from './CrowdLayer.js'
 import type { CrowdInstances } from './CrowdInstances.js'
 import type { CrowdRenderer } from './CrowdRenderer.js'
@@ -75,10 +76,9 @@ export class CrowdLooks {
       drawWithGpuFrames(createMD2ShadowMaterial(), frames, { shadow: true, webgpu }),
       `${name} shadow`,
     )
-    const shellMaterial = new MeshBasicMaterial({ transparent: true, opacity: SHELL_ALPHA, depthWrite: false })
     this.shell = new CrowdLayer(
       frames.geometry,
-      drawWithGpuFrames(shellMaterial, frames, { shell: true, instanceColor: true, webgpu }),
+      drawWithGpuFrames(createMD2ShellMaterial(), frames, { shell: true, instanceColor: true, webgpu }),
       `${name} shell`,
     )
     if (options.shell !== undefined && this.writeShell(0, options.shell)) {

@@ -1,8 +1,8 @@
-import { BufferAttribute, BufferGeometry, DynamicDrawUsage } from 'three'
+import { BufferAttribute, BufferGeometry, DynamicDrawUsage, type Object3D } from 'three'
 import { blendPoseInto, type PoseOutputs } from '../../core/animation/blendPoseInto.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
 import type { MD2ModelData } from '../../core/format/types.js'
-import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
+import { POWERSUIT_SCALE, shadowVector } from '../../core/lighting/quake2Light.js'
 import { getMD2RenderData, setPoseCopyWriter } from './MD2Geometry.js'
 
 /**
@@ -39,4 +39,22 @@ function createCopyGeometry(model: MD2ModelData, kind: string, margin: number): 
 function writeWithCopies(model: MD2ModelData, pose: Readonly<MD2Pose>, outputs: PoseOutputs): void {
   outputs.shellOffset = POWERSUIT_SCALE
   blendPoseInto(model, pose, outputs)
+}
+
+/**
+ * A blob shadow's place for one frame (`WriteMD2PoseOptions.shadow.parameters`): the shade vector for the
+ * yaw of `body` (the model's mesh, its world matrix current) and the model origin's height above the floor in
+ * model units, the floor being `floor` in world units or else the lowest point of any frame. Returns whether
+ * they changed (the shadow must be written again even when the pose did not).
+ */
+export function placeBlobShadow(parameters: Float64Array, body: Object3D, model: MD2ModelData, floor: number | undefined): boolean {
+  const e = body.matrixWorld.elements
+  const x = parameters[0]
+  const y = parameters[1]
+  const height = parameters[2]
+  parameters[3] = (Math.atan2(e[8]!, e[10]!) * 180) / Math.PI
+  shadowVector(parameters)
+  const scaleY = Math.sqrt(e[4]! * e[4]! + e[5]! * e[5]! + e[6]! * e[6]!) || 1
+  parameters[2] = floor === undefined ? -getMD2RenderData(model).boundingBox.min.y : (e[13]! - floor) / scaleY
+  return x !== parameters[0] || y !== parameters[1] || height !== parameters[2]
 }

@@ -1,0 +1,51 @@
+import type { ThreeElements } from '@react-three/fiber'
+import { forwardRef, useEffect, useLayoutEffect, useMemo } from 'react'
+import { Mesh } from 'three'
+import type { ShellSpec } from '../core/lighting/quake2Light.js'
+import { createMD2ShellMaterial, setShellColor } from '../three/materials/shellMaterial.js'
+import { createMD2ShellGeometry } from '../three/mesh/shellShadowGeometry.js'
+import { ignoreRays, useLayerOwner } from './useLayerOwner.js'
+
+export interface MD2ShellProps extends Omit<ThreeElements['mesh'], 'ref' | 'geometry' | 'material' | 'children'> {
+  /**
+   * Which power-up shells (`RF_SHELL_*`), in the colour `R_DrawAliasModel` gives them: `"red"`
+   * (invulnerability), `"green"`, `"blue"` (quad damage), `"double"` (double damage), `"half"` (half
+   * damage), an `[r, g, b]`, or several (quad and invulnerability: `["blue", "red"]`, magenta). `[]`: none.
+   */
+  color: ShellSpec | readonly ShellSpec[]
+  /** Whether rays (pointer events, `Raycaster`) may hit the shell. Default false: clicking the glow is not clicking the model. */
+  pickable?: boolean
+}
+
+/**
+ * Quake II's power-up shell around the `<MD2Model>` it is put in: a second copy of the posed model, untextured
+ * at alpha 0.3, every vertex pushed 4 units (`POWERSUIT_SCALE`) out along the normal of the frame blended
+ * towards, written in the same pass as the body (crossfades and synced weapons included). Its code ships
+ * only with its import. The ref is the shell's mesh; other mesh props go on it.
+ */
+export const MD2Shell = forwardRef<Mesh, MD2ShellProps>(function MD2Shell({ color, pickable = false, ...meshProps }, ref) {
+  const { model, addLayer } = useLayerOwner('MD2Shell')
+  const none = typeof color !== 'string' && color.length === 0
+  const geometry = useMemo(() => createMD2ShellGeometry(model), [model])
+  useEffect(() => () => geometry.dispose(), [geometry])
+  const material = useMemo(() => createMD2ShellMaterial(), [])
+  useEffect(() => () => material.dispose(), [material])
+  // By value: an array prop is a new object every render.
+  const colorKey = JSON.stringify(color)
+  useLayoutEffect(() => {
+    const spec = JSON.parse(colorKey) as ShellSpec | ShellSpec[]
+    if (typeof spec === 'string' || spec.length > 0) setShellColor(material, spec)
+  }, [material, colorKey])
+  useLayoutEffect(() => (none ? undefined : addLayer({ kind: 'shell', geometry })), [addLayer, geometry, none])
+  if (none) return null
+  return (
+    <mesh
+      ref={ref}
+      geometry={geometry}
+      material={material}
+      raycast={pickable ? Mesh.prototype.raycast : ignoreRays}
+      name={`${model.name ?? 'md2'} shell`}
+      {...meshProps}
+    />
+  )
+})
