@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { useEffect, type ReactElement } from 'react'
+import { createElement, useEffect, type ReactElement } from 'react'
 import type { MD2AnimationController } from '../src/core/animation/MD2AnimationController'
 import type { MD2ModelData } from '../src/core/format/types'
 import type { MD2Pose } from '../src/core/animation/pose'
@@ -38,6 +38,15 @@ interface Tree {
   ) => void
   ogro: MD2ModelData
   soldier: MD2ModelData
+  /** What lights a model the Quake II way, and what gives it pose bounds, in that tree: a child, or (before it) a prop. */
+  quake2: Feature
+  poseBounds: Feature
+}
+
+/** A feature of `<MD2Model>` as a tree offers it: a child element, or props. */
+interface Feature {
+  child: ReactElement | null
+  props: Record<string, unknown>
 }
 
 async function loadTree(root: string): Promise<Tree> {
@@ -59,7 +68,15 @@ async function loadTree(root: string): Promise<Tree> {
           kernels.blendVerticesYUpBy(model, pose.from, pose.to, pose, target.xyzIndex, target.positions, target.normals)
       : kernels.blendVerticesYUp
   const animations = parseAnimationTable(readFileSync(SOLDIER_ANM, 'utf8'))
+  const feature = async (file: string, component: string, props: Record<string, unknown>): Promise<Feature> => {
+    const path = join(root, 'src/react', file)
+    return existsSync(path)
+      ? { child: createElement((await import(pathToFileURL(path).href))[component]), props: {} }
+      : { child: null, props }
+  }
   return {
+    quake2: await feature('MD2Quake2Lighting.tsx', 'MD2Quake2Lighting', { lighting: 'quake2' }),
+    poseBounds: await feature('MD2PoseBounds.tsx', 'MD2PoseBounds', { bounds: 'pose' }),
     MD2Model,
     useMD2Animation,
     KeyframeClock,
@@ -109,10 +126,18 @@ function crossfading(tree: Tree): Scene {
   }
 }
 
-function ogros(props: (i: number) => Record<string, unknown>) {
-  return ({ MD2Model, ogro }: Tree): Scene => ({
-    element: many(300, (i) => <MD2Model key={i} model={ogro} animation="run" rotation-y={i * 0.1} {...props(i)} />),
-  })
+function ogros(props: (i: number) => Record<string, unknown>, with_?: 'quake2' | 'poseBounds') {
+  return (tree: Tree): Scene => {
+    const { MD2Model, ogro } = tree
+    const extra = with_ ? tree[with_] : undefined
+    return {
+      element: many(300, (i) => (
+        <MD2Model key={i} model={ogro} animation="run" rotation-y={i * 0.1} {...props(i)} {...extra?.props}>
+          {extra?.child}
+        </MD2Model>
+      )),
+    }
+  }
 }
 
 const ROWS: Row[] = [
@@ -121,16 +146,16 @@ const ROWS: Row[] = [
   animate('soldier', 'walk0', 300),
   animate('soldier', 'walk0', 1000),
   { label: 'animation control: 300 crossfading controllers', section: 'control', scene: crossfading },
-  { label: 'Quake II lighting: 300 Ogros', section: 'control', scene: ogros(() => ({ lighting: 'quake2' })) },
+  { label: 'Quake II lighting: 300 Ogros', section: 'control', scene: ogros(() => ({}), 'quake2') },
   {
     label: 'pose bounds: 300 Ogros, bounds="frames"',
     section: 'bounds',
-    scene: ogros((i) => ({ bounds: 'frames', speed: 0.9 + (i % 7) * 0.03 })),
+    scene: ogros((i) => ({ speed: 0.9 + (i % 7) * 0.03 })),
   },
   {
     label: 'pose bounds: 300 Ogros, bounds="pose"',
     section: 'bounds',
-    scene: ogros((i) => ({ bounds: 'pose', speed: 0.9 + (i % 7) * 0.03 })),
+    scene: ogros((i) => ({ speed: 0.9 + (i % 7) * 0.03 }), 'poseBounds'),
   },
 ]
 

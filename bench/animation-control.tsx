@@ -7,6 +7,7 @@ import type { MD2AnimationController } from '../src/core/animation/MD2AnimationC
 import { parseMD2 } from '../src/core/format/parseMD2'
 import type { MD2ModelData } from '../src/core/format/types'
 import { MD2Model } from '../src/react/MD2Model'
+import { MD2Quake2Lighting } from '../src/react/MD2Quake2Lighting'
 import { useMD2Animation } from '../src/react/useMD2Animation'
 import { OGRO, readArrayBuffer } from './lib/models'
 import { compareOgros, compareScenes } from './lib/compare'
@@ -29,10 +30,15 @@ function Crossfading({ model, index, controllers }: { model: MD2ModelData; index
 /** 300 Ogros lit by three (Lambert) against the same lit by Quake II's table, same run, alternating. */
 export async function runQuake2LightingBench(options: AnimationControlOptions): Promise<Table> {
   const n = options.count
-  const { lambert, quake2 } = await compareOgros(['lambert', 'quake2'], (lighting) => ({ lighting }), options)
+  const { lambert, quake2 } = await compareOgros(
+    ['lambert', 'quake2'],
+    () => ({}),
+    options,
+    (lighting) => (lighting === 'quake2' ? <MD2Quake2Lighting /> : null),
+  )
   const r = quake2 / lambert
   return {
-    title: 'Quake II lighting, CPU: lighting="quake2" vs Lambert',
+    title: 'Quake II lighting, CPU: <MD2Quake2Lighting> vs Lambert',
     note:
       perFrameNote(options) +
       `${n} Ogros playing run; Lambert writes positions and normals, Quake II lighting positions and per-vertex colours.`,

@@ -1,15 +1,21 @@
 /**
- * Pose bounds on the CPU: N running ogros with `bounds="pose"` (the box of the pose found in the pass
+ * Pose bounds on the CPU: N running ogros with `<MD2PoseBounds>` (the box of the pose found in the pass
  * that writes the vertices) against N with the default all-frames box, same run, alternating.
  */
+import { MD2PoseBounds } from '../src/react/MD2PoseBounds'
 import { compareOgros, type CountedCompareOptions } from './lib/compare'
 import { type Table, fmt, perFrameNote, ratio } from './lib/stats'
 
 export async function runPoseBoundsBench(options: CountedCompareOptions): Promise<Table> {
   const n = options.count
-  const { frames, pose } = await compareOgros(['frames', 'pose'], (bounds, i) => ({ bounds, speed: 0.9 + (i % 7) * 0.03 }), options)
+  const { frames, pose } = await compareOgros(
+    ['frames', 'pose'],
+    (_, i) => ({ speed: 0.9 + (i % 7) * 0.03 }),
+    options,
+    (bounds) => (bounds === 'pose' ? <MD2PoseBounds /> : null),
+  )
   return {
-    title: 'Pose bounds, CPU: bounds="pose" vs the all-frames box',
+    title: 'Pose bounds, CPU: <MD2PoseBounds> vs the all-frames box',
     note:
       perFrameNote(options) +
       `${n} running Ogros; "pose" finds the box of the pose drawn in the pass that writes the vertices and sets the ` +

@@ -6,6 +6,7 @@ import { expect, waitFor } from 'storybook/test'
 import soldierAnm from '../assets/ufoai/soldier-male/body.anm?raw'
 import {
   MD2Model,
+  MD2Quake2Lighting,
   parseAnimationTable,
   useMD2,
   useMD2Crowd,
@@ -114,12 +115,13 @@ function CpuArmy({ model, skin, animations, size, count, offset, total, lighting
             key={i}
             model={model}
             skin={skin}
-            lighting={lighting}
             animation={animations[(i + offset) % 3]}
             position={[x, 0, z]}
             scale={size}
             crossfade={0.3}
-          />
+          >
+            {lighting === 'quake2' && <MD2Quake2Lighting />}
+          </MD2Model>
         )
       })}
     </>

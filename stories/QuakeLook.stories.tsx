@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { splitStory, expectDrawnAndAnimated, expectPictureAgain } from './support/story-kinds'
-import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Model, MD2Shell, MD2ViewWeapon } from '../src/index'
+import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Model, MD2Quake2Lighting, MD2Shell, MD2ViewWeapon } from '../src/index'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON } from './support/assets'
 
 const RAILGUN = '/models/quake2/ogro/w_railgun.MD2'
@@ -36,27 +36,11 @@ function LookScene(props: LookArgs) {
         </MD2Model>
       </group>
       <group position={[30, 0, 0]}>
-        <MD2Model
-          url={OGRO}
-          skin={skin}
-          animation={animation}
-          playing={playing}
-          rotation={rotation}
-          lighting="quake2"
-          shadelight={shadelight}
-          minlight={minlight}
-          fullbright={fullbright}
-          glow={glow}
-        >
-          <MD2Model
-            url={OGRO_WEAPON}
-            sync
-            lighting="quake2"
-            shadelight={shadelight}
-            minlight={minlight}
-            fullbright={fullbright}
-            glow={glow}
-          />
+        <MD2Model url={OGRO} skin={skin} animation={animation} playing={playing} rotation={rotation}>
+          <MD2Quake2Lighting shadelight={shadelight} minlight={minlight} fullbright={fullbright} glow={glow} />
+          <MD2Model url={OGRO_WEAPON} sync>
+            <MD2Quake2Lighting shadelight={shadelight} minlight={minlight} fullbright={fullbright} glow={glow} />
+          </MD2Model>
         </MD2Model>
       </group>
       <Overlay at={{ x: 0.27, y: 0.92 }}>Lambert (three.js lights)</Overlay>

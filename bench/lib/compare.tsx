@@ -1,5 +1,5 @@
 import ReactThreeTestRenderer from '@react-three/test-renderer'
-import type { ReactElement } from 'react'
+import type { ReactElement, ReactNode } from 'react'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Model, type MD2ModelProps } from '../../src/react/MD2Model'
 import { OGRO, readArrayBuffer } from './models'
@@ -85,6 +85,7 @@ export async function compareOgros<K extends string>(
   kinds: readonly [K, K],
   propsOf: (kind: K, i: number) => Partial<MD2ModelProps>,
   options: CountedCompareOptions,
+  childrenOf: (kind: K) => ReactNode = () => null,
 ): Promise<Record<K, number>> {
   const model = parseMD2(readArrayBuffer(OGRO), { name: 'ogro' })
   return compareScenes(
@@ -92,7 +93,9 @@ export async function compareOgros<K extends string>(
     (kind) => (
       <>
         {Array.from({ length: options.count }, (_, i) => (
-          <MD2Model key={i} model={model} animation="run" rotation-y={i * 0.1} {...propsOf(kind, i)} />
+          <MD2Model key={i} model={model} animation="run" rotation-y={i * 0.1} {...propsOf(kind, i)}>
+            {childrenOf(kind)}
+          </MD2Model>
         ))}
       </>
     ),

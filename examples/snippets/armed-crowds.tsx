@@ -1,4 +1,4 @@
-import { MD2Instance, MD2Instances } from 'react-three-md2'
+import { MD2Instance, MD2Instances, useMD2Tags } from 'react-three-md2'
 
 export interface Character {
   id: number
@@ -7,6 +7,8 @@ export interface Character {
 }
 
 export function ArmedCrowds({ ogros, soldiers }: { ogros: Character[]; soldiers: Character[] }) {
+  // The soldier's tag file, for the head placed on tag_head of every instance (Suspense, cached).
+  const tags = useMD2Tags('/ufoai/soldier/body.tag')
   return (
     <>
       <MD2Instances url="/players/ogro/tris.md2" skin="igdosh.pcx">
@@ -15,7 +17,7 @@ export function ArmedCrowds({ ogros, soldiers }: { ogros: Character[]; soldiers:
         ))}
         <MD2Instances url="/players/ogro/weapon.md2" sync />
       </MD2Instances>
-      <MD2Instances url="/ufoai/soldier/body.md2" tags="/ufoai/soldier/body.tag">
+      <MD2Instances url="/ufoai/soldier/body.md2" tags={tags}>
         {soldiers.map((s) => (
           <MD2Instance key={s.id} position={s.position} animation={s.animation} />
         ))}

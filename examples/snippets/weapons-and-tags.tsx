@@ -1,5 +1,5 @@
 import { useRef } from 'react'
-import { MD2Attach, MD2Model, MD2Player, type MD2AnimationDef } from 'react-three-md2'
+import { MD2Attach, MD2Model, MD2Player, useMD2Tags, type MD2AnimationDef } from 'react-three-md2'
 import type { Group } from 'three'
 
 /** A Quake II player folder: body, skin by name, weapon synced to the body. */
@@ -11,8 +11,10 @@ export function Ogro() {
 export function Soldier({ animations }: { animations: MD2AnimationDef[] }) {
   // The hand's placement, for a game to spawn shots from.
   const hand = useRef<Group>(null)
+  // The body's tag file: where its head and hands are, frame by frame (Suspense, cached).
+  const tags = useMD2Tags('/ufoai/soldier/body.tag')
   return (
-    <MD2Model url="/ufoai/soldier/body.md2" tags="/ufoai/soldier/body.tag" animationTable={animations} animation="walk1">
+    <MD2Model url="/ufoai/soldier/body.md2" tags={tags} animationTable={animations} animation="walk1">
       <MD2Attach tag="tag_head">
         <MD2Model url="/ufoai/soldier/head01.md2" />
       </MD2Attach>

@@ -59,6 +59,9 @@ export const MD2BlobShadow = forwardRef<Mesh, MD2BlobShadowProps>(function MD2Bl
 /** A floor height from props: finite, else the default (under the model) with a one-time warning. */
 function checkedFloor(name: string | undefined, floor: number | undefined): number | undefined {
   if (floor === undefined || Number.isFinite(floor)) return floor
-  warnOnce(`${name}:blob-floor:${String(floor)}`, `${name ?? 'model'}: <MD2BlobShadow floor={${String(floor)}}> is not a finite height; using the floor under the model`)
+  warnOnce(
+    `${name}:blob-floor:${String(floor)}`,
+    `${name ?? 'model'}: <MD2BlobShadow floor={${String(floor)}}> is not a finite height; using the floor under the model`,
+  )
   return undefined
 }

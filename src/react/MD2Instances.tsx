@@ -23,7 +23,6 @@ import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
 import type { MD2PoseSource } from './MD2Model.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
-import { useMD2Tags } from './loading/useMD2Tags.js'
 import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
 import { useSkinProp, type MD2SkinProp } from './loading/useSkinProp.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController, type UseMD2AnimationOptions } from './useMD2Animation.js'
@@ -110,8 +109,8 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
    * instances keep their own animation (frame 0 unless played through the ref).
    */
   tag?: string | number
-  /** This model's UFO:AI tags: a `.tag` URL (Suspense, cached) or `parseMD2Tags` output, for `tag` followers inside. */
-  tags?: string | MD2Tags
+  /** This model's UFO:AI tags (`useMD2Tags('body.tag')`, or `parseMD2Tags` output), for `tag` followers inside. */
+  tags?: MD2Tags
   /** `<MD2Instance>` elements, followers (`<MD2Instances sync>`, `tag`) and anything else. */
   children?: ReactNode
 }
@@ -164,8 +163,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     },
     ref,
   ) {
-    const loadedTags = useMD2Tags(typeof tags === 'string' ? tags : undefined)
-    const tagData = typeof tags === 'string' ? loadedTags : tags
+    const tagData = tags
     const map = useSkinProp(model, skin, { modelUrl })
     const parent = useContext(CrowdContext)
     const follows = sync || tag !== undefined

@@ -1,5 +1,16 @@
 import { useFrame, useThree, type ThreeElements } from '@react-three/fiber'
-import { forwardRef, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref } from 'react'
+import {
+  forwardRef,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type Ref,
+} from 'react'
 import {
   MeshBasicMaterial,
   MeshLambertMaterial,
@@ -18,13 +29,11 @@ import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import type { MD2Animation, MD2AnimationDef, MD2ModelData } from '../core/format/types.js'
 import { warnOnce } from '../core/warnOnce.js'
 import { createMD2Geometry, resetMD2Bounds, writeMD2Pose, type WriteMD2PoseOptions } from '../three/mesh/MD2Geometry.js'
-import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
 import { inView } from '../three/mesh/frustum.js'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue, type MD2PoseLayer } from './MD2ModelContext.js'
 import { checkedTimeout } from './loading/loadTimeout.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2, useMD2Hold } from './loading/useMD2.js'
-import { useMD2Tags } from './loading/useMD2Tags.js'
 import { useSkinProp } from './loading/useSkinProp.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController } from './useMD2Animation.js'
 
@@ -39,7 +48,7 @@ export interface MD2ModelProps extends GroupProps {
   /** An MD2 file to load (Suspense; cached by URL). Give `url` or `model`. */
   url?: string
   /**
-   * Milliseconds the model (and a `tags` file) may take to load before the load fails with `LOAD_FAILED`
+   * Milliseconds the model may take to load before the load fails with `LOAD_FAILED`
    * (to the error boundary) and leaves the cache, so a later mount tries again. Default:
    * `setLoadTimeout`'s, 30 s; `Infinity` waits forever.
    */
@@ -86,10 +95,10 @@ export interface MD2ModelProps extends GroupProps {
    */
   sync?: boolean
   /**
-   * Named points that move with the animation, for `<MD2Attach tag="…">` children: a UFO:AI tag file's
-   * URL (`body.tag`, loaded with Suspense and cached) or tags parsed with `parseMD2Tags`.
+   * Named points that move with the animation, for `<MD2Attach tag="…">` children: UFO:AI tags, parsed
+   * (`useMD2Tags('body.tag')` loads and caches a `.tag` file with Suspense; `parseMD2Tags` reads bytes).
    */
-  tags?: string | MD2Tags
+  tags?: MD2Tags
   /**
    * The skin. A `Texture`; `null` for none; a number, an index into the model's own skin list
    * (`model.skins`); a string, a name from that list (looked up next to the model's URL: the path
@@ -111,21 +120,6 @@ export interface MD2ModelProps extends GroupProps {
   scale?: number | [number, number, number] | Vector3
   castShadow?: boolean
   receiveShadow?: boolean
-  /**
-   * `"lambert"` (default): three's lights on a Lambert material. `"quake2"`: Quake II's own model
-   * lighting, unlit by three: each vertex's colour is the engine's light table entry for its normal
-   * (in the frame blended towards) and the model's world yaw, times `shadelight`, clamped to 1, and
-   * the skin is modulated by it.
-   */
-  lighting?: 'lambert' | 'quake2'
-  /** Quake II lighting: the light at the model's feet, one level or RGB. Default 1. */
-  shadelight?: number | [number, number, number]
-  /** Quake II lighting, RF_MINLIGHT: a shadelight whose channels are all ≤ 0.1 is raised to 0.1. */
-  minlight?: boolean
-  /** Quake II lighting, RF_FULLBRIGHT: shadelight 1. */
-  fullbright?: boolean
-  /** Quake II lighting, RF_GLOW: the light pulses by 0.1 × sin(7 t), never below 0.8 of itself. */
-  glow?: boolean
   /** Translucency (`RF_TRANSLUCENT` with the entity's alpha), 0–1. Default material only. Default 1. */
   opacity?: number
   /**
@@ -135,13 +129,6 @@ export interface MD2ModelProps extends GroupProps {
    * it casts shadows (`castShadow`), or when `frustumCulled` is false.
    */
   animateOffscreen?: boolean
-  /**
-   * What the mesh geometry's `boundingBox` and `boundingSphere` hold: `"frames"` (default), the box of
-   * every frame, fixed; `"pose"`, the box of the pose drawn, found in the same pass that writes the
-   * vertices, so `Box3.setFromObject`, drei's `<Bounds>` and `BoxHelper`, colliders and raycasting follow
-   * the animation (a lying ogro in a lying ogro's box).
-   */
-  bounds?: 'frames' | 'pose'
   /** A keyframe was reached (footsteps, muzzle flashes): once per keyframe, in order, at any frame rate. */
   onFrame?: (frame: number, animation: MD2Animation) => void
   /** A looping animation went round. */
@@ -207,23 +194,17 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     scale,
     castShadow,
     receiveShadow,
-    lighting = 'lambert',
-    shadelight = 1,
-    minlight = false,
-    fullbright = false,
-    glow = false,
     opacity = 1,
     animateOffscreen,
-    bounds = 'frames',
     onSkinError,
-    timeout,
+    // The load's: done by the time the model is shown.
+    timeout: _timeout,
     files,
     children,
     ...groupProps
   } = viewProps
   const { frame, animation } = animationOptions
-  const loadedTags = useMD2Tags(typeof tags === 'string' ? tags : undefined, { timeout: checkedTimeout(timeout, '<MD2Model timeout>') })
-  const tagData = typeof tags === 'string' ? loadedTags : tags
+  const tagData = tags
   checkTagFrames(model, tagData)
   const texture = useSkinProp(model, skin, { modelUrl, files, onSkinError })
   const parent = useMD2ModelContext()
@@ -236,13 +217,13 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   const source: MD2PoseSource = sync && parent ? parent : (controller ?? ownController)
   const ownsAnimation = source === ownController
 
-  const quake2 = lighting === 'quake2'
+  // Lit the Quake II way while an <MD2Quake2Lighting> child is registered: vertex colours on an unlit material.
+  const [quake2, setQuake2] = useState(false)
+  // Bounds that follow the pose while an <MD2PoseBounds> child is registered; else the all-frames box.
+  const [boxed, setBoxed] = useState(false)
   const needsNormals = !quake2 && !(material && 'isMeshBasicMaterial' in material)
   const geometry = useMemo(() => createMD2Geometry(model, { normals: needsNormals, colors: quake2 }), [model, needsNormals, quake2])
   useEffect(() => () => geometry.dispose(), [geometry])
-
-  const light = useMemo(() => (quake2 ? new Quake2Lighting() : undefined), [quake2])
-  light?.set({ shadelight: checkedShadelight(model, shadelight), minlight, fullbright, glow })
 
   const alpha = checkedOpacity(model, opacity)
 
@@ -278,20 +259,25 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   const layers = useMemo<Partial<Record<MD2PoseLayer['kind'], MD2PoseLayer>>>(() => ({}), [])
   /** What each write outputs besides the body, updated in place (the per-frame path allocates nothing). */
   const outputs = useMemo<WriteMD2PoseOptions>(() => ({}), [])
-  outputs.light = light?.table
-  outputs.bounds = bounds
   const invalidate = useThree((state) => state.invalidate)
   const addLayer = useCallback(
     (layer: MD2PoseLayer) => {
       if (layers[layer.kind])
-        warnOnce(`${model.name}:layer:${layer.kind}`, `${model.name ?? 'model'}: two ${LAYER_NAMES[layer.kind]} in one <MD2Model>; drawing the last`)
+        warnOnce(
+          `${model.name}:layer:${layer.kind}`,
+          `${model.name ?? 'model'}: two ${LAYER_NAMES[layer.kind]} in one <MD2Model>; drawing the last`,
+        )
       layers[layer.kind] = layer
+      if (layer.kind === 'light') setQuake2(true)
+      if (layer.kind === 'bounds') setBoxed(true)
       // Written with the next pose, even a still one.
       written.from = -1
       invalidate()
       return () => {
         if (layers[layer.kind] !== layer) return
         layers[layer.kind] = undefined
+        if (layer.kind === 'light') setQuake2(false)
+        if (layer.kind === 'bounds') setBoxed(false)
         written.from = -1
         invalidate()
       }
@@ -303,9 +289,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     if (!mesh) return
     clock.seconds += delta
     clampPoseFrames(copyPose(pose, source.pose), model)
-    const relit = light !== undefined && light.update(mesh, clock)
-    const moved = placeLayers(layers, outputs, mesh)
-    if (!relit && !moved && posesEqual(written, pose)) return
+    const moved = placeLayers(layers, outputs, mesh, clock)
+    if (!moved && posesEqual(written, pose)) return
     if (!(animateOffscreen ?? (castShadow === true || groupProps.frustumCulled === false)) && !inView(mesh, rootState.camera)) return
     copyPose(written, pose)
     writeMD2Pose(geometry, written, outputs)
@@ -315,12 +300,11 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   useLayoutEffect(() => {
     clampPoseFrames(copyPose(pose, source.pose), model)
     copyPose(written, pose)
-    if (light && meshRef.current) light.update(meshRef.current, clock)
-    if (meshRef.current) placeLayers(layers, outputs, meshRef.current)
+    if (meshRef.current) placeLayers(layers, outputs, meshRef.current, clock)
     // The all-frames box unless the pose's is asked for (then written with the pose).
-    if (bounds !== 'pose') resetMD2Bounds(geometry, model)
+    if (!boxed) resetMD2Bounds(geometry, model)
     writeMD2Pose(geometry, written, outputs)
-  }, [geometry, layers, model, source, pose, written, light, clock, outputs, frame, animation, bounds])
+  }, [geometry, layers, model, source, pose, written, clock, outputs, frame, animation, boxed])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
   const context = useMemo<MD2ModelContextValue>(
@@ -349,18 +333,34 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   )
 })
 
-const LAYER_NAMES: Record<MD2PoseLayer['kind'], string> = { shell: '<MD2Shell>', shadow: '<MD2BlobShadow>' }
+const LAYER_NAMES: Record<MD2PoseLayer['kind'], string> = {
+  shell: '<MD2Shell>',
+  shadow: '<MD2BlobShadow>',
+  light: '<MD2Quake2Lighting>',
+  bounds: '<MD2PoseBounds>',
+}
 
 /**
  * Hands the registered layers to the write (`outputs`) and places them for the body's world matrix (a blob
- * shadow follows the model's yaw): returns whether one moved, so that it is written even with a still pose.
+ * shadow and Quake II's light follow the model's yaw, a glow the clock): returns whether one changed, so that
+ * the pose is written even when it is still.
  */
-function placeLayers(layers: Partial<Record<MD2PoseLayer['kind'], MD2PoseLayer>>, outputs: WriteMD2PoseOptions, body: Mesh): boolean {
-  const shell = layers.shell
-  const shadow = layers.shadow
+function placeLayers(
+  layers: Partial<Record<MD2PoseLayer['kind'], MD2PoseLayer>>,
+  outputs: WriteMD2PoseOptions,
+  body: Mesh,
+  clock: { readonly seconds: number },
+): boolean {
+  const { shell, shadow, light, bounds } = layers
+  outputs.bounds = bounds?.box
   outputs.shell = shell?.geometry
-  outputs.shadow = shadow?.parameters ? (shadow as Required<Pick<MD2PoseLayer, 'geometry' | 'parameters'>>) : undefined
-  return (shell?.place?.(body) ?? false) || (shadow?.place?.(body) ?? false)
+  outputs.shadow = shadow?.geometry && shadow.parameters ? (shadow as Required<Pick<MD2PoseLayer, 'geometry' | 'parameters'>>) : undefined
+  outputs.light = light?.light
+  // Each placed every frame (no short-circuit): a layer's state must follow the body whatever the others did.
+  const shellMoved = shell?.place?.(body, clock) ?? false
+  const shadowMoved = shadow?.place?.(body, clock) ?? false
+  const relit = light?.place?.(body, clock) ?? false
+  return shellMoved || shadowMoved || relit
 }
 
 /** Models and tag files whose frame counts were found to differ (warned once per pair). */
@@ -376,18 +376,6 @@ function checkTagFrames(model: MD2ModelData, tags: MD2Tags | undefined): void {
     `${model.name}:tags:${tags.name}`,
     `${tags.name ?? 'tags'} has ${tags.numFrames} frames and ${model.name ?? 'the model'} ${model.header.numFrames}; frames past the tags' last use its last`,
   )
-}
-
-/** A shadelight from props: finite and not negative, else 1 with a one-time warning. */
-function checkedShadelight(model: MD2ModelData, value: number | readonly number[]): number | [number, number, number] {
-  const channels = typeof value === 'number' ? [value, value, value] : value
-  if (channels.length === 3 && channels.every((c) => Number.isFinite(c) && c >= 0))
-    return typeof value === 'number' ? value : [channels[0]!, channels[1]!, channels[2]!]
-  warnOnce(
-    `${model.name}:shadelight:${String(value)}`,
-    `${model.name ?? 'model'}: shadelight={${JSON.stringify(value)}} is not a level or [r, g, b] of finite numbers ≥ 0; using 1`,
-  )
-  return 1
 }
 
 /** An opacity from props: 0–1, else 1 with a one-time warning. */

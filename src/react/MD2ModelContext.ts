@@ -3,19 +3,28 @@ import type { BufferGeometry, Object3D } from 'three'
 import type { MD2Pose } from '../core/animation/pose.js'
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import type { MD2ModelData } from '../core/format/types.js'
+import type { PoseBoxKernels } from '../core/animation/blendVerticesBounded.js'
+import type { MD2PoseLight } from '../three/mesh/MD2Geometry.js'
 
 /**
  * A drawing made from the model's pose in the model's own pass (`<MD2Shell>`, `<MD2BlobShadow>`): its
  * geometry is written with the body's vertices, frame by frame, and not otherwise.
  */
 export interface MD2PoseLayer {
-  kind: 'shell' | 'shadow'
-  /** A geometry from `createMD2ShellGeometry` or `createMD2ShadowGeometry` for this model. */
-  geometry: BufferGeometry
+  kind: 'shell' | 'shadow' | 'light' | 'bounds'
+  /** A shell's or blob shadow's geometry, from `createMD2ShellGeometry` or `createMD2ShadowGeometry` for this model. */
+  geometry?: BufferGeometry
   /** A blob shadow's shade vector and height (`WriteMD2PoseOptions.shadow.parameters`). */
   parameters?: Float64Array
-  /** Called before each write with the body's mesh (world matrix current): returns whether the layer must be written again. */
-  place?(body: Object3D): boolean
+  /** Quake II's light (`Quake2Lighting`): the body is drawn unlit, in the colours it writes. */
+  light?: MD2PoseLight
+  /** The pose's box (`poseBox`): the body's bounds follow the pose instead of holding every frame. */
+  box?: PoseBoxKernels
+  /**
+   * Called before each write with the body's mesh (world matrix current) and the model's clock: returns
+   * whether the layer changed, so that the pose is written again even when it is still.
+   */
+  place?(body: Object3D, clock: { readonly seconds: number }): boolean
 }
 
 /** What an `<MD2Model>` tells its children (synced models, attachments, shells and shadows). */

@@ -5,27 +5,18 @@ import { warnOnce } from '../core/warnOnce.js'
 import type { ShellSpec } from '../core/lighting/quake2Light.js'
 import { MD2BlobShadow } from './MD2BlobShadow.js'
 import { MD2Model, type MD2ModelProps } from './MD2Model.js'
+import { MD2Quake2Lighting, type MD2Quake2LightingProps } from './MD2Quake2Lighting.js'
 import { MD2Shell } from './MD2Shell.js'
 import { fileIn, folderUrl, useFolderModel } from './loading/playerFiles.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 
 /** What the body and its weapon share of `<MD2Model>`'s look (Quake II draws the weapon with the body's flags). */
-const LOOK_PROPS = [
-  'lighting',
-  'shadelight',
-  'minlight',
-  'fullbright',
-  'glow',
-  'opacity',
-  'wireframe',
-  'color',
-  'material',
-  'castShadow',
-  'receiveShadow',
-] as const
+const LOOK_PROPS = ['opacity', 'wireframe', 'color', 'material', 'castShadow', 'receiveShadow'] as const
 /** The look props, and the shell and blob shadow both wear. */
-type LookProps = Pick<MD2ModelProps, (typeof LOOK_PROPS)[number]> & Pick<MD2PlayerProps, 'shell' | 'shadow' | 'shadowFloor'>
+type LookProps = Pick<MD2ModelProps, (typeof LOOK_PROPS)[number]> & LayerProps
+/** What the body and its weapon both wear, as child layers. */
+type LayerProps = Pick<MD2PlayerProps, 'shell' | 'shadow' | 'shadowFloor' | 'lighting' | 'shadelight' | 'minlight' | 'fullbright' | 'glow'>
 
 export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 'skin' | 'sync' | 'tags'> {
   /** The player's folder, as Quake II keeps it: `/players/ogro/` holds `tris.md2`, skins and weapons. */
@@ -58,6 +49,13 @@ export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 's
   shadow?: 'blob' | false
   /** World height of the floor the blob shadows lie on (`<MD2BlobShadow floor>`). */
   shadowFloor?: number
+  /** `"quake2"`: the body and its weapon lit as Quake II lights them (`<MD2Quake2Lighting>`); default three's lights. */
+  lighting?: 'lambert' | 'quake2'
+  /** Quake II lighting's `shadelight`, `minlight`, `fullbright`, `glow` (see `<MD2Quake2Lighting>`). */
+  shadelight?: MD2Quake2LightingProps['shadelight']
+  minlight?: boolean
+  fullbright?: boolean
+  glow?: boolean
 }
 
 /**
@@ -68,7 +66,24 @@ export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 's
  * HUD icon (`<skin>_i.pcx`) comes from `usePlayerIcon`.
  */
 export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
-  { path, skin, weapon, files, fallbackWeapon, onWeaponError, shell, shadow, shadowFloor, children, ...props },
+  {
+    path,
+    skin,
+    weapon,
+    files,
+    fallbackWeapon,
+    onWeaponError,
+    shell,
+    shadow,
+    shadowFloor,
+    lighting,
+    shadelight,
+    minlight,
+    fullbright,
+    glow,
+    children,
+    ...props
+  },
   ref,
 ) {
   const folder = useArchiveUrl(folderUrl(path))
@@ -76,7 +91,7 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   const bodyUrl = useFolderModel({ url: folder, names: ['tris.md2'], files })
   if (bodyUrl instanceof MD2Error) throw bodyUrl
   const body = useMD2(bodyUrl)
-  const look: LookProps = { shell, shadow, shadowFloor }
+  const look: LookProps = { shell, shadow, shadowFloor, lighting, shadelight, minlight, fullbright, glow }
   for (const key of LOOK_PROPS) if (props[key] !== undefined) (look as Record<string, unknown>)[key] = props[key]
   return (
     <MD2Model ref={ref} model={body} files={files} skin={skin === undefined ? undefined : fileIn(files, `${skin}.pcx`)} {...props}>
@@ -98,10 +113,12 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   )
 })
 
-/** The shell and blob shadow a player's body and weapon both wear. */
-function PlayerLayers({ look }: { look: Pick<LookProps, 'shell' | 'shadow' | 'shadowFloor'> }) {
+/** The light, shell and blob shadow a player's body and weapon both wear. */
+function PlayerLayers({ look }: { look: LayerProps }) {
+  const { lighting, shadelight, minlight, fullbright, glow } = look
   return (
     <>
+      {lighting === 'quake2' && <MD2Quake2Lighting shadelight={shadelight} minlight={minlight} fullbright={fullbright} glow={glow} />}
       {look.shadow === 'blob' && <MD2BlobShadow floor={look.shadowFloor} />}
       {look.shell !== undefined && <MD2Shell color={look.shell} />}
     </>
@@ -175,10 +192,10 @@ function WeaponModel({ url, files, look }: { url: string; files: readonly string
   const model = useMD2(url)
   // weapon.md2 goes with weapon.pcx; a w_ model names its own skin (g_rail.pcx…).
   const skin = model.skins.length > 0 ? undefined : fileIn(files, 'weapon.pcx')
-  const { shell, shadow, shadowFloor, ...modelLook } = look
+  const { shell, shadow, shadowFloor, lighting, shadelight, minlight, fullbright, glow, ...modelLook } = look
   return (
     <MD2Model model={model} sync skin={skin} name={url} {...modelLook}>
-      <PlayerLayers look={{ shell, shadow, shadowFloor }} />
+      <PlayerLayers look={{ shell, shadow, shadowFloor, lighting, shadelight, minlight, fullbright, glow }} />
     </MD2Model>
   )
 }

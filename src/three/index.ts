@@ -15,7 +15,9 @@ export {
   type MD2RenderData,
   type CreateMD2GeometryOptions,
   type WriteMD2PoseOptions,
+  type MD2PoseLight,
 } from './mesh/MD2Geometry.js'
+export { poseBox, type PoseBoxKernels } from '../core/animation/blendVerticesBounded.js'
 export { createMD2ShellGeometry, createMD2ShadowGeometry, placeBlobShadow } from './mesh/shellShadowGeometry.js'
 export { createMD2ShellMaterial } from './materials/shellMaterial.js'
 export { createMD2ShadowMaterial } from './materials/shadowMaterial.js'

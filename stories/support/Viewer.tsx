@@ -356,7 +356,7 @@ export function Viewer({ initial }: ViewerProps) {
                   fps={fps || undefined}
                   frame={scrub}
                   wireframe={wireframe}
-                  tags={showTags ? loaded.tagPath : undefined}
+                  tags={showTags ? loaded.tags : undefined}
                   onFrame={(frame) => setFrameShown(frame)}
                 >
                   {showTags &&

@@ -7,7 +7,7 @@
  */
 import { expect, test } from 'vitest'
 import type { MD2ModelData, MD2Pose, MD2Tags } from '../../src/core/internal'
-import { MD2Attach, MD2Instance, MD2Instances, MD2Model, parseMD2, parseMD2Tags } from '../../src/index'
+import { MD2Attach, MD2Instance, MD2Instances, MD2Model, MD2Quake2Lighting, parseMD2, parseMD2Tags } from '../../src/index'
 import { coverage, difference } from '../../stories/support/pixels'
 import { BLACK, CrowdsIn, mount, expectRenderer } from './canvas'
 import { describeOn } from '../support/webgpu-three'
@@ -87,7 +87,13 @@ for (const renderer of RENDERER_KINDS)
             {light}
             {SCENE.map(({ which, controller, position, yaw, scale }) => {
               const follower = FOLLOWER[which]
-              const child = <MD2Model model={models[follower]} skin={SKINS[follower]} sync={which !== 'soldier'} {...look} />
+              // The CPU path lit the Quake II way by a child of each model.
+              const lit = lighting === 'quake2' && <MD2Quake2Lighting shadelight={look.shadelight} />
+              const child = (
+                <MD2Model model={models[follower]} skin={SKINS[follower]} sync={which !== 'soldier'}>
+                  {lit}
+                </MD2Model>
+              )
               return (
                 <MD2Model
                   key={which}
@@ -98,8 +104,8 @@ for (const renderer of RENDERER_KINDS)
                   position={position}
                   rotation={[0, yaw, 0]}
                   scale={scale}
-                  {...look}
                 >
+                  {lit}
                   {which === 'soldier' ? <MD2Attach tag="tag_head">{child}</MD2Attach> : child}
                 </MD2Model>
               )

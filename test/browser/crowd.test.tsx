@@ -15,6 +15,7 @@ import {
   MD2Instance,
   MD2Instances,
   MD2Model,
+  MD2Quake2Lighting,
   MD2Shell,
   parseMD2,
   type MD2InstanceProps,
@@ -64,9 +65,10 @@ async function loadModels(): Promise<Models> {
 }
 
 /** SCENE drawn by one `<MD2Model>` each, with `look` on all and `each(i)` on the `i`th. */
+/** SCENE drawn by one `<MD2Model>` each, in `lighting`, with `look` and `each(i)` on the `i`th, `layers(i)` in it. */
 function cpuScene(
   models: Models,
-  look: Partial<MD2ModelProps>,
+  { lighting, ...look }: Partial<MD2ModelProps> & { lighting?: 'lambert' | 'quake2' },
   each: (i: number) => Partial<MD2ModelProps> = () => ({}),
   layers: (i: number) => ReactNode = () => null,
 ) {
@@ -76,13 +78,13 @@ function cpuScene(
       model={models[placed.which]}
       skin={SKINS[placed.which]}
       controller={placed.controller}
-      shadelight={0.8}
       position={[placed.x, -8, 0]}
       rotation={[0, placed.yaw, 0]}
       scale={0.55}
       {...look}
       {...each(i)}
     >
+      {lighting === 'quake2' && <MD2Quake2Lighting shadelight={0.8} />}
       {layers(i)}
     </MD2Model>
   ))

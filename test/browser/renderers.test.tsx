@@ -4,7 +4,7 @@
  * lightings, each the same picture as WebGLRenderer's but for a few edge pixels and rounding.
  */
 import { expect, test, vi } from 'vitest'
-import { MD2Instance, MD2Instances, MD2Model, MD2ViewWeapon } from '../../src/index'
+import { MD2Instance, MD2Instances, MD2Model, MD2Quake2Lighting, MD2ViewWeapon } from '../../src/index'
 import { coverage, difference, type Picture } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import { BLACK, expectRenderer, mount } from './canvas'
@@ -32,7 +32,9 @@ function LitScene({ lighting }: { lighting: 'lambert' | 'quake2' }) {
   return (
     <>
       <directionalLight position={[30, 50, 80]} intensity={2.5} />
-      <MD2Model url={OGRO} frame={42.5} lighting={lighting} shadelight={0.8} rotation={[0, 0.6, 0]} />
+      <MD2Model url={OGRO} frame={42.5} rotation={[0, 0.6, 0]}>
+        {lighting === 'quake2' && <MD2Quake2Lighting shadelight={0.8} />}
+      </MD2Model>
     </>
   )
 }

@@ -1,7 +1,7 @@
 import { zipSync } from 'fflate'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
-import { createRef } from 'react'
+import { createRef, type RefObject } from 'react'
 import type { BufferGeometry, DataTexture, Group, Mesh, MeshLambertMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { archiveOfFiles } from '../../src/core/archive/openArchive'
@@ -14,6 +14,7 @@ import { MD2Player } from '../../src/react/MD2Player'
 import { clearPlayerFiles } from '../../src/react/loading/playerFiles'
 import { useMD2 } from '../../src/react/loading/useMD2'
 import { useMD2Skin } from '../../src/react/loading/useMD2Skin'
+import { useMD2Tags } from '../../src/react/loading/useMD2Tags'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { MD2ArchiveLoader } from '../../src/three/loaders/MD2ArchiveLoader'
 import { readAsset } from '../support/assets'
@@ -177,14 +178,20 @@ describe('the archive reader comes only with archives', () => {
 })
 
 describe('<MD2Instances> inside an archive', () => {
-  it("its model, its tag file and a skin path are the archive's files, with no request", async () => {
+  function TaggedCrowd({ crowd }: { crowd: RefObject<MD2Crowd | null> }) {
+    return (
+      <MD2Instances ref={crowd} url="players/ogro/tris.md2" tags={useMD2Tags('models/soldier/body.tag')} skin="players/ogro/khorne.pcx" />
+    )
+  }
+
+  it("its model, its tag file (useMD2Tags) and a skin path are the archive's files, with no request", async () => {
     const server = serveAssets()
     const tags = readAsset('ufoai/soldier-male/body.tag')
     const archive = archiveOfFiles([...FILES.map((f) => [f.name, f.bytes] as const), ['models/soldier/body.tag', tags] as const])
     const crowd = createRef<MD2Crowd>()
     await mount(
       <MD2Archive archive={archive}>
-        <MD2Instances ref={crowd} url="players/ogro/tris.md2" tags="models/soldier/body.tag" skin="players/ogro/khorne.pcx" />
+        <TaggedCrowd crowd={crowd} />
       </MD2Archive>,
     )
     await vi.waitFor(() =>

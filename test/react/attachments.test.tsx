@@ -151,15 +151,18 @@ describe('<MD2Attach> on the UFO:AI soldier', () => {
     attach.current!.matrix.elements.forEach((value, i) => expect(value).toBeCloseTo(expected.elements[i]!, 5))
   })
 
-  it('loads `tags` from a URL with Suspense, and warns once when the counts of frames differ', async () => {
+  it('takes tags loaded from a URL with Suspense (useMD2Tags), and warns once when the counts of frames differ', async () => {
     serveAssets()
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const attach = createRef<Group>()
-    const ogroAttached = (
-      <MD2Model model={ogro} tags={`${HOST}/a/${SOLDIER}body.tag`} frame={150}>
-        <MD2Attach ref={attach} tag="tag_head" />
-      </MD2Model>
-    )
+    function OgroAttached() {
+      return (
+        <MD2Model model={ogro} tags={useMD2Tags(`${HOST}/a/${SOLDIER}body.tag`)} frame={150}>
+          <MD2Attach ref={attach} tag="tag_head" />
+        </MD2Model>
+      )
+    }
+    const ogroAttached = <OgroAttached />
     const r = await mount(ogroAttached)
     await vi.waitFor(() => expect(attach.current).not.toBeNull())
     await r.advanceFrames(2, 0)

@@ -8,6 +8,8 @@ import { createPose, type MD2Pose } from '../../src/core/animation/pose'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import type { MD2ModelData } from '../../src/core/format/types'
 import { MD2Model } from '../../src/react/MD2Model'
+import { MD2PoseBounds } from '../../src/react/MD2PoseBounds'
+import { poseBox } from '../../src/core/animation/blendVerticesBounded'
 import { useMD2Animation } from '../../src/react/useMD2Animation'
 import { createMD2Geometry, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
 import { ASSETS_DIR, readAsset } from '../support/assets'
@@ -61,7 +63,7 @@ describe('pose bounds', () => {
     let checked = 0
     for (const animation of animations) {
       for (const [what, pose] of posesOf(model, animation.start, animation.end)) {
-        writeMD2Pose(geometry, pose, { bounds: 'pose' })
+        writeMD2Pose(geometry, pose, { bounds: poseBox })
         expectBoxesEqual(geometry.boundingBox!, drawnBox(geometry), `${animation.name} ${what}`)
         expect(geometry.boundingSphere!.distanceToPoint(geometry.boundingBox!.max)).toBeLessThan(1e-4)
         checked++
@@ -74,13 +76,17 @@ describe('pose bounds', () => {
     expectBoxesEqual(plain.boundingBox!, framesBox, 'all frames')
   })
 
-  it('<MD2Model bounds="pose">: Box3.setFromObject reads the pose shown, a lying ogro is flat; "frames" is the all-frames box', async () => {
+  it('<MD2PoseBounds> in <MD2Model>: Box3.setFromObject reads the pose shown, a lying ogro is flat; without it, the all-frames box', async () => {
     const ref = createRef<Group>()
     const controller: { current: ReturnType<typeof useMD2Animation> | null } = { current: null }
     function Ogro({ bounds, frame }: { bounds: 'frames' | 'pose'; frame: number }) {
       const animation = useMD2Animation(ogro, { frame })
       controller.current = animation
-      return <MD2Model ref={ref} model={ogro} controller={animation} bounds={bounds} position={[10, 0, 0]} />
+      return (
+        <MD2Model ref={ref} model={ogro} controller={animation} position={[10, 0, 0]}>
+          {bounds === 'pose' && <MD2PoseBounds />}
+        </MD2Model>
+      )
     }
     const r = await mount(<Ogro bounds="pose" frame={0} />)
     await r.advanceFrames(2, 1 / 60)

@@ -15,6 +15,7 @@ import type { MD2AnimationController } from '../../src/core/animation/MD2Animati
 import { MD2BlobShadow } from '../../src/react/MD2BlobShadow'
 import { MD2Model } from '../../src/react/MD2Model'
 import { MD2Shell } from '../../src/react/MD2Shell'
+import { MD2Quake2Lighting } from '../../src/react/MD2Quake2Lighting'
 import { useMD2Animation } from '../../src/react/useMD2Animation'
 import { readAsset } from '../support/assets'
 import { bytesPerCall, settled } from '../support/alloc'
@@ -154,9 +155,15 @@ describe('per-frame allocation', () => {
   })
 
   for (const [label, look] of [
-    ['Quake II lighting, turning through the light rows', { lighting: 'quake2' }],
-    ['glowing Quake II lighting', { lighting: 'quake2', glow: true }],
-    ['shells and blob shadows', { shell: 'blue', shadow: 'blob' }],
+    ['Quake II lighting, turning through the light rows', <MD2Quake2Lighting />],
+    ['glowing Quake II lighting', <MD2Quake2Lighting glow />],
+    [
+      'shells and blob shadows',
+      <>
+        <MD2Shell color="blue" />
+        <MD2BlobShadow />
+      </>,
+    ],
   ] as const) {
     it(`${label}: nothing allocated per frame`, async () => {
       const groups: Group[] = []
@@ -170,8 +177,9 @@ describe('per-frame allocation', () => {
             model={ogro}
             animation={i % 2 ? 'run' : 'attack'}
             position={[i * 3, 0, -50]}
-            {...look}
-          />
+          >
+            {look}
+          </MD2Model>
         )),
       )
       // The yaw lives in a typed array: a captured number would be boxed on every write (the test's own garbage).

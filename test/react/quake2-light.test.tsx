@@ -5,6 +5,7 @@ import { ANORMS, ANORMTAB, buildVertexLayout, parseMD2, type MD2ModelData as Mod
 import { effectiveShadelight, shadeDotsRow, shellColor } from '../../src/core/lighting/quake2Light'
 import { MD2Model } from '../../src/react/MD2Model'
 import { MD2Shell } from '../../src/react/MD2Shell'
+import { MD2Quake2Lighting, type MD2Quake2LightingProps } from '../../src/react/MD2Quake2Lighting'
 import { MD2BlobShadow } from '../../src/react/MD2BlobShadow'
 import { readAsset } from '../support/assets'
 import { mount, type Renderer } from '../support/render'
@@ -38,9 +39,17 @@ function expectedColors(model: Model, bytes: Uint8Array, to: number, yawDegrees:
   return out
 }
 
-async function lit(model: Model, props: Record<string, unknown>, yawDegrees: number): Promise<{ group: Group; renderer: Renderer }> {
+async function lit(
+  model: Model,
+  { shadelight, minlight, fullbright, glow, ...props }: Record<string, unknown> & MD2Quake2LightingProps,
+  yawDegrees: number,
+): Promise<{ group: Group; renderer: Renderer }> {
   const ref = createRef<Group>()
-  const renderer = await mount(<MD2Model ref={ref} model={model} lighting="quake2" rotation-y={(yawDegrees * Math.PI) / 180} {...props} />)
+  const renderer = await mount(
+    <MD2Model ref={ref} model={model} rotation-y={(yawDegrees * Math.PI) / 180} {...props}>
+      <MD2Quake2Lighting shadelight={shadelight} minlight={minlight} fullbright={fullbright} glow={glow} />
+    </MD2Model>,
+  )
   // No render runs in the test renderer: bring the world matrix up to date as one would.
   ref.current!.updateMatrixWorld(true)
   await renderer.advanceFrames(2, 1 / 60)
@@ -82,7 +91,11 @@ describe('Quake II lighting', () => {
   it('turning the model through the 16 yaw steps relights it; within a step nothing is rewritten', async () => {
     const bytes = readAsset('quake2/ogro/tris.MD2')
     const ref = createRef<Group>()
-    const renderer = await mount(<MD2Model ref={ref} model={ogro} lighting="quake2" frame={10} />)
+    const renderer = await mount(
+      <MD2Model ref={ref} model={ogro} frame={10}>
+        <MD2Quake2Lighting />
+      </MD2Model>,
+    )
     for (const yaw of [0, 22.4, 22.6, 200, 359]) {
       ref.current!.rotation.y = (yaw * Math.PI) / 180
       ref.current!.updateMatrixWorld(true)
@@ -111,7 +124,7 @@ describe('Quake II lighting', () => {
     expect(maxDifference(colorsOf(full.group), expectedColors(ogro, bytes, 5, 45, [1, 1, 1]))).toBeLessThan(1e-6)
     // Glow at t = 2 × 1/60 s (two frames advanced): 0.1 × sin(7 t), floor 0.8 × light.
     const t = 2 / 60
-    const base = [0.5, 0.3, 0.05]
+    const base: [number, number, number] = [0.5, 0.3, 0.05]
     const pulsed = base.map((c) => Math.max(c + 0.1 * Math.sin(7 * t), 0.8 * c))
     const glowing = await lit(ogro, { frame: 5, shadelight: base, glow: true }, 45)
     expect(maxDifference(colorsOf(glowing.group), expectedColors(ogro, bytes, 5, 45, pulsed))).toBeLessThan(1e-5)
@@ -136,7 +149,7 @@ describe('power shells', () => {
   for (const [label, props] of [
     ['still frame', { frame: 77 }],
     ['between keyframes', { frame: 40.3 }],
-    ['Quake II lighting', { frame: 12.5, lighting: 'quake2' }],
+    ['Quake II lighting', { frame: 12.5, lit: true }],
   ] as const) {
     it(`the shell's vertices are the body's plus 4 units along the normal of the frame blended towards: ${label}`, async () => {
       const bytes = readAsset('quake2/ogro/tris.MD2')
@@ -144,10 +157,13 @@ describe('power shells', () => {
       const plain = createRef<Group>()
       const renderer = await mount(
         <>
-          <MD2Model ref={ref} model={ogro} {...props}>
+          <MD2Model ref={ref} model={ogro} frame={props.frame}>
             <MD2Shell color={['red', 'blue']} />
+            {'lit' in props && <MD2Quake2Lighting />}
           </MD2Model>
-          <MD2Model ref={plain} model={ogro} {...props} />
+          <MD2Model ref={plain} model={ogro} frame={props.frame}>
+            {'lit' in props && <MD2Quake2Lighting />}
+          </MD2Model>
         </>,
       )
       await renderer.advanceFrames(2, 1 / 60)
@@ -222,7 +238,8 @@ describe('blob shadow', () => {
     )
     ref.current!.updateMatrixWorld(true)
     await renderer.advanceFrames(1, 1 / 60)
-    const shadowOf = () => (ref.current!.getObjectByName('ogro/tris.MD2 shadow') as Mesh).geometry.getAttribute('position').array as Float32Array
+    const shadowOf = () =>
+      (ref.current!.getObjectByName('ogro/tris.MD2 shadow') as Mesh).geometry.getAttribute('position').array as Float32Array
     const first = shadowOf().slice()
     // Default floor: under the lowest point of any frame.
     const lowest = Math.min(...Array.from({ length: first.length / 3 }, (_, i) => first[i * 3 + 1]!))

@@ -162,10 +162,11 @@ describe('MD2SkinLoader', () => {
     expect(noise.message).toMatch(/^http:\/\/localhost\/x\/noise, skin: not a PCX, TGA, PNG or JPEG image/)
   })
 
-  it('parse() decodes PCX and TGA bytes synchronously and leaves the decoded image alone', () => {
+  it('parse() decodes PCX bytes synchronously (TGA asynchronously, its decoder loaded on first use) and leaves the decoded image alone', async () => {
     const loader = new MD2SkinLoader()
     expect(loader.parse(readAsset('quake2/ogro/gib.pcx'), 'gib.pcx').image.width).toBe(256)
-    expect(loader.parse(tinyTGA()).image.height).toBe(2)
+    expect(() => loader.parse(tinyTGA(), 'tiny.tga')).toThrow(/a TGA image needs parseAsync \(its decoder is loaded on first use\)/)
+    expect(((await loader.parseAsync(tinyTGA())).image as { height: number }).height).toBe(2)
     const image = { width: 1, height: 2, data: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) }
     const texture = createSkinTexture(image)
     expect([...image.data]).toEqual([1, 2, 3, 4, 5, 6, 7, 8])

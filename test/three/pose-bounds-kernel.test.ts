@@ -6,7 +6,9 @@ import { parseAnimationTable } from '../../src/core/format/animationTable'
 import { createPose, type MD2Pose } from '../../src/core/animation/pose'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import type { MD2ModelData } from '../../src/core/format/types'
+import { poseBox } from '../../src/core/animation/blendVerticesBounded'
 import { quake2LightTable } from '../../src/core/lighting/quake2Light'
+import { Quake2Lighting } from '../../src/three/materials/Quake2Lighting'
 import { createMD2Geometry, writeMD2Pose, type CreateMD2GeometryOptions } from '../../src/three/mesh/MD2Geometry'
 import { bytesPerCall, settled } from '../support/alloc'
 import { ASSETS_DIR, readAsset } from '../support/assets'
@@ -23,7 +25,9 @@ function unaligned(model: MD2ModelData): MD2ModelData {
   return { ...model, frameData: bytes.subarray(1) }
 }
 
-const light = quake2LightTable(3, [0.9, 0.7, 0.5], false, new Float32Array(256 * 3))
+/** Quake II's light at one yaw row and shadelight, with the kernels that write it. */
+const light = new Quake2Lighting()
+quake2LightTable(3, [0.9, 0.7, 0.5], false, light.table)
 
 /**
  * A run through every animation: keyframes, blends between them, and crossfades from the previous
@@ -76,7 +80,7 @@ function boxOf(geometry: BufferGeometry): number[] {
   return [min.x, min.y, min.z, max.x, max.y, max.z]
 }
 
-const kinds: [string, MD2ModelData, readonly { start: number; end: number }[], CreateMD2GeometryOptions, Float32Array | undefined][] = [
+const kinds: [string, MD2ModelData, readonly { start: number; end: number }[], CreateMD2GeometryOptions, Quake2Lighting | undefined][] = [
   ['ogro', ogro, ogro.animations, {}, undefined],
   ['UFO:AI soldier', soldier, soldierTable, {}, undefined],
   ['ogro without normals', ogro, ogro.animations, { normals: false }, undefined],
@@ -85,7 +89,7 @@ const kinds: [string, MD2ModelData, readonly { start: number; end: number }[], C
 ]
 
 /** One options object for every call: a literal per call would be the allocation measured. */
-const POSE_BOUNDS = { bounds: 'pose' } as const
+const POSE_BOUNDS = { bounds: poseBox } as const
 
 describe('pose bounds from the blend kernels', () => {
   it.each([
@@ -124,7 +128,7 @@ describe('pose bounds from the blend kernels', () => {
       let fading = 0
       for (const pose of posesThrough(model, animations)) {
         writeMD2Pose(plain, pose, { light: table })
-        writeMD2Pose(boxed, pose, { light: table, bounds: 'pose' })
+        writeMD2Pose(boxed, pose, { light: table, bounds: poseBox })
         const what = `${pose.from}→${pose.to} at ${pose.t}, fade ${pose.fadeWeight}`
         for (const name of ['position', 'normal', 'color']) {
           expect(firstDifference(floats(boxed, name), floats(plain, name)), `${what}: ${name}`).toBe(-1)

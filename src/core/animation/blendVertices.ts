@@ -1,17 +1,6 @@
 import { LITTLE_ENDIAN_HOST } from '../bytes.js'
 import { FRAME_HEADER_SIZE } from '../format/spec.js'
-import {
-  SLOT,
-  blendFour,
-  blendFourLit,
-  blendPair,
-  blendPairLit,
-  blendPairNormals,
-  blendPairNormalsOverHeld,
-  blendPairNormalsOverHeldBounded,
-  blendPairOverHeld,
-} from './blendKernels.js'
-import { boundsFromCandidates, pairCandidates } from './poseBounds.js'
+import { SLOT, blendFour, blendPair, blendPairNormals, blendPairNormalsOverHeld, blendPairOverHeld } from './blendKernels.js'
 import type { MD2Pose } from './pose.js'
 import type { MD2ModelData } from '../format/types.js'
 
@@ -46,16 +35,19 @@ export type KeyframeBlend = Pick<MD2Pose, 'from' | 'to' | 't'>
 export interface BlendTarget {
   xyzIndex: Uint16Array | Uint32Array
   positions: Float32Array
-  /** Normals, unless light is written. */
+  /** Normals (the lit kernels of `blendVerticesLit.ts` write light instead). */
   normals?: Float32Array
   /**
-   * Quake II's per-vertex light, written instead of normals when both are given: `colors` receives
-   * `lightTable` (256 × 3 colours by normal index, see `quake2LightTable`) at the normal index of the
-   * frame blended towards.
+   * Quake II's per-vertex light, for the lit kernels (`blendVerticesLit.ts`) and `blendPoseInto`: `colors`
+   * receives `lightTable` (256 × 3 colours by normal index, see `quake2LightTable`) at the normal index of
+   * the frame blended towards. The kernels here ignore them.
    */
   colors?: Float32Array
   lightTable?: Float32Array
-  /** Receives the box of the positions written (min x, y, z then max x, y, z), exactly as stored. */
+  /**
+   * Receives the box of the positions written (min x, y, z then max x, y, z), exactly as stored: by the
+   * kernels of `blendVerticesBounded.ts` and `blendPoseInto` (the ones here leave it alone).
+   */
   bounds?: Float64Array
 }
 
@@ -69,27 +61,16 @@ export interface HeldPoseTarget extends BlendTarget {
 /**
  * The kernel for a blend: writes the blend of keyframes `blend.from` and `blend.to` of `model` at
  * `blend.t` into `target`, Y-up. Reads `model.frameData` and `model.frameTransforms` only (never
- * `model.frames`); allocates nothing (after the first call on a model's frames, and with `bounds`
- * after the first blend of a frame pair). Frame indices must be frames of the model: they are not
- * checked.
- *
- * The box, for `t` in [0, 1], is read at the frame pair's few candidate vertices (poseBounds.ts) from
- * what was written, rather than by another walk: every kernel writes each coordinate by the same
- * expression, so the box of any blend of a pair is reached at those vertices.
+ * `model.frames`); allocates nothing (after the first call on a model's frames). Frame indices must be
+ * frames of the model: they are not checked.
  */
 export function blendVerticesYUp(model: MD2BlendSource, blend: Readonly<KeyframeBlend>, target: Readonly<BlendTarget>): void {
   const source = weighPair(model, blend)
-  const { xyzIndex, positions, normals, colors, lightTable, bounds } = target
+  const { xyzIndex, positions, normals } = target
   const k = coefficients
   const words = source.words
-  if (colors !== undefined && lightTable !== undefined) blendPairLit(words, offsets, k, xyzIndex, positions, colors, lightTable)
-  else if (normals !== undefined) blendPairNormals(words, offsets, k, xyzIndex, positions, normals)
+  if (normals !== undefined) blendPairNormals(words, offsets, k, xyzIndex, positions, normals)
   else blendPair(words, offsets, k, xyzIndex, positions)
-  if (bounds !== undefined) {
-    const t = blend.t
-    if (t >= 0 && t <= 1) boundsFromCandidates(positions, pairCandidates(model, blend.from, blend.to, xyzIndex), bounds)
-    else boundsOf(positions, bounds)
-  }
 }
 
 /**
@@ -100,11 +81,8 @@ export function blendVerticesYUp(model: MD2BlendSource, blend: Readonly<Keyframe
  */
 export function blendPoseYUp(model: MD2BlendSource, pose: Readonly<MD2Pose>, target: Readonly<BlendTarget>): void {
   const source = weighFour(model, pose)
-  const { xyzIndex, positions, normals, colors, lightTable, bounds } = target
-  const words = source.words
-  if (colors !== undefined && lightTable !== undefined) blendFourLit(words, offsets, coefficients, xyzIndex, positions, colors, lightTable)
-  else blendFour(words, offsets, coefficients, xyzIndex, positions, normals)
-  if (bounds !== undefined) boundsOf(positions, bounds)
+  const { xyzIndex, positions, normals } = target
+  blendFour(source.words, offsets, coefficients, xyzIndex, positions, normals)
 }
 
 /**
@@ -115,28 +93,11 @@ export function blendPoseYUp(model: MD2BlendSource, pose: Readonly<MD2Pose>, tar
  */
 export function blendOverHeldPose(model: MD2BlendSource, pose: Readonly<MD2Pose>, target: Readonly<HeldPoseTarget>): void {
   const source = weighHeld(model, pose)
-  const { xyzIndex, positions, normals, heldPositions, heldNormals, bounds } = target
+  const { xyzIndex, positions, normals, heldPositions, heldNormals } = target
   const words = source.words
   const k = coefficients
-  if (normals === undefined || heldNormals === undefined) {
-    blendPairOverHeld(words, offsets, k, xyzIndex, positions, heldPositions)
-    if (bounds !== undefined) boundsOf(positions, bounds)
-  } else if (bounds === undefined) {
-    blendPairNormalsOverHeld(words, offsets, k, xyzIndex, positions, normals, heldPositions, heldNormals)
-  } else {
-    blendPairNormalsOverHeldBounded(words, offsets, k, xyzIndex, positions, normals, heldPositions, heldNormals, bounds)
-  }
-}
-
-/** Min x, y, z then max x, y, z of 3-float positions, into `out` (a walk, for the paths without candidates). */
-function boundsOf(positions: Float32Array, out: Float64Array): void {
-  out.fill(Infinity, 0, 3).fill(-Infinity, 3, 6)
-  for (let o = 0; o < positions.length; o += 3) {
-    for (let c = 0; c < 3; c++) {
-      out[c] = Math.min(out[c]!, positions[o + c]!)
-      out[c + 3] = Math.max(out[c + 3]!, positions[o + c]!)
-    }
-  }
+  if (normals === undefined || heldNormals === undefined) blendPairOverHeld(words, offsets, k, xyzIndex, positions, heldPositions)
+  else blendPairNormalsOverHeld(words, offsets, k, xyzIndex, positions, normals, heldPositions, heldNormals)
 }
 
 /**
@@ -202,7 +163,7 @@ export function weighPair(model: MD2BlendSource, blend: Readonly<KeyframeBlend>)
 }
 
 /** `weighPair` for the incoming blend of a crossfade over a held pose, each frame also weighted by `1 − fadeWeight`. */
-function weighHeld(model: MD2BlendSource, pose: Readonly<MD2Pose>): FrameWords {
+export function weighHeld(model: MD2BlendSource, pose: Readonly<MD2Pose>): FrameWords {
   const keep = 1 - pose.fadeWeight
   frames[0] = pose.from
   frames[1] = pose.to

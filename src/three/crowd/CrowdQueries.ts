@@ -2,7 +2,8 @@ import { Matrix4, Mesh, Sphere, Vector3, type Box3, type InstancedMesh, type Int
 import { readCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
 import { createPose, type MD2Pose } from '../../core/animation/pose.js'
 import type { MD2ModelData } from '../../core/format/types.js'
-import { createMD2Geometry, writeMD2Pose } from '../mesh/MD2Geometry.js'
+import { blendPoseYUp, blendVerticesYUp, type BlendTarget } from '../../core/animation/blendVertices.js'
+import { createMD2Geometry, getMD2RenderData } from '../mesh/MD2Geometry.js'
 import type { CrowdInstances } from './CrowdInstances.js'
 
 /**
@@ -11,7 +12,7 @@ import type { CrowdInstances } from './CrowdInstances.js'
  * each instance asked about is posed into one scratch mesh, made at the first question.
  */
 export class CrowdQueries {
-  private scratch: { mesh: Mesh; pose: MD2Pose } | undefined
+  private scratch: { mesh: Mesh; pose: MD2Pose; target: BlendTarget } | undefined
 
   constructor(
     private readonly crowd: {
@@ -23,15 +24,24 @@ export class CrowdQueries {
     },
   ) {}
 
-  /** Instance `i` posed into the scratch mesh (made at the first query). */
+  /** Instance `i` posed into the scratch mesh (made at the first query): positions only, by the body's kernels. */
   private pose(i: number): Mesh {
-    const scratch = (this.scratch ??= {
-      mesh: new Mesh(createMD2Geometry(this.crowd.model), this.crowd.mesh.material),
-      pose: createPose(0),
-    })
-    readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
-    writeMD2Pose(scratch.mesh.geometry, scratch.pose)
+    const scratch = (this.scratch ??= this.makeScratch())
+    const pose = readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
+    // The crowd's poses hold frames of its model (clamped as they are written).
+    if (pose.fadeWeight > 0) blendPoseYUp(this.crowd.model, pose, scratch.target)
+    else blendVerticesYUp(this.crowd.model, pose, scratch.target)
+    scratch.mesh.geometry.getAttribute('position').needsUpdate = true
     return scratch.mesh
+  }
+
+  private makeScratch(): { mesh: Mesh; pose: MD2Pose; target: BlendTarget } {
+    const geometry = createMD2Geometry(this.crowd.model, { normals: false })
+    const target = {
+      xyzIndex: getMD2RenderData(this.crowd.model).layout.xyzIndex,
+      positions: geometry.getAttribute('position').array as Float32Array,
+    }
+    return { mesh: new Mesh(geometry, this.crowd.mesh.material), pose: createPose(0), target }
   }
 
   /** The box of instance `i`'s pose, placed by its transform (in the crowd's space), written into `target`. */

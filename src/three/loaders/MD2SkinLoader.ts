@@ -12,8 +12,14 @@ import {
 import { MD2Error, isMD2Error } from '../../core/MD2Error.js'
 import { sniffImageType, type DecodedImage } from '../../core/images/decodedImage.js'
 import { decodePCX } from '../../core/images/pcx.js'
-import { decodeTGA } from '../../core/images/tga.js'
 import { FormatLoader } from './fetchBytes.js'
+
+/**
+ * The TGA decoder, loaded the first time a TGA skin is met: Quake II's skins are PCX, and an app whose
+ * skins are PCX, PNG or JPEG never downloads it.
+ */
+let tgaDecoder: Promise<typeof import('../../core/images/tga.js')> | undefined
+const loadTGADecoder = () => (tgaDecoder ??= import('../../core/images/tga.js'))
 
 /** The formats the loader tells apart by extension; anything else is sniffed from its bytes. */
 export type MD2SkinKind = 'pcx' | 'tga' | 'image' | 'unknown'
@@ -58,9 +64,9 @@ export class MD2SkinLoader extends FormatLoader<Texture> {
   }
 
   /**
-   * Decodes a PCX or TGA skin's bytes into a `DataTexture` (synchronously). `name` (the file name or
-   * URL) picks the format by its extension and is quoted in errors; without a `.pcx`/`.tga` name the
-   * format is sniffed. PNG/JPEG bytes need the browser: use `parseAsync` or `load`.
+   * Decodes a PCX skin's bytes into a `DataTexture` (synchronously). `name` (the file name or URL) picks
+   * the format by its extension and is quoted in errors; without a `.pcx` name the format is sniffed.
+   * TGA (its decoder is loaded on first use) and PNG/JPEG (the browser decodes them) need `parseAsync` or `load`.
    */
   parse(data: ArrayBuffer | Uint8Array, name?: string): DataTexture {
     const bytes = data instanceof Uint8Array ? data : new Uint8Array(data)
@@ -68,12 +74,11 @@ export class MD2SkinLoader extends FormatLoader<Texture> {
     const format = kind === 'pcx' || kind === 'tga' ? kind : sniffImageType(bytes)
     const decode = { name, maxPixels: this.maxPixels }
     if (format === 'pcx') return createSkinTexture(decodePCX(bytes, decode), name, this.maxTextureSize)
-    if (format === 'tga') return createSkinTexture(decodeTGA(bytes, decode), name, this.maxTextureSize)
     throw new MD2Error(
       'BAD_IMAGE',
       format === undefined
         ? 'not a PCX, TGA, PNG or JPEG image'
-        : `a ${format.toUpperCase()} image needs parseAsync (the browser decodes it)`,
+        : `a ${format.toUpperCase()} image needs parseAsync (${format === 'tga' ? 'its decoder is loaded on first use' : 'the browser decodes it'})`,
       { section: 'skin', file: name },
     )
   }
@@ -89,7 +94,7 @@ export class MD2SkinLoader extends FormatLoader<Texture> {
       if (format === 'image') return await bitmapTexture(bytes, name)
       const decode = { name, maxPixels: this.maxPixels }
       if (format === 'pcx') return createSkinTexture(decodePCX(bytes, decode), name, this.maxTextureSize)
-      if (format === 'tga') return createSkinTexture(decodeTGA(bytes, decode), name, this.maxTextureSize)
+      if (format === 'tga') return createSkinTexture((await loadTGADecoder()).decodeTGA(bytes, decode), name, this.maxTextureSize)
       throw new MD2Error('BAD_IMAGE', 'not a PCX, TGA, PNG or JPEG image', { section: 'skin', file: name })
     } catch (error) {
       throw isMD2Error(error) && name !== undefined ? error.withFile(name) : error

@@ -1,4 +1,7 @@
 import type { Object3D } from 'three'
+import { blendPoseYUpLit, type LitBlendTarget } from '../../core/animation/blendVerticesLit.js'
+import type { MD2BlendSource } from '../../core/animation/blendVertices.js'
+import type { MD2Pose } from '../../core/animation/pose.js'
 import { effectiveShadelight, quake2LightTable, shadeDotsRow, type Quake2LightFlags } from '../../core/lighting/quake2Light.js'
 
 export interface Quake2LightingOptions extends Quake2LightFlags {
@@ -9,7 +12,9 @@ export interface Quake2LightingOptions extends Quake2LightFlags {
 /**
  * One instance's Quake II light: the colour of each normal index for its current yaw row and
  * shadelight (`table`, read by the kernel), rebuilt only when the row, the light or a glow pulse
- * changes it. Nothing is allocated per frame.
+ * changes it. Nothing is allocated per frame. Give it to `writeMD2Pose(geometry, pose, { light })`, which
+ * writes the pose's light into the geometry's `color` attribute (`createMD2Geometry(model, { colors: true })`)
+ * with the lit kernels this brings.
  */
 export class Quake2Lighting {
   /** 256 × 3 linear colours by normal index. */
@@ -41,5 +46,10 @@ export class Quake2Lighting {
     built[3] = shade[2]!
     quake2LightTable(row, shade, true, this.table)
     return true
+  }
+
+  /** Writes `pose` and its light into `target` (`writeMD2Pose` calls it; its `colors` and `lightTable` are set). */
+  writeLit(model: MD2BlendSource, pose: Readonly<MD2Pose>, target: Readonly<LitBlendTarget>): void {
+    blendPoseYUpLit(model, pose, target)
   }
 }

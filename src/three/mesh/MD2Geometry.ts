@@ -1,5 +1,7 @@
 import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, Sphere, Vector3 } from 'three'
-import { blendOverHeldPose, blendPoseYUp, blendVerticesYUp, type HeldPoseTarget } from '../../core/animation/blendVertices.js'
+import { blendOverHeldPose, blendVerticesYUp, type HeldPoseTarget } from '../../core/animation/blendVertices.js'
+import type { LitBlendTarget } from '../../core/animation/blendVerticesLit.js'
+import type { PoseBoxKernels } from '../../core/animation/blendVerticesBounded.js'
 import type { PoseOutputs } from '../../core/animation/blendPoseInto.js'
 import { buildVertexLayout, type MD2VertexLayout } from '../../core/format/vertexLayout.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
@@ -181,16 +183,30 @@ export function writeMD2Blend(geometry: BufferGeometry, model: MD2ModelData, ble
 
 const shownBlend: MD2Blend = { from: 0, to: 0, t: 0 }
 
+/** Per-vertex light written with a pose (`Quake2Lighting` is one): its table, and the kernels that write it. */
+export interface MD2PoseLight {
+  /** 256 × 3 colours by normal index. */
+  readonly table: Float32Array
+  writeLit(model: MD2ModelData, pose: Readonly<MD2Pose>, target: Readonly<LitBlendTarget>): void
+}
+
 /** What `writeMD2Pose` writes besides the positions and normals, all in the same pass. */
 export interface WriteMD2PoseOptions {
-  /** Quake II lighting: 256 × 3 colours by normal index (`Quake2Lighting.table`), written into the `color` attribute. */
-  light?: Float32Array
+  /**
+   * Quake II lighting (a `Quake2Lighting`): its table's colour at each vertex's normal index, written into
+   * the `color` attribute instead of normals, by the lit kernels it brings.
+   */
+  light?: MD2PoseLight
   /** A power-up shell's geometry (`createMD2ShellGeometry`): the pose pushed out along its normals. */
   shell?: BufferGeometry
   /** A blob shadow's geometry (`createMD2ShadowGeometry`) and its shade vector and height (see `PoseOutputs.shadowParameters`). */
   shadow?: { geometry: BufferGeometry; parameters: Float64Array }
-  /** `"pose"`: set the geometry's `boundingBox` and `boundingSphere` to the pose's, found in the same pass. */
-  bounds?: 'frames' | 'pose'
+  /**
+   * The pose's box (`poseBox`): the geometry's `boundingBox` and `boundingSphere` set to it, found with the
+   * pass that writes the pose, by the kernels it brings. Without it they keep what they hold (the all-frames
+   * bounds `createMD2Geometry` gives; `resetMD2Bounds` puts them back).
+   */
+  bounds?: PoseBoxKernels
 }
 
 /**
@@ -222,8 +238,9 @@ export function writeMD2Pose(geometry: BufferGeometry, pose: Readonly<MD2Pose>, 
   target.positions = position.array as Float32Array
   target.normals = lit ? undefined : (normal?.array as Float32Array | undefined)
   target.colors = lit ? (color.array as Float32Array) : undefined
-  target.lightTable = lit ? light : undefined
-  const bounds = (target.bounds = options.bounds === 'pose' ? poseBox : undefined)
+  target.lightTable = lit ? light.table : undefined
+  const boxed = options.bounds
+  const bounds = (target.bounds = boxed ? poseBoxArray : undefined)
   if (shell !== undefined || shadow !== undefined) {
     // A power shell or a blob shadow: written with the body in one pass by the kernel their geometries brought.
     const shellPosition = shell?.getAttribute('position') as BufferAttribute | undefined
@@ -235,14 +252,21 @@ export function writeMD2Pose(geometry: BufferGeometry, pose: Readonly<MD2Pose>, 
     target.shell = target.shadow = target.shadowParameters = undefined
     if (shellPosition) shellPosition.needsUpdate = true
     if (shadowPosition) shadowPosition.needsUpdate = true
-  } else if (fading && !lit) {
+  } else if (lit) {
+    light.writeLit(model, pose, target as LitBlendTarget)
+    if (fading) boxed?.afterPose(target)
+    else boxed?.afterPair(model, pose, target)
+  } else if (fading) {
     // The outgoing pose is held for the whole fade: blend it once, then mix it in each frame.
     const held = heldPoseOf(geometry, model, pose, layout.xyzIndex, target.normals !== undefined)
     target.heldPositions = held.positions
     target.heldNormals = held.normals
-    blendOverHeldPose(model, pose, target)
-  } else if (fading) blendPoseYUp(model, pose, target)
-  else blendVerticesYUp(model, pose, target)
+    if (boxed) boxed.overHeld(model, pose, target)
+    else blendOverHeldPose(model, pose, target)
+  } else {
+    blendVerticesYUp(model, pose, target)
+    boxed?.afterPair(model, pose, target)
+  }
   if (bounds !== undefined) setPoseBounds(geometry, bounds)
   position.needsUpdate = true
   if (normal && target.normals) normal.needsUpdate = true
@@ -326,7 +350,7 @@ export function resetMD2Bounds(geometry: BufferGeometry, model: MD2ModelData): v
   ;(geometry.boundingSphere ??= new Sphere()).copy(data.boundingSphere)
 }
 
-const poseBox = new Float64Array(6)
+const poseBoxArray = new Float64Array(6)
 const NO_OPTIONS: WriteMD2PoseOptions = {}
 
 function isFrame(frame: number, count: number): boolean {

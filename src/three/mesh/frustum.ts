@@ -1,4 +1,4 @@
-import { Matrix4, Sphere, WebGPUCoordinateSystem, type Camera, type Mesh } from 'three'
+import { Frustum, Matrix4, Sphere, WebGPUCoordinateSystem, type Camera, type Mesh } from 'three'
 
 /** Floats in a frustum's planes: six (right, left, bottom, top, far, near), each a unit normal (xyz) and its constant. */
 export const FRUSTUM_FLOATS = 24
@@ -60,18 +60,18 @@ export function sphereInFrustum(planes: Float32Array, sphere: Float64Array): boo
 
 /**
  * The world's view frustum, shared by every model: rebuilt only when the camera or its matrices change,
- * so N models pay for one frustum per frame, not N.
+ * so N models pay for one frustum per frame, not N. three's own `Frustum` (the one its renderer culls
+ * with, for WebGL, WebGPU and reversed depth): a model tests one sphere, the crowd's loop the planes above.
  */
 const shared = {
   camera: null as Camera | null,
-  /** projectionMatrix then matrixWorldInverse elements the planes were built from. */
+  /** projectionMatrix then matrixWorldInverse elements the frustum was built from. */
   key: new Float64Array(32),
-  planes: new Float32Array(FRUSTUM_FLOATS),
+  frustum: new Frustum(),
   sphere: new Sphere(),
-  bounds: new Float64Array(4),
 }
 
-function worldFrustum(camera: Camera): Float32Array {
+function worldFrustum(camera: Camera): Frustum {
   const projection = camera.projectionMatrix.elements
   const view = camera.matrixWorldInverse.elements
   const key = shared.key
@@ -81,9 +81,10 @@ function worldFrustum(camera: Camera): Float32Array {
     shared.camera = camera
     key.set(projection)
     key.set(view, 16)
-    writeFrustumPlanes(shared.planes, camera)
+    viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+    shared.frustum.setFromProjectionMatrix(viewProjection, camera.coordinateSystem, camera.reversedDepth)
   }
-  return shared.planes
+  return shared.frustum
 }
 
 /**
@@ -95,8 +96,6 @@ export function inView(mesh: Mesh, camera: Camera): boolean {
   const sphere = mesh.geometry.boundingSphere
   if (!sphere) return true
   const world = shared.sphere.copy(sphere).applyMatrix4(mesh.matrixWorld)
-  const bounds = shared.bounds
-  world.center.toArray(bounds)
-  bounds[3] = world.radius * 1.25
-  return sphereInFrustum(worldFrustum(camera), bounds)
+  world.radius *= 1.25
+  return worldFrustum(camera).intersectsSphere(world)
 }

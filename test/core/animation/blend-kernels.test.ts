@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest'
 import { generateKernels, ROOT } from '../../../scripts/generate-kernels'
 import { blendPoseInto } from '../../../src/core/animation/blendPoseInto'
 import { blendOverHeldPose, blendPoseYUp, blendVerticesYUp, type MD2BlendSource } from '../../../src/core/animation/blendVertices'
+import { blendPoseYUpLit, type LitBlendTarget } from '../../../src/core/animation/blendVerticesLit'
+import { poseBox } from '../../../src/core/animation/blendVerticesBounded'
 import { createPose, type MD2Pose } from '../../../src/core/animation/pose'
 import { parseMD2 } from '../../../src/core/format/parseMD2'
 import { buildVertexLayout } from '../../../src/core/format/vertexLayout'
@@ -29,6 +31,13 @@ function sameBits(a: Float32Array, b: Float32Array): boolean {
 const blend: MD2Pose = { ...createPose(40), to: 41, t: 0.3 }
 const crossfade: MD2Pose = { from: 40, to: 41, t: 0.3, fadeFrom: 3, fadeTo: 4, fadeT: 0.6, fadeWeight: 0.45 }
 
+/** The body path's kernels: lit ones (Quake II light instead of normals) or those writing normals. */
+function writeBody(pose: MD2Pose, lit: boolean, target: LitBlendTarget, model: MD2BlendSource = ogro): void {
+  if (lit) blendPoseYUpLit(model, pose, { ...target, normals: undefined })
+  else if (pose.fadeWeight > 0) blendPoseYUp(model, pose, target)
+  else blendVerticesYUp(model, pose, target)
+}
+
 describe('generated kernels', () => {
   it('the checked-in kernel files are what scripts/generate-kernels.ts writes', async () => {
     for (const { path, text } of await generateKernels()) {
@@ -44,10 +53,9 @@ describe('blend kernel variants', () => {
     ['a blend', blend],
     ['a crossfade', crossfade],
   ] as const)('%s with a shell and a shadow writes the same body as without them, lit or with normals', (_, pose) => {
-    const write = pose.fadeWeight > 0 ? blendPoseYUp : blendVerticesYUp
     for (const lit of [false, true]) {
-      const plain = { xyzIndex, positions: floats(), normals: floats(), colors: floats(), lightTable: lit ? light : undefined }
-      write(ogro, pose, plain)
+      const plain = { xyzIndex, positions: floats(), normals: floats(), colors: floats(), lightTable: light }
+      writeBody(pose, lit, plain)
       const shell = floats()
       const shadow = floats()
       const copies = {
@@ -91,7 +99,8 @@ describe('blend kernel variants', () => {
       [undefined, new Float64Array(6)],
     ] as const) {
       const over = { xyzIndex, positions: floats(), normals, heldPositions: held.positions, heldNormals: held.normals, bounds }
-      blendOverHeldPose(ogro, crossfade, over)
+      if (bounds) poseBox.overHeld(ogro, crossfade, over)
+      else blendOverHeldPose(ogro, crossfade, over)
       for (let i = 0; i < size; i++) {
         expect(over.positions[i]).toBeCloseTo(four.positions[i]!, 3)
         if (normals) expect(normals[i]).toBeCloseTo(four.normals[i]!, 5)
@@ -110,12 +119,11 @@ describe('blend kernel variants', () => {
     expect(padded.frameData.byteOffset % 4).not.toBe(0)
     for (const pose of [blend, crossfade, { ...createPose(197), to: 0, t: 0.999 }]) {
       for (const lit of [false, true]) {
-        const write = pose.fadeWeight > 0 ? blendPoseYUp : blendVerticesYUp
-        const target = () => ({ xyzIndex, positions: floats(), normals: floats(), colors: floats(), lightTable: lit ? light : undefined })
+        const target = () => ({ xyzIndex, positions: floats(), normals: floats(), colors: floats(), lightTable: light })
         const a = target()
         const b = target()
-        write(ogro, pose, a)
-        write(padded, pose, b)
+        writeBody(pose, lit, a)
+        writeBody(pose, lit, b, padded)
         expect(a.positions.some((x) => x !== 0) && (lit ? a.colors : a.normals).some((x) => x !== 0)).toBe(true)
         expect(sameBits(a.positions, b.positions) && sameBits(a.normals, b.normals) && sameBits(a.colors, b.colors)).toBe(true)
       }

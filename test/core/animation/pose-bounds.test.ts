@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseAnimationTable } from '../../../src/core/format/animationTable'
 import { blendVerticesYUp } from '../../../src/core/animation/blendVertices'
+import { poseBox } from '../../../src/core/animation/blendVerticesBounded'
 import { boundsFromCandidates, pairCandidates } from '../../../src/core/animation/poseBounds'
 import { parseMD2 } from '../../../src/core/format/parseMD2'
 import { FRAME_HEADER_SIZE } from '../../../src/core/format/spec'
@@ -108,7 +109,9 @@ describe('pose bounds from the candidates of a frame pair', () => {
     const positions = new Float32Array(xyzIndex.length * 3)
     const bounds = new Float64Array(6)
     for (const model of [ogro, mirrored(ogro)]) {
-      blendVerticesYUp(model, { from: 10, to: 11, t }, { xyzIndex, positions, bounds })
+      const target = { xyzIndex, positions, bounds }
+      blendVerticesYUp(model, { from: 10, to: 11, t }, target)
+      poseBox.afterPair(model, { from: 10, to: 11, t }, target)
       expect(Array.from(bounds)).toEqual(boxOfPositions(positions))
     }
   })

@@ -1,6 +1,6 @@
 import { useFrame, useThree } from '@react-three/fiber'
 import { useEffect, useRef, type RefObject } from 'react'
-import { MD2Model, useMD2, usePlayerAnimation, type MD2Crowd, type PlayerInput } from 'react-three-md2'
+import { MD2Model, MD2PoseBounds, MD2Quake2Lighting, useMD2, usePlayerAnimation, type MD2Crowd, type PlayerInput } from 'react-three-md2'
 import type { Group, Mesh } from 'three'
 import { placeCamera } from './camera'
 import { touchedEnemy, updatePlayerBox } from './colliders'
@@ -92,9 +92,13 @@ export function Player({ world, crowd, keyTarget }: { world: World; crowd: MD2Cr
   })
 
   return (
-    <MD2Model ref={root} model={model} controller={animation} bounds="pose" lighting="quake2" shadelight={0.9}>
+    <MD2Model ref={root} model={model} controller={animation}>
+      <MD2PoseBounds />
+      <MD2Quake2Lighting shadelight={0.9} />
       {/* The weapon shows the body's frames (sync), as Quake II draws a player's weapon model. */}
-      <MD2Model url={OGRO_WEAPON} sync lighting="quake2" shadelight={0.9} />
+      <MD2Model url={OGRO_WEAPON} sync>
+        <MD2Quake2Lighting shadelight={0.9} />
+      </MD2Model>
     </MD2Model>
   )
 }

@@ -4,7 +4,7 @@ import { isDown, type World } from './world'
 
 /**
  * Colliders from the poses drawn, as plain boxes: the player's mesh keeps the box of its pose
- * (`<MD2Model bounds="pose">`), and `crowd.getPoseBounds(i, box)` gives an enemy's. A crouching
+ * (`<MD2PoseBounds>` in its `<MD2Model>`), and `crowd.getPoseBounds(i, box)` gives an enemy's. A crouching
  * player's box is lower, a dying enemy's sinks with it. Enemies down on the floor no longer block:
  * they are walked over.
  */

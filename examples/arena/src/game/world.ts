@@ -53,7 +53,7 @@ export interface Player {
   velocity: number
   /** The animation shown, by Quake II's frame names (`stand`, `run`, `jump`, `crstand`…). */
   animation: string
-  /** The player's collider: the box of the pose drawn (`bounds="pose"`), in world space. */
+  /** The player's collider: the box of the pose drawn (`<MD2PoseBounds>`), in world space. */
   readonly box: Box3
 }
 

@@ -1,0 +1,45 @@
+import { useLayoutEffect, useMemo } from 'react'
+import type { MD2ModelData } from '../core/format/types.js'
+import type { Quake2LightFlags } from '../core/lighting/quake2Light.js'
+import { warnOnce } from '../core/warnOnce.js'
+import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
+import type { MD2PoseLayer } from './MD2ModelContext.js'
+import { useLayerOwner } from './useLayerOwner.js'
+
+export interface MD2Quake2LightingProps extends Quake2LightFlags {
+  /** The light at the model's feet (what the engine samples from the lightmap below it): one level or RGB. Default 1. */
+  shadelight?: number | readonly [number, number, number]
+}
+
+/**
+ * Lights the `<MD2Model>` it is put in as Quake II's renderer does (`R_DrawAliasModel`), not with three's
+ * lights: each vertex's colour is the engine's light table entry for its normal (in the frame blended
+ * towards) and the model's world yaw, times `shadelight`, clamped to 1, and the skin is modulated by it on
+ * an unlit material. `minlight` (RF_MINLIGHT: a shadelight whose channels are all ≤ 0.1 is raised to 0.1),
+ * `fullbright` (RF_FULLBRIGHT: shadelight 1), `glow` (RF_GLOW: pulses by 0.1 × sin(7 t), never below 0.8 of
+ * itself). Written in the same pass as the pose; the table is rebuilt only when the yaw crosses into
+ * another of its 16 rows or the light changes. Its code ships only with its import. Renders nothing itself.
+ */
+export function MD2Quake2Lighting({ shadelight = 1, minlight = false, fullbright = false, glow = false }: MD2Quake2LightingProps): null {
+  const { model, addLayer } = useLayerOwner('MD2Quake2Lighting')
+  const lighting = useMemo(() => new Quake2Lighting(), [])
+  lighting.set({ shadelight: checkedShadelight(model, shadelight), minlight, fullbright, glow })
+  const layer = useMemo<MD2PoseLayer>(
+    () => ({ kind: 'light', light: lighting, place: (body, clock) => lighting.update(body, clock) }),
+    [lighting],
+  )
+  useLayoutEffect(() => addLayer(layer), [addLayer, layer])
+  return null
+}
+
+/** A shadelight from props: finite and not negative, else 1 with a one-time warning. */
+function checkedShadelight(model: MD2ModelData, value: number | readonly number[]): number | [number, number, number] {
+  const channels = typeof value === 'number' ? [value, value, value] : value
+  if (channels.length === 3 && channels.every((c) => Number.isFinite(c) && c >= 0))
+    return typeof value === 'number' ? value : [channels[0]!, channels[1]!, channels[2]!]
+  warnOnce(
+    `${model.name}:shadelight:${String(value)}`,
+    `${model.name ?? 'model'}: shadelight={${JSON.stringify(value)}} is not a level or [r, g, b] of finite numbers ≥ 0; using 1`,
+  )
+  return 1
+}
