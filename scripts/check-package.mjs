@@ -65,11 +65,15 @@ try {
   mkdirSync(join(app, 'src'))
   writeFileSync(
     join(app, 'src/app.tsx'),
-    `import { MD2Model, MD2Instances, useMD2, type MD2ModelProps } from 'react-three-md2'
+    `import { MD2Model, MD2Instances, MD2Quake2Lighting, useMD2, type MD2ModelProps } from 'react-three-md2'
 
 export function Ogro(props: Partial<MD2ModelProps>) {
   const model = useMD2('/players/ogro/tris.md2')
-  return <MD2Model {...props} model={model} animation="run" crossfade={0.2} lighting="quake2" />
+  return (
+    <MD2Model {...props} model={model} animation="run" crossfade={0.2}>
+      <MD2Quake2Lighting />
+    </MD2Model>
+  )
 }
 export const army = <MD2Instances url="/players/ogro/tris.md2" limit={10} />
 // Real types, not \`any\`: a wrong prop type must be an error.

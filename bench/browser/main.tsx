@@ -42,6 +42,7 @@ import { useMD2Crowd } from '../../src/react/MD2Instances'
 import { createMD2Geometry } from '../../src/three/mesh/MD2Geometry'
 import { createSkinTexture } from '../../src/three/loaders/MD2SkinLoader'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { createRifle } from '../../stories/support/rifle'
 import { benchGl, drawnBy, gpuSync, isRendererKind } from './renderers'
 
@@ -351,8 +352,8 @@ function ArmedCrowd({
 function Follower({ leader, model, skin, tag }: { leader: MD2Crowd; model: MD2ModelData; skin: Texture | null; tag?: string }) {
   const crowd = useMD2Crowd(model, { limit: leader.capacity, map: skin })
   useEffect(() => {
-    crowd.follow(leader, tag === undefined ? {} : { tag, sync: false })
-    return () => crowd.follow(null)
+    followCrowd(crowd, leader, tag === undefined ? {} : { tag, sync: false })
+    return () => followCrowd(crowd, null)
   }, [crowd, leader, tag])
   return <primitive object={crowd} />
 }

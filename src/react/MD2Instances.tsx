@@ -9,23 +9,31 @@ import {
   useMemo,
   useRef,
   useState,
+  use,
   type ReactNode,
   type Ref,
 } from 'react'
 import type { Group, MeshBasicMaterial, MeshLambertMaterial } from 'three'
-import type { MD2AnimationController } from '../core/animation/MD2AnimationController.js'
 import { MD2Error } from '../core/MD2Error.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../core/warnOnce.js'
 import type { ShellSpec } from '../core/lighting/quake2Light.js'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
+import { MD2CrowdInstance } from '../three/crowd/MD2CrowdInstance.js'
+import type { followCrowd as followCrowdFunction } from '../three/crowd/followCrowd.js'
 import type { MD2PoseSource } from './MD2Model.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
 import { useSkinProp, type MD2SkinProp } from './loading/useSkinProp.js'
-import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController, type UseMD2AnimationOptions } from './useMD2Animation.js'
+import {
+  ANIMATION_FRAME_PRIORITY,
+  splitAnimationProps,
+  useAnimationList,
+  useMD2AnimationOptions,
+  type UseMD2AnimationOptions,
+} from './useMD2Animation.js'
 
 /** Options of `useMD2Crowd`: the crowd's, with the device's texture limit filled in. */
 export type UseMD2CrowdOptions = Omit<MD2CrowdOptions, 'maxTextureSize'>
@@ -68,7 +76,19 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
 }
 
 /** What an `<MD2Instances>` tells what is inside it: its crowd, its instance slots (for `<MD2Instance>`). */
-const CrowdContext = createContext<{ crowd: MD2Crowd; claim(): number; free(i: number): void } | null>(null)
+interface CrowdSlots {
+  crowd: MD2Crowd
+  /** The `<MD2Instance>` control at each claimed index, so the crowd's loop and end events reach it. */
+  controls: (MD2CrowdInstance | undefined)[]
+  claim(): number
+  free(i: number): void
+}
+
+const CrowdContext = createContext<CrowdSlots | null>(null)
+
+let followCrowdModule: Promise<typeof followCrowdFunction> | undefined
+/** The follower chain's code, loaded once on demand: crowds that never follow do not ship it. */
+const loadFollowCrowd = () => (followCrowdModule ??= import('../three/crowd/followCrowd.js').then((module) => module.followCrowd))
 
 export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 'children'> {
   /** An MD2 file to load (Suspense; cached by URL), or `model`. */
@@ -119,7 +139,7 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
  * Instanced rendering of one model, as drei's `<Instances>`: every `<MD2Instance>` inside is one
  * instance of a single draw call, animated on the GPU from the file's own frame bytes. Each instance
  * takes `<MD2Model>`'s animation props and its own transform. The ref is the `MD2Crowd` (an `InstancedMesh`).
- * An `<MD2Instances sync>` or `tag` inside draws another model on every instance (`MD2Crowd.follow`).
+ * An `<MD2Instances sync>` or `tag` inside draws another model on every instance (`followCrowd`).
  */
 export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2Instances({ url, model, ...props }, ref) {
   if (model) return <InstancesView ref={ref} model={model} {...props} />
@@ -174,6 +194,8 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       )
     }
     const leader = follows ? parent?.crowd : undefined
+    // Following is loaded the first time a crowd follows (suspending once, before the crowd is made).
+    const followCrowd = leader ? use(loadFollowCrowd()) : undefined
     // A follower holds exactly its leader's instances.
     const limit = leader?.capacity ?? givenLimit ?? 1000
     if (leader && givenLimit !== undefined && givenLimit !== leader.capacity) {
@@ -190,17 +212,29 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     // Set while rendering, so followers inside find the tags in their own (earlier) layout effects.
     crowd.tags = tagData
     useLayoutEffect(() => {
-      if (!leader) return
-      crowd.follow(leader, { tag, sync })
+      if (!leader || !followCrowd) return
+      followCrowd(crowd, leader, { tag, sync })
       return () => {
-        if (crowd.leader === leader) crowd.follow(null)
+        if (crowd.leader === leader) followCrowd(crowd, null)
       }
-    }, [crowd, leader, tag, sync, leader?.tags])
+    }, [crowd, leader, followCrowd, tag, sync, leader?.tags])
     const slots = useMemo(() => {
       const free: number[] = []
       let next = 0
+      // The instances' own controllers, by slot: the crowd's events go to the one whose slot they name.
+      const controls: (MD2CrowdInstance | undefined)[] = []
+      if (!leader)
+        crowd.events = {
+          onFrame: (i, frame) => {
+            const control = controls[i]
+            control?.callbacks.onFrame?.(frame, control.animation)
+          },
+          onLoop: (i) => controls[i]?.callbacks.onLoop?.(controls[i]!.animation),
+          onEnd: (i) => controls[i]?.callbacks.onEnd?.(controls[i]!.animation),
+        }
       return {
         crowd,
+        controls,
         claim: () => {
           if (leader)
             throw new MD2Error(
@@ -217,6 +251,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
           return i
         },
         free: (i: number) => {
+          controls[i] = undefined
           crowd.hide(i)
           // The next instance in this slot starts from the crowd's own look.
           crowd.setShell(i, undefined)
@@ -240,8 +275,8 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
   onAnimationEnd?: UseMD2AnimationOptions['onEnd']
   /** Show what this controller shows instead of animating by props. */
   controller?: MD2PoseSource
-  /** Receives this instance's animation controller (`play`, `pause`, `frame`, `progress`…). */
-  controllerRef?: Ref<MD2AnimationController>
+  /** Receives this instance's controller (`play`, `pause`, `showFrame`, `pose`…), which plays it on the crowd's clock. */
+  controllerRef?: Ref<MD2CrowdInstance>
   /** This instance's power-up shells, as `<MD2Model shell>` (`null`: none). Default: the `<MD2Instances shell>`. */
   shell?: ShellSpec | readonly ShellSpec[] | null
   /** This instance's blob shadow, as `<MD2Model shadow>`. Default: the `<MD2Instances shadow>`. */
@@ -272,18 +307,34 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
     crowd.setShell(index.value, shellKey === undefined ? undefined : (JSON.parse(shellKey) as ShellSpec | ShellSpec[] | null))
     crowd.setShadow(index.value, shadow)
   }, [crowd, index, shellKey, shadow])
-  const ownController = useOwnController(crowd.model, animationOptions, controllerRef)
+  // Played by the crowd's own clock (advanced by the crowd, typed arrays for every instance), as the props say.
+  const animations = useAnimationList(crowd.model, animationOptions.animationTable)
+  const control = useMemo(() => new MD2CrowdInstance(crowd, -1, animations), [crowd, animations])
+  control.callbacks = animationOptions
+  useLayoutEffect(() => {
+    control.index = index.value
+    slots.controls[index.value] = control
+    return () => {
+      if (slots.controls[control.index] === control) slots.controls[control.index] = undefined
+      // A controller kept past unmount must not play the slot's next owner.
+      control.index = -1
+    }
+  }, [control, slots, index])
+  useMD2AnimationOptions(control, animationOptions)
+  useImperativeHandle(controllerRef, () => control, [control])
+  // A controller given as a prop shows its pose instead; when it goes, the instance plays by its props again.
+  const frame = useRef(animationOptions.frame)
+  frame.current = animationOptions.frame
+  useLayoutEffect(() => (controller ? () => control.showFrame(frame.current ?? null) : undefined), [controller, control])
   const group = useRef<Group>(null)
   useImperativeHandle(ref, () => group.current!, [])
-  const source = controller ?? ownController
-  // Before the crowd draws: the animation moves on, then the pose and the place go to the instance's slot.
-  useFrame((_, delta) => {
-    if (!controller) ownController.update(delta)
+  // Before the crowd draws: the place (and a given controller's pose) go to the instance's slot.
+  useFrame(() => {
     const node = group.current
     if (!node || index.value < 0) return
     node.updateMatrix()
     crowd.setMatrix(index.value, node.matrix)
-    crowd.setPose(index.value, source.pose)
+    if (controller) crowd.setPose(index.value, controller.pose)
   }, ANIMATION_FRAME_PRIORITY)
   return (
     <group ref={group} {...groupProps}>

@@ -50,8 +50,18 @@ export function useMD2Animation(model: MD2ModelData, options: UseMD2AnimationOpt
   return controller
 }
 
-/** Applies the declarative options to an controller, each when it changes. */
-export function useMD2AnimationOptions(controller: MD2AnimationController, options: UseMD2AnimationOptions): void {
+/** What the animation props drive: a model's `MD2AnimationController`, or a crowd instance's `MD2CrowdInstance`. */
+export interface AnimationControl {
+  play(selector: AnimationSelector, options?: PlayOptions): void
+  setRate(fps: number | undefined, speed: number | undefined): void
+  setInterpolate(on: boolean): void
+  pause(): void
+  resume(): void
+  showFrame(frame: number | null): void
+}
+
+/** Applies the declarative options to a controller, each when it changes. */
+export function useMD2AnimationOptions(controller: AnimationControl, options: UseMD2AnimationOptions): void {
   const { animation, fps, speed, loop = true, reverse = false, playing = true, interpolate = true, frame, crossfade = 0 } = options
   const first = useRef(true)
   // A new animation restarts; the latest rates, crossfade and `playing` go with it (changes of those
@@ -68,9 +78,7 @@ export function useMD2AnimationOptions(controller: MD2AnimationController, optio
   }, [controller, key, loop, reverse])
   useLayoutEffect(() => controller.setRate(fps, speed), [controller, fps, speed])
   useLayoutEffect(() => (playing ? controller.resume() : controller.pause()), [controller, playing])
-  useLayoutEffect(() => {
-    controller.clock.interpolate = interpolate
-  }, [controller, interpolate])
+  useLayoutEffect(() => controller.setInterpolate(interpolate), [controller, interpolate])
   useLayoutEffect(() => controller.showFrame(frame ?? null), [controller, frame])
   useLayoutEffect(
     () => () => {

@@ -6,7 +6,7 @@
 import { createRef } from 'react'
 import type { Group } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { MD2AnimationController } from '../../src/core/animation/MD2AnimationController'
+import type { MD2CrowdInstance } from '../../src/three/crowd/MD2CrowdInstance'
 import { CROWD_POSE_STRIDE } from '../../src/core/animation/CrowdClock'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
@@ -25,7 +25,7 @@ const poseOf = (crowd: MD2Crowd, i: number) => [...crowd.clock.poses.subarray(i 
 describe('<MD2Instances>', () => {
   it('instances take slots, follow their transforms and animate by props, with the controller and events', async () => {
     const crowd = createRef<MD2Crowd>()
-    const controller = createRef<MD2AnimationController>()
+    const controller = createRef<MD2CrowdInstance>()
     const onFrame = vi.fn()
     const onEnd = vi.fn()
     const r = await mount(
@@ -72,6 +72,45 @@ describe('<MD2Instances>', () => {
     await r.update(scene(2))
     await r.advanceFrames(1, 0.05)
     expect(crowd.current!.count).toBe(2)
+  })
+
+  it("the controller plays its instance on the crowd's clock, and a kept controller lets the slot's next owner be", async () => {
+    const crowd = createRef<MD2Crowd>()
+    const controller = createRef<MD2CrowdInstance>()
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const scene = (first: boolean) => (
+      <MD2Instances ref={crowd} model={ogro} limit={1}>
+        {first ? <MD2Instance key="a" animation="stand" controllerRef={controller} /> : <MD2Instance key="b" frame={3} />}
+      </MD2Instances>
+    )
+    const r = await mount(scene(true))
+    await r.advanceFrames(2, 0.05)
+    const c = crowd.current!
+    const control = controller.current!
+    control.play('jump', { loop: false })
+    await r.advanceFrames(1, 0.01)
+    const jump = ogro.animations.find((a) => a.name === 'jump')!
+    expect(control.animation).toBe(jump)
+    expect(poseOf(c, 0)[0]).toBe(jump.start)
+    control.pause()
+    const paused = poseOf(c, 0)
+    await r.advanceFrames(3, 0.05)
+    expect(poseOf(c, 0)).toEqual(paused)
+    expect(control.playing).toBe(false)
+    control.showFrame(12.25)
+    await r.advanceFrames(1, 0.05)
+    expect(poseOf(c, 0)).toEqual([12, 13, 0.25])
+    // An unknown name warns once, naming what plays instead.
+    control.play('nope')
+    control.play('nope')
+    expect(warn.mock.calls.filter(([m]) => String(m).includes('nope'))).toHaveLength(1)
+    // The slot goes to another instance; the old controller no longer reaches it.
+    await r.update(scene(false))
+    await r.advanceFrames(1, 0.05)
+    control.play('run')
+    control.showFrame(40)
+    await r.advanceFrames(2, 0.05)
+    expect(poseOf(c, 0)).toEqual([3, 3, 0])
   })
 
   it('light props change the light of every instance live', async () => {

@@ -16,6 +16,7 @@ import { MD2Attach } from '../../src/react/MD2Attach'
 import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
 import { MD2Model } from '../../src/react/MD2Model'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { createMD2Geometry, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
 import { bytesPerCall, settled } from '../support/alloc'
 import { readAsset } from '../support/assets'
@@ -141,7 +142,7 @@ describe('a synced follower crowd', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {})
     const leader = leaderOf(knight, KNIGHT_POSES)
     const weapon = new MD2Crowd(knightWeapon, { limit: KNIGHT_POSES.length, maxTextureSize: 4096 })
-    weapon.follow(leader)
+    followCrowd(weapon, leader)
     leader.update(0)
     expect(weapon.count).toBe(KNIGHT_POSES.length)
     // Read by component, whatever the attribute's layout (plain or interleaved).
@@ -181,7 +182,7 @@ describe('a synced follower crowd', () => {
     const weaponModel = parse('quake2/pknight/weapon.md2', 'pknight/weapon-warned.md2')
     const leader = leaderOf(knight, [pose(10, 11, 0.5), pose(10, 11, 0.5)])
     const weapon = new MD2Crowd(weaponModel, { limit: 2 })
-    weapon.follow(leader)
+    followCrowd(weapon, leader)
     for (let f = 0; f < 5; f++) leader.update(0.05)
     expect(warn.mock.calls.filter(([m]) => String(m).includes('weapon-warned.md2 has 173 frames'))).toHaveLength(0)
     leader.play(1, 'death1') // 178–183 on a 198-frame player
@@ -195,7 +196,7 @@ describe('a synced follower crowd', () => {
   it('follows the animation in the same update, with no frame of lag', () => {
     const leader = leaderOf(knight, [pose(0, 0, 0)])
     const weapon = new MD2Crowd(knightWeapon, { limit: 1 })
-    weapon.follow(leader)
+    followCrowd(weapon, leader)
     leader.play(0, 'run')
     for (let f = 0; f < 7; f++) {
       leader.update(1 / 30)
@@ -214,7 +215,7 @@ describe('a tagged follower crowd', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {})
     const leader = leaderOf(soldier, SOLDIER_POSES, { tags })
     const heads = new MD2Crowd(head, { limit: SOLDIER_POSES.length })
-    heads.follow(leader, { tag: 'tag_head' })
+    followCrowd(heads, leader, { tag: 'tag_head' })
     expect(heads.parent).toBe(leader)
     leader.update(0)
     expect(heads.count).toBe(SOLDIER_POSES.length)
@@ -252,8 +253,8 @@ describe('a tagged follower crowd', () => {
     const rweapon = tags.names.indexOf('tag_rweapon')
     expect(rweapon).toBeGreaterThanOrEqual(0)
     vi.spyOn(console, 'warn').mockImplementation(() => {}) // the soldier's tags on a knight: frame counts differ
-    gun.follow(leader, { tags, tag: rweapon, sync: false })
-    byName.follow(leader, { tags, tag: 'tag_rweapon' })
+    followCrowd(gun, leader, { tags, tag: rweapon, sync: false })
+    followCrowd(byName, leader, { tags, tag: 'tag_rweapon' })
     gun.showFrame(0, 100)
     leader.update(0)
     const a = new Matrix4()
@@ -275,7 +276,7 @@ describe('hidden instances and culling', () => {
   it("a follower draws exactly its leader's drawn instances: hidden ones and culled ones are left out, shown ones come back", () => {
     const leader = new MD2Crowd(knight, { limit: 6 })
     const weapon = new MD2Crowd(knightWeapon, { limit: 6 })
-    weapon.follow(leader)
+    followCrowd(weapon, leader)
     const xs = [-60, 5000, 0, -5000, 60, 30]
     xs.forEach((x, i) => {
       leader.setTransform(i, { position: new Vector3(x, 0, 0) })
@@ -306,7 +307,7 @@ describe('hidden instances and culling', () => {
     expect(drawn(weapon)).toEqual([0, 1, 2, 3, 4, 5])
     expect(warn.mock.calls.length).toBeGreaterThanOrEqual(1)
     // Stopping: the follower draws nothing more and leaves the leader.
-    weapon.follow(null)
+    followCrowd(weapon, null)
     expect(weapon.count).toBe(0)
     expect(weapon.parent).toBeNull()
     leader.update(0.05)
@@ -329,7 +330,7 @@ describe('hidden instances and culling', () => {
     const leader = new MD2Crowd(knight, { limit: 1000, lighting: 'quake2', glow: true })
     const weapon = new MD2Crowd(knightWeapon, { limit: 1000, lighting: 'quake2' })
     vi.spyOn(console, 'warn').mockImplementation(() => {})
-    weapon.follow(leader)
+    followCrowd(weapon, leader)
     const perFrame = await bytesPerFrame(leader, (i) => {
       leader.play(i, i % 2 ? 'run' : 'death1')
       if (i % 3 === 0) leader.play(i, 'attack', { crossfade: 0.3 })
@@ -347,8 +348,8 @@ describe('hidden instances and culling', () => {
     const gun = new MD2Crowd(knightWeapon, { limit: 1000, lighting: 'quake2' })
     const heads = new MD2Crowd(head, { limit: 1000 })
     vi.spyOn(console, 'warn').mockImplementation(() => {})
-    gun.follow(leader, { tag: 'tag_rweapon', sync: false })
-    heads.follow(leader, { tag: 'tag_head' })
+    followCrowd(gun, leader, { tag: 'tag_rweapon', sync: false })
+    followCrowd(heads, leader, { tag: 'tag_head' })
     // On keyframes: between them the core's tagTransform renormalises its axes with Math.hypot, which
     // V8 allocates in (see the CHANGELOG); the follower's own path is the same either way.
     const perFrame = await bytesPerFrame(leader, (i) => leader.showFrame(i, (i * 7) % 1000))
@@ -365,16 +366,16 @@ describe('bad follow requests', () => {
     const a = new MD2Crowd(knight, { limit: 4 })
     const b = new MD2Crowd(knightWeapon, { limit: 4 })
     const small = new MD2Crowd(knightWeapon, { limit: 2 })
-    expectMD2Error(() => a.follow(a), 'BAD_ARGUMENT', { text: 'itself' })
-    b.follow(a)
-    expectMD2Error(() => a.follow(b), 'BAD_ARGUMENT', { text: 'follows it' })
-    expectMD2Error(() => small.follow(a), 'BAD_ARGUMENT', { text: 'at least 4' })
-    expectMD2Error(() => small.follow(b, { tag: 'tag_head' }), 'BAD_ARGUMENT')
+    expectMD2Error(() => followCrowd(a, a), 'BAD_ARGUMENT', { text: 'itself' })
+    followCrowd(b, a)
+    expectMD2Error(() => followCrowd(a, b), 'BAD_ARGUMENT', { text: 'follows it' })
+    expectMD2Error(() => followCrowd(small, a), 'BAD_ARGUMENT', { text: 'at least 4' })
+    expectMD2Error(() => followCrowd(small, b, { tag: 'tag_head' }), 'BAD_ARGUMENT')
     const c = new MD2Crowd(knightWeapon, { limit: 4 })
-    expectMD2Error(() => c.follow(a, { tag: 'tag_head' }), 'BAD_ARGUMENT', { text: 'needs tags' })
+    expectMD2Error(() => followCrowd(c, a, { tag: 'tag_head' }), 'BAD_ARGUMENT', { text: 'needs tags' })
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    c.follow(a, { tags, tag: 'tag_tail' })
-    c.follow(a, { tags, tag: 'tag_tail' })
+    followCrowd(c, a, { tags, tag: 'tag_tail' })
+    followCrowd(c, a, { tags, tag: 'tag_tail' })
     expect(warn.mock.calls.filter(([m]) => String(m).includes('"tag_tail"'))).toHaveLength(1)
     expect(String(warn.mock.calls[0]![0])).toContain('tag_head')
     // Placed at the leader's origin: the leader's own matrix.

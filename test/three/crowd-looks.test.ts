@@ -10,6 +10,7 @@ import { createPose } from '../../src/core/animation/pose'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { shadowVector } from '../../src/core/lighting/quake2Light'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { followCrowd } from '../../src/three/crowd/followCrowd'
 import type { CrowdLayer } from '../../src/three/crowd/CrowdLayer'
 import { INSTANCE_STRIDE, LIGHT } from '../../src/three/crowd/instanceRows'
 import { createMD2Geometry, getMD2RenderData, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
@@ -189,7 +190,7 @@ describe("MD2Crowd followers wear their leader's shells and shadows", () => {
   it("copies the leader's shell (its own first) and casts its shadow on the leader's floor", () => {
     const body = knights({ limit: 5 })
     const weapon = new MD2Crowd(knightWeapon, { limit: 5 })
-    weapon.follow(body)
+    followCrowd(weapon, body)
     body.setShell(1, 'red')
     body.setShell(2, 'blue')
     weapon.setShell(2, 'green')

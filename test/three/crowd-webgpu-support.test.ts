@@ -8,6 +8,7 @@ import { Vector3, type Material } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/webgpuSupport'
 import '../../src/three/webgpu/index'
 import { readAsset } from '../support/assets'
@@ -47,7 +48,7 @@ function armedOgros(model: string): { body: MD2Crowd; weapon: MD2Crowd } {
     decode: 'compute',
   })
   const weapon = new MD2Crowd(parse('quake2/ogro/weapon.md2', `${model} weapon`), { limit: 4 })
-  weapon.follow(body)
+  followCrowd(weapon, body)
   for (let i = 0; i < 3; i++) {
     body.setTransform(i, { position: new Vector3(i * 60, 0, 0) })
     body.play(i, 'run')

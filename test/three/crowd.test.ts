@@ -1,5 +1,5 @@
 /**
- * The GPU crowd's CPU side: its typed-array animation follows AnimationPlayer's rules pose for pose,
+ * The GPU crowd's CPU side: its typed-array animation follows KeyframeClock's rules pose for pose,
  * it culls instance by instance and uploads only the instances in view, raycasts report the instance
  * hit against its animated triangles, its frame texture is the file's own vertex bytes, and a frame of
  * 10,000 instances allocates nothing.
@@ -21,7 +21,7 @@ const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/t
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2').slice(), { name: 'soldier/body.md2' })
 
 describe('CrowdAnimation', () => {
-  it('writes the poses and reports the events AnimationPlayer does, for any sequence of plays, still frames and time steps', () => {
+  it('writes the poses and reports the events KeyframeClock does, for any sequence of plays, still frames and time steps', () => {
     const frames = ogro.header.numFrames
     const range = fc.record({
       start: fc.integer({ min: 0, max: frames - 1 }),

@@ -52,7 +52,7 @@ export function writeCrowdPose(poses: Float64Array, i: number, pose: Readonly<MD
 
 /**
  * The animation state of many instances in typed arrays, one slot each, advanced together: the same
- * rules as `AnimationPlayer` (ranges, fps, speed, loop or play once, reverse, fractional still frames,
+ * rules as `KeyframeClock` (ranges, fps, speed, loop or play once, reverse, fractional still frames,
  * eased crossfades from the pose shown), without an object per instance and without events. Poses are
  * written into `poses` (`CROWD_POSE_STRIDE` floats per instance, the layout `MD2Pose` describes).
  * Nothing is allocated after construction.
@@ -71,7 +71,7 @@ export class CrowdClock {
   /** Keyframe counts already reported through `events.onFrame` (−1: not even the first). */
   private readonly reported: Float64Array
   /**
-   * What instances tell their owner while they advance, as `AnimationPlayer`'s events with the instance
+   * What instances tell their owner while they advance, as `KeyframeClock`'s events with the instance
    * first: a keyframe reached (once each, in order, at any frame rate), a loop gone round, a play-once
    * animation ended. Called synchronously from `advance`; nothing is allocated.
    */
@@ -92,12 +92,12 @@ export class CrowdClock {
     this.held = new Float64Array(capacity)
     this.fadeDuration = new Float64Array(capacity)
     this.fadeElapsed = new Float64Array(capacity)
-    // As a new AnimationPlayer: looping, playing, on frame 0.
+    // As a new KeyframeClock: looping, playing, on frame 0.
     this.flags = new Uint8Array(capacity).fill(LOOP | PLAYING)
     this.reported = new Float64Array(capacity).fill(-1)
   }
 
-  /** Starts `range` on instance `i` (see `AnimationPlayer.play`). */
+  /** Starts `range` on instance `i` (see `KeyframeClock.play`). */
   play(i: number, range: PlayRange, options: PlayOptions = {}): void {
     const crossfade = options.crossfade ?? 0
     const o = i * CROWD_POSE_STRIDE
@@ -143,6 +143,29 @@ export class CrowdClock {
     p[o + 2] = t
   }
 
+  /** Instance `i` back to its range after `showFrame` (or a pose set from outside), where it was. */
+  release(i: number): void {
+    const flags = this.flags[i]!
+    if (!(flags & (HOLDING | EXTERNAL))) return
+    this.flags[i] = flags & ~(HOLDING | EXTERNAL)
+    this.writeRangePose(i)
+  }
+
+  /** Stops instance `i` and shows its range's first frame. */
+  stop(i: number): void {
+    this.flags[i] = this.flags[i]! & ~(PLAYING | FINISHED | HOLDING | EXTERNAL)
+    this.position[i] = 0
+    this.reported[i] = -1
+    this.poses[i * CROWD_POSE_STRIDE + 3] = 0
+    this.writeRangePose(i)
+  }
+
+  /** Instance `i`'s keyframes per second and rate, without restarting it. */
+  setRate(i: number, fps: number, speed: number): void {
+    this.fps[i] = fps
+    this.speed[i] = speed
+  }
+
   pause(i: number): void {
     this.flags[i] = this.flags[i]! & ~PLAYING
   }
@@ -160,13 +183,18 @@ export class CrowdClock {
     return (this.flags[i]! & PLAYING) !== 0
   }
 
+  /** Whether instance `i` shows a still frame or a pose set from outside, rather than its range. */
+  isHolding(i: number): boolean {
+    return (this.flags[i]! & (HOLDING | EXTERNAL)) !== 0
+  }
+
   isFinished(i: number): boolean {
     return (this.flags[i]! & FINISHED) !== 0
   }
 
   /** Moves instances `0 … count − 1` on by `seconds`. */
   advance(seconds: number, count = this.capacity): void {
-    // A zero step still reports the first frame of animations just started, as AnimationPlayer does.
+    // A zero step still reports the first frame of animations just started, as KeyframeClock does.
     if (!(seconds >= 0) || !Number.isFinite(seconds)) return
     const p = this.poses
     for (let i = 0; i < count; i++) {
@@ -211,7 +239,7 @@ export class CrowdClock {
 
   /**
    * Reports the keyframes instance `i` reached up to count `reached`, in order (one lap at most, as
-   * `AnimationPlayer` caps a long hitch); a play-once animation that is finishing reports its last frame.
+   * `KeyframeClock` caps a long hitch); a play-once animation that is finishing reports its last frame.
    */
   private report(i: number, events: CrowdEvents, reached: number, length: number, finishing: boolean): void {
     const last = finishing ? length - 2 : reached

@@ -38,7 +38,7 @@ export class MD2AnimationController {
     public animations: readonly MD2Animation[] = model.animations,
   ) {
     this.clock = new KeyframeClock(model.header.numFrames)
-    this.current = this.fallbackAnimation()
+    this.current = firstAnimation(model, animations)
     // One object for the life of the controller, so advancing allocates nothing.
     this.events = {
       onFrame: (frame) => this.callbacks.onFrame?.(frame, this.current),
@@ -71,23 +71,22 @@ export class MD2AnimationController {
 
   /** Plays an animation (a name, case-insensitive; an index into `animations`; or a frame range). */
   play(selector: AnimationSelector, options: PlayOptions = {}): void {
-    const animation = this.select(selector)
+    const animation = selectAnimation(this.model, this.animations, selector)
     this.current = animation
-    this.clock.play(animation, {
-      loop: options.loop,
-      reverse: options.reverse,
-      fps: checkedNumber(this.model, 'fps', options.fps, animation.fps, isPositive, 'a positive number of keyframes per second'),
-      speed: checkedNumber(this.model, 'speed', options.speed, 1, isPositive, 'a positive rate'),
-      crossfade: checkedNumber(this.model, 'crossfade', options.crossfade, 0, isNotNegative, 'seconds, 0 or more'),
-    })
+    this.clock.play(animation, checkedPlayOptions(this.model, animation, options))
     this.checkRate()
   }
 
   /** Changes the rate of the animation playing, without restarting it. */
   setRate(fps: number | undefined, speed: number | undefined): void {
-    this.clock.fps = checkedNumber(this.model, 'fps', fps, this.animation.fps, isPositive, 'a positive number of keyframes per second')
-    this.clock.speed = checkedNumber(this.model, 'speed', speed, 1, isPositive, 'a positive rate')
+    this.clock.fps = checkedFps(this.model, fps, this.animation.fps)
+    this.clock.speed = checkedSpeed(this.model, speed)
     this.checkRate()
+  }
+
+  /** Blends between keyframes (true, the default) or snaps from one to the next, as a 10 Hz server shows them. */
+  setInterpolate(on: boolean): void {
+    this.clock.interpolate = on
   }
 
   /** fps and speed each fine, their product past a double: play at the animation's own rate. */
@@ -119,60 +118,12 @@ export class MD2AnimationController {
       this.clock.release()
       return
     }
-    const last = this.model.header.numFrames - 1
-    let shown = frame
-    if (!Number.isFinite(frame) || frame < 0 || frame > last) {
-      shown = Number.isFinite(frame) ? Math.min(Math.max(frame, 0), last) : 0
-      warnOnce(
-        `${this.model.name}:frame:${frame}`,
-        `${this.model.name ?? 'model'}: frame={${frame}} is not one of its frames (0–${last}, fractions allowed); showing frame ${shown}`,
-      )
-    }
-    this.clock.showFrame(shown)
+    this.clock.showFrame(checkedFrame(this.model, frame))
   }
 
   /** Moves time on by `seconds` (done for you by `useMD2Animation` and `<MD2Model>`). Returns whether the pose changed. */
   update(seconds: number): boolean {
     return this.clock.advance(seconds, this.events)
-  }
-
-  /** Finds an animation, warning once (with the choices) and playing the first when there is none. */
-  select(selector: AnimationSelector): MD2Animation {
-    const fallback = this.fallbackAnimation()
-    const last = this.model.header.numFrames - 1
-    const label = this.model.name ?? 'model'
-    if (typeof selector === 'object' && selector !== null) {
-      const { start, end } = selector
-      if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > last || start > end) {
-        const clamp = (frame: number, fallback: number) =>
-          Number.isFinite(frame) ? Math.min(Math.max(Math.trunc(frame), 0), last) : fallback
-        const a = clamp(start, 0)
-        const b = clamp(end, last)
-        const fixedStart = Math.min(a, b)
-        const fixedEnd = Math.max(a, b)
-        const problem = start > end ? 'is reversed (start after end)' : `does not fit frames 0–${last}`
-        warnOnce(
-          `${this.model.name}:range:${start}-${end}`,
-          `${label}: animation range ${start}–${end} ${problem}; playing ${fixedStart}–${fixedEnd}` +
-            (start > end ? ' forwards (pass `reverse` to play backwards)' : ''),
-        )
-        return findAnimation(
-          { animations: this.animations as MD2Animation[], header: { numFrames: last + 1 } },
-          { ...selector, start: fixedStart, end: fixedEnd },
-        )!
-      }
-    }
-    const found = findAnimation({ animations: this.animations as MD2Animation[], header: { numFrames: last + 1 } }, selector)
-    if (found) return found
-    warnOnce(
-      `${this.model.name}:animation:${String(selector)}`,
-      `${label} has no animation ${JSON.stringify(selector)}; playing "${fallback.name}". Available: ${this.animations.map((a) => a.name).join(', ')}`,
-    )
-    return fallback
-  }
-
-  private fallbackAnimation(): MD2Animation {
-    return this.animations[0] ?? { name: 'all', start: 0, end: this.model.header.numFrames - 1, fps: QUAKE2_FPS }
   }
 }
 
@@ -195,4 +146,74 @@ export function checkedNumber(
     `${model.name ?? 'model'}: ${prop}={${String(value)}} is not ${rule}; using ${fallback}`,
   )
   return fallback
+}
+
+/** The first of `animations`, or every frame as one when there are none. */
+function firstAnimation(model: AnimatedModel, animations: readonly MD2Animation[]): MD2Animation {
+  return animations[0] ?? { name: 'all', start: 0, end: model.header.numFrames - 1, fps: QUAKE2_FPS }
+}
+
+/**
+ * Finds an animation among `animations` (a name, case-insensitive; an index; or a frame range, fixed to the
+ * model's frames), warning once (with the choices) and playing the first when there is none: what every
+ * controller of a model (`MD2AnimationController`, a crowd's instance) plays for a selector.
+ */
+export function selectAnimation(model: AnimatedModel, animations: readonly MD2Animation[], selector: AnimationSelector): MD2Animation {
+  const fallback = firstAnimation(model, animations)
+  const last = model.header.numFrames - 1
+  const label = model.name ?? 'model'
+  const list = { animations: animations as MD2Animation[], header: { numFrames: last + 1 } }
+  if (typeof selector === 'object' && selector !== null) {
+    const { start, end } = selector
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > last || start > end) {
+      const clamp = (frame: number, fallback: number) => (Number.isFinite(frame) ? Math.min(Math.max(Math.trunc(frame), 0), last) : fallback)
+      const a = clamp(start, 0)
+      const b = clamp(end, last)
+      const fixedStart = Math.min(a, b)
+      const fixedEnd = Math.max(a, b)
+      const problem = start > end ? 'is reversed (start after end)' : `does not fit frames 0–${last}`
+      warnOnce(
+        `${model.name}:range:${start}-${end}`,
+        `${label}: animation range ${start}–${end} ${problem}; playing ${fixedStart}–${fixedEnd}` +
+          (start > end ? ' forwards (pass `reverse` to play backwards)' : ''),
+      )
+      return findAnimation(list, { ...selector, start: fixedStart, end: fixedEnd })!
+    }
+  }
+  const found = findAnimation(list, selector)
+  if (found) return found
+  warnOnce(
+    `${model.name}:animation:${String(selector)}`,
+    `${label} has no animation ${JSON.stringify(selector)}; playing "${fallback.name}". Available: ${animations.map((a) => a.name).join(', ')}`,
+  )
+  return fallback
+}
+
+/** `options` for playing `animation` with each number checked (a bad one warns once and the default is used). */
+export function checkedPlayOptions(model: AnimatedModel, animation: MD2Animation, options: PlayOptions): PlayOptions {
+  return {
+    loop: options.loop,
+    reverse: options.reverse,
+    fps: checkedFps(model, options.fps, animation.fps),
+    speed: checkedSpeed(model, options.speed),
+    crossfade: checkedNumber(model, 'crossfade', options.crossfade, 0, isNotNegative, 'seconds, 0 or more'),
+  }
+}
+
+export const checkedFps = (model: Pick<AnimatedModel, 'name'>, fps: number | undefined, fallback: number): number =>
+  checkedNumber(model, 'fps', fps, fallback, isPositive, 'a positive number of keyframes per second')
+
+export const checkedSpeed = (model: Pick<AnimatedModel, 'name'>, speed: number | undefined): number =>
+  checkedNumber(model, 'speed', speed, 1, isPositive, 'a positive rate')
+
+/** A still frame to show: one of the model's, fractions allowed; another is clamped to them, with a one-time warning. */
+export function checkedFrame(model: AnimatedModel, frame: number): number {
+  const last = model.header.numFrames - 1
+  if (Number.isFinite(frame) && frame >= 0 && frame <= last) return frame
+  const shown = Number.isFinite(frame) ? Math.min(Math.max(frame, 0), last) : 0
+  warnOnce(
+    `${model.name}:frame:${frame}`,
+    `${model.name ?? 'model'}: frame={${frame}} is not one of its frames (0–${last}, fractions allowed); showing frame ${shown}`,
+  )
+  return shown
 }

@@ -1,5 +1,5 @@
-import { Matrix4, type Object3D } from 'three'
-import { readCrowdPose, writeCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
+import { Matrix4 } from 'three'
+import { readCrowdPose, writeCrowdPose } from '../../core/animation/CrowdClock.js'
 import { clampPoseFrames, createPose, type MD2Pose } from '../../core/animation/pose.js'
 import { MD2Error } from '../../core/MD2Error.js'
 import type { MD2ModelData } from '../../core/format/types.js'
@@ -7,11 +7,10 @@ import { findTag, type MD2Tags } from '../../core/tags/parseMD2Tags.js'
 import { tagTransform } from '../../core/tags/tagTransform.js'
 import { warnOnce } from '../../core/warnOnce.js'
 import { setTagMatrix } from '../mesh/tagMatrix.js'
-import type { CrowdInstances } from './CrowdInstances.js'
-import type { CrowdLooks } from './CrowdLooks.js'
-import type { InstanceRowWriter } from './instanceRows.js'
+import type { CrowdParts } from './crowdParts.js'
+import type { MD2Crowd } from './MD2Crowd.js'
 
-/** How a follower crowd copies its leader (`MD2Crowd.follow`'s options). */
+/** How a follower crowd copies its leader (`followCrowd`'s options). */
 export interface CrowdFollowOptions {
   /**
    * A tag of the leader's (`tag_rweapon`, or its index in the tag file): each instance is placed at
@@ -39,46 +38,38 @@ interface CrowdFollowing {
   matrix: Matrix4
 }
 
-/** The parts of a crowd its followers read, and that following changes and updates. */
-interface LinkedCrowd {
-  /** The crowd: its world matrix. */
-  mesh: Object3D
-  model: MD2ModelData
-  instances: CrowdInstances
-  clock: CrowdClock
-  looks: CrowdLooks
-  rows: InstanceRowWriter
-}
-
 /**
- * A crowd's place in a chain of followers (`MD2Crowd.follow`): the crowd it follows and how, and the
+ * A crowd's place in a chain of followers (`followCrowd`): the crowd it follows and how, and the
  * crowds following it. A follower's instances are its leader's: each frame it copies the leader's drawn
  * instances, their transforms (placed on a tag, when given) and, synced, their poses; it wears their
  * shells and shadows (`CrowdLooks.leader`). `owner` is the crowd, for its leader to update it.
  */
-export class CrowdLink<Owner> {
-  leader: CrowdLink<Owner> | undefined
+export class CrowdLink {
+  leader: CrowdLink | undefined
   private following: CrowdFollowing | undefined
   /** The crowds following this one, updated by its `update`, in the order they began following. */
-  readonly followers: CrowdLink<Owner>[] = []
+  readonly followers: CrowdLink[] = []
+  /** The leader `follow` added this crowd to (removed from it again when it stops following). */
+  private addedTo: MD2Crowd | undefined
 
   constructor(
-    readonly owner: Owner,
-    private readonly crowd: LinkedCrowd,
+    readonly owner: MD2Crowd,
+    private readonly crowd: CrowdParts,
   ) {}
 
   /**
-   * Follows `leader` (`null`: none), whose tags `leaderTags` are: refused with an `MD2Error`, changing
-   * nothing, when that would make a loop, or when the leader holds more instances than this crowd.
+   * Follows `leader` (`null`: none): refused with an `MD2Error`, changing nothing, when that would make
+   * a loop, or when the leader holds more instances than this crowd. A crowd with no parent is added
+   * to its leader, and removed from it when it stops following.
    */
-  follow(leader: CrowdLink<Owner> | null, options: CrowdFollowOptions, leaderTags: MD2Tags | undefined): void {
-    const name = (link: CrowdLink<Owner>) => link.crowd.model.name ?? 'a crowd'
+  follow(leader: CrowdLink | null, options: CrowdFollowOptions): void {
+    const name = (link: CrowdLink) => link.crowd.model.name ?? 'a crowd'
     if (leader) {
-      for (let above: CrowdLink<Owner> | undefined = leader; above; above = above.leader) {
+      for (let above: CrowdLink | undefined = leader; above; above = above.leader) {
         if (above === this)
           throw new MD2Error(
             'BAD_ARGUMENT',
-            `MD2Crowd.follow: ${name(this)} cannot follow ${leader === this ? 'itself' : 'a crowd that follows it'}`,
+            `followCrowd: ${name(this)} cannot follow ${leader === this ? 'itself' : 'a crowd that follows it'}`,
           )
       }
       const most = leader.crowd.instances.capacity
@@ -86,16 +77,32 @@ export class CrowdLink<Owner> {
       if (most > limit)
         throw new MD2Error(
           'BAD_ARGUMENT',
-          `MD2Crowd.follow: the leader (${name(leader)}) holds ${most} instances and this crowd (${name(this)}) ${limit}; give it a limit of at least ${most}`,
+          `followCrowd: the leader (${name(leader)}) holds ${most} instances and this crowd (${name(this)}) ${limit}; give it a limit of at least ${most}`,
         )
     }
-    const following = leader ? resolveFollowing(leader.crowd.model, leaderTags, options) : undefined
+    const following = leader ? resolveFollowing(leader.crowd.model, leader.owner.tags, options) : undefined
     const before = this.leader
     if (before) before.followers.splice(before.followers.indexOf(this), 1)
     this.leader = leader ?? undefined
     this.following = following
     this.crowd.looks.leader = leader?.crowd.looks
     leader?.followers.push(this)
+    const owner = this.owner
+    if (this.addedTo && owner.parent === this.addedTo) this.addedTo.remove(owner)
+    this.addedTo = undefined
+    // Nothing drawn until the leader's next update.
+    this.crowd.instances.drawn = 0
+    this.crowd.rows.write()
+    if (leader && !owner.parent) {
+      leader.owner.add(owner)
+      this.addedTo = leader.owner
+    }
+  }
+
+  /** Leaves the chain: followers stop following this crowd, and it stops following its leader. */
+  unlink(): void {
+    for (const follower of [...this.followers]) follower.follow(null, {})
+    if (this.leader) this.follow(null, {})
   }
 
   /** Whether `what` of this crowd comes from its leader, warning once if so (the call `method` is then ignored). */
@@ -163,14 +170,14 @@ function resolveFollowing(leaderModel: MD2ModelData, leaderTags: MD2Tags | undef
     if (!tags)
       throw new MD2Error(
         'BAD_ARGUMENT',
-        `MD2Crowd.follow: tag ${JSON.stringify(tag)} needs tags (the leader's \`tags\`, or the \`tags\` option)`,
+        `followCrowd: tag ${JSON.stringify(tag)} needs tags (the leader's \`tags\`, or the \`tags\` option)`,
       )
     if (tags.numFrames === 0) throw new MD2Error('BAD_INDEX', `${tags.name ?? 'the tag file'} has no frames`, { section: 'tags' })
     index = typeof tag === 'number' ? (Number.isInteger(tag) && tag >= 0 && tag < tags.names.length ? tag : -1) : findTag(tags, tag)
     if (index < 0) {
       warnOnce(
         `crowd-follow:${tags.name}:${String(tag)}`,
-        `MD2Crowd.follow: ${tags.name ?? 'the tags'} have no tag ${JSON.stringify(tag)} (they have ${tags.names.join(', ')}); instances stay at the leader's origin`,
+        `followCrowd: ${tags.name ?? 'the tags'} have no tag ${JSON.stringify(tag)} (they have ${tags.names.join(', ')}); instances stay at the leader's origin`,
       )
     } else if (tags.numFrames !== leaderModel.header.numFrames) {
       warnOnce(

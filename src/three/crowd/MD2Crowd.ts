@@ -19,7 +19,7 @@ import type { MD2Tags } from '../../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../../core/warnOnce.js'
 import { CrowdInstances, composeTransform, type CrowdTransform } from './CrowdInstances.js'
 import type { CrowdLayer } from './CrowdLayer.js'
-import { CrowdLink, type CrowdFollowOptions } from './CrowdLink.js'
+import { crowdParts, type CrowdParts } from './crowdParts.js'
 import { CrowdLooks, type CrowdLighting, type CrowdShell } from './CrowdLooks.js'
 import { CrowdQueries } from './CrowdQueries.js'
 import { CrowdRenderer } from './CrowdRenderer.js'
@@ -47,14 +47,14 @@ const MAX_CROWD_SIZE = 1 << 20
  * Power-up shells and blob shadows are drawn for the instances that have them (`setShell`, `setShadow`),
  * each kind in one more draw whose rows are written in the same pass.
  *
- * Another model (a weapon, a head) is drawn on every instance by a second crowd that `follow`s this
- * one: one more draw, each of its instances copying this crowd's instance of the same index.
+ * Another model (a weapon, a head) is drawn on every instance by a second crowd following this one
+ * (`followCrowd`): one more draw, each of its instances copying this crowd's instance of the same index.
  *
  * With `decode: "compute"`, on real WebGPU a compute pass blends the drawn instances' poses once a frame
  * and the draw reads them; elsewhere the vertex shader blends, as by default.
  *
  * This class gives each job to a part (see the folder's README): the instances and their transforms
- * (`CrowdInstances`), their shells, shadows and light (`CrowdLooks`), the follower chain (`CrowdLink`),
+ * (`CrowdInstances`), their shells, shadows and light (`CrowdLooks`), the follower chain (`CrowdLink`, made by `followCrowd`),
  * the renderer drawing the crowd (`CrowdRenderer`), the per-frame rows (`InstanceRowWriter`) and the
  * queries (`CrowdQueries`).
  */
@@ -66,17 +66,16 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   readonly gpuBytes: { frames: number; shared: number; perInstance: number }
   /** Where the poses are blended, as asked (`MD2CrowdOptions.decode`). */
   readonly decode: 'vertex' | 'compute'
-  /** This model's UFO:AI tags (`parseMD2Tags`), where followers given a `tag` find it. */
+  /** This model's UFO:AI tags (`parseMD2Tags`), where followers given a `tag` (`followCrowd`) find it. */
   tags: MD2Tags | undefined
   private readonly frames: MD2GpuFrames
   private readonly instances: CrowdInstances
   private readonly looks: CrowdLooks
-  private readonly link: CrowdLink<MD2Crowd>
+  /** The parts, as `followCrowd` reaches them (its link among them, once this crowd follows or leads). */
+  private readonly parts: CrowdParts
   private readonly renderer: CrowdRenderer
   private readonly rows: InstanceRowWriter
   private readonly queries: CrowdQueries
-  /** The leader `follow` added this crowd to (removed from it again when it stops following). */
-  private addedTo: MD2Crowd | undefined
   private released = false
 
   constructor(model: MD2ModelData, options: MD2CrowdOptions) {
@@ -102,7 +101,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.renderer = renderer
     const parts = { mesh: this, model, instances, clock, looks, renderer }
     const rows = (this.rows = new InstanceRowWriter({ ...parts, data, frames, quake2: options.lighting === 'quake2' }))
-    this.link = new CrowdLink(this, { ...parts, rows })
+    this.parts = { ...parts, rows, link: undefined }
+    crowdParts.set(this, this.parts)
     this.queries = new CrowdQueries(parts)
     this.instanceMatrix.setUsage(DynamicDrawUsage)
     this.onBeforeRender = (drawing) => {
@@ -179,19 +179,19 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   /** Places instance `i` by a matrix (relative to the crowd). */
   setMatrix(i: number, matrix: Readonly<Matrix4>): void {
     this.instances.checkIndex(i)
-    if (!this.link.ledBy('setMatrix', 'place')) this.instances.place(i, matrix.elements)
+    if (!this.parts.link?.ledBy('setMatrix', 'place')) this.instances.place(i, matrix.elements)
   }
 
   /** Stops drawing instance `i` until it is placed again. */
   hide(i: number): void {
     this.instances.checkIndex(i)
-    if (!this.link.ledBy('hide', 'place')) this.instances.hidden[i] = 1
+    if (!this.parts.link?.ledBy('hide', 'place')) this.instances.hidden[i] = 1
   }
 
   /** Plays an animation of the model (by name, index or range) on instance `i`, as `MD2AnimationController.play`. */
   play(i: number, animation: AnimationSelector, options: PlayOptions = {}): void {
     this.instances.checkIndex(i)
-    if (this.link.ledBy('play', 'pose')) return
+    if (this.parts.link?.ledBy('play', 'pose')) return
     const found = findAnimation(this.model, animation)
     if (!found) {
       warnOnce(
@@ -207,13 +207,13 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   /** Shows a still frame on instance `i` (fractional: between two keyframes). */
   showFrame(i: number, frame: number): void {
     this.instances.checkIndex(i)
-    if (!this.link.ledBy('showFrame', 'pose')) this.clock.showFrame(i, frame)
+    if (!this.parts.link?.ledBy('showFrame', 'pose')) this.clock.showFrame(i, frame)
   }
 
   /** Shows a pose computed elsewhere (an `MD2AnimationController` of its own) on instance `i`. */
   setPose(i: number, pose: Readonly<MD2Pose>): void {
     this.instances.checkIndex(i)
-    if (!this.link.ledBy('setPose', 'pose')) this.clock.setPose(i, pose)
+    if (!this.parts.link?.ledBy('setPose', 'pose')) this.clock.setPose(i, pose)
   }
 
   /** Quake II lighting for every instance: the shadelight (one level or RGB) and the entity flags. */
@@ -234,42 +234,19 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
    * its leader's draws it.
    */
   update(seconds: number, camera?: Camera): void {
-    if (this.link.leader) return
+    const link = this.parts.link
+    if (link?.leader) return
     this.clock.advance(seconds, this.instances.size)
     this.looks.advance(seconds)
     this.updateMatrixWorld()
     this.instances.collectInView(camera, this.matrixWorld, this.renderer.drawLimit)
     this.rows.write()
-    this.link.updateFollowers(seconds)
+    link?.updateFollowers(seconds)
   }
 
-  /**
-   * Makes this crowd draw its model on `leader`'s instances (a weapon in every hand, a head on every
-   * neck), in one more draw: its instance `i` copies the leader's instance `i` on every leader
-   * `update` (which updates it, after itself), with its transform (times `tag`'s placement for the
-   * leader's pose, when given), hidden state and culling (drawn exactly when the leader's instance is,
-   * never culled again), and, with `sync` (the default), the leader's frames, clamped to this model's
-   * as `<MD2Model sync>` does. The instances are in the leader's space: a crowd with no parent is added
-   * to the leader. Its own look (skin, lighting, shadelight, shell) stays its own. `follow(null)` stops.
-   * Refused with an `MD2Error`: following itself or its own follower, a leader of a larger limit, a tag
-   * without tags; an unknown tag warns once and places the instances at the leader's origin.
-   */
-  follow(leader: MD2Crowd | null, options: CrowdFollowOptions = {}): void {
-    this.link.follow(leader?.link ?? null, options, leader?.tags)
-    if (this.addedTo && this.parent === this.addedTo) this.addedTo.remove(this)
-    this.addedTo = undefined
-    // Nothing drawn until the leader's next update.
-    this.instances.drawn = 0
-    this.rows.write()
-    if (leader && !this.parent) {
-      leader.add(this)
-      this.addedTo = leader
-    }
-  }
-
-  /** The crowd this one follows (`follow`), if any. */
+  /** The crowd this one follows (`followCrowd`), if any. */
   get leader(): MD2Crowd | undefined {
-    return this.link.leader?.owner
+    return this.parts.link?.leader?.owner as MD2Crowd | undefined
   }
 
   /** Meets the renderer about to draw the crowd (or a layer), before it builds anything for it. */
@@ -299,7 +276,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   getPoseBounds(i: number, target: Box3): Box3 {
     this.instances.checkIndex(i)
     // A follower's instance as its leader places it now (its arrays are written only for instances drawn).
-    this.link.copyFrom(i)
+    this.parts.link?.copyFrom(i)
     return this.queries.poseBounds(i, target)
   }
 
@@ -326,8 +303,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     if (!this.released) releaseMD2GpuFrames(this.model, this.frames)
     this.released = true
     // Followers stop drawing; a disposed follower leaves its leader's list.
-    for (const follower of [...this.link.followers]) follower.owner.follow(null)
-    if (this.link.leader) this.follow(null)
+    this.parts.link?.unlink()
     this.geometry.dispose()
     this.material.dispose()
     this.customDepthMaterial?.dispose()

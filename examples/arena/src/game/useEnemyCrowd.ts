@@ -1,5 +1,5 @@
 import { useLayoutEffect } from 'react'
-import { useMD2, useMD2Crowd, useMD2Skin, type MD2Crowd } from 'react-three-md2'
+import { followCrowd, useMD2, useMD2Crowd, useMD2Skin, type MD2Crowd } from 'react-three-md2'
 import { RATAMAHATTA, RATAMAHATTA_SKIN, RATAMAHATTA_WEAPON, RATAMAHATTA_WEAPON_SKIN } from './world'
 
 /** Quake II's own lighting (the light table by yaw, a shadelight), as the game drew its monsters. */
@@ -24,8 +24,8 @@ export function useEnemyCrowd(count: number): { bodies: MD2Crowd; weapons: MD2Cr
   const weapons = useMD2Crowd(useMD2(RATAMAHATTA_WEAPON), { ...LOOK, limit, map: useMD2Skin(RATAMAHATTA_WEAPON_SKIN) })
   useLayoutEffect(() => {
     // The weapons crowd is added to the bodies' (their space), drawn and culled with it.
-    weapons.follow(bodies)
-    return () => weapons.follow(null)
+    followCrowd(weapons, bodies)
+    return () => followCrowd(weapons, null)
   }, [weapons, bodies])
   return { bodies, weapons }
 }
