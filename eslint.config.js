@@ -12,6 +12,19 @@ const WEBGPU_ONLY = {
     'three/webgpu and three/tsl are imported in src/three/webgpu only (the react-three-md2/webgpu entry): a WebGL app must not bundle them.',
 }
 
+const REACT = ['react', 'react/*', 'react-dom', 'react-dom/*', '@react-three/*']
+
+/** What the three.js layer may not import, the WebGPU entry included. */
+const THREE_LAYER = [
+  { group: REACT, message: 'src/three knows nothing of React.' },
+  { group: ['**/react/**', '**/cli/**'], message: 'src/three imports from src/core and src/three only.' },
+]
+
+/** A layer's rule: `files` (but `ignores`) may not import what `patterns` name. */
+function restrictImports(files, patterns, ignores) {
+  return { files, ...(ignores && { ignores }), rules: { 'no-restricted-imports': ['error', { patterns }] } }
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -47,67 +60,31 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  {
-    // Layers: bytes → core → three → react. The core runs anywhere (no three.js, React or Node);
-    // the three.js layer knows nothing of React.
-    files: ['src/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['three', 'three/*', '@react-three/*', 'react', 'react/*', 'react-dom', 'react-dom/*'],
-              message: 'src/core is plain TypeScript: no three.js or React.',
-            },
-            { group: ['node:*'], message: 'src/core runs in browsers and workers too: no Node modules.' },
-            { group: ['**/three/**', '**/react/**', '**/cli/**'], message: 'src/core imports only from src/core.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/three/**/*.ts'],
-    ignores: ['src/three/webgpu/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@react-three/*'], message: 'src/three knows nothing of React.' },
-            { group: ['**/react/**', '**/cli/**'], message: 'src/three imports from src/core and src/three only.' },
-            {
-              group: ['**/webgpu/**'],
-              message: 'Only the react-three-md2/webgpu entry imports src/three/webgpu: reach it through a seam.',
-            },
-            WEBGPU_ONLY,
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The WebGPU entry: three.js's WebGPU side, never React.
-    files: ['src/three/webgpu/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@react-three/*'], message: 'src/three knows nothing of React.' },
-            { group: ['**/react/**', '**/cli/**'], message: 'src/three imports from src/core and src/three only.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/react/**/*.{ts,tsx}', 'src/cli/**/*.ts', 'src/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/three/webgpu/**'], message: WEBGPU_ONLY.message }, WEBGPU_ONLY] }],
-    },
-  },
+  // Layers: bytes → core → three → react. The core runs anywhere (no three.js, React or Node);
+  // the three.js layer knows nothing of React.
+  restrictImports(
+    ['src/core/**/*.ts'],
+    [
+      { group: ['three', 'three/*', ...REACT], message: 'src/core is plain TypeScript: no three.js or React.' },
+      { group: ['node:*'], message: 'src/core runs in browsers and workers too: no Node modules.' },
+      { group: ['**/three/**', '**/react/**', '**/cli/**'], message: 'src/core imports only from src/core.' },
+    ],
+  ),
+  restrictImports(
+    ['src/three/**/*.ts'],
+    [
+      ...THREE_LAYER,
+      { group: ['**/webgpu/**'], message: 'Only the react-three-md2/webgpu entry imports src/three/webgpu: reach it through a seam.' },
+      WEBGPU_ONLY,
+    ],
+    ['src/three/webgpu/**'],
+  ),
+  // The WebGPU entry: three.js's WebGPU side, never React.
+  restrictImports(['src/three/webgpu/**/*.ts'], THREE_LAYER),
+  restrictImports(
+    ['src/react/**/*.{ts,tsx}', 'src/cli/**/*.ts', 'src/*.ts'],
+    [{ group: ['**/three/webgpu/**'], message: WEBGPU_ONLY.message }, WEBGPU_ONLY],
+  ),
   {
     // Scripts run in Node and hand functions to a browser page (playwright's evaluate).
     files: ['**/*.{js,mjs}'],

@@ -1,13 +1,13 @@
 /**
- * Writes the CPU blend kernels (src/core/animation/blendKernels.ts and blendPoseIntoKernels.ts) from one
- * template: every kernel is the same loop over the output vertices with features switched on or off.
+ * Writes the CPU blend kernels (src/core/animation/blendKernels.ts) from one template: every kernel is
+ * the same loop over the output vertices with features switched on or off.
  *
- *   npm run generate:kernels            writes the files
- *   npm run generate:kernels -- --check fails if a checked-in file differs from what this writes
+ *   npm run generate:kernels            writes the file
+ *   npm run generate:kernels -- --check fails if the checked-in file differs from what this writes
  *
  * A kernel variant is one entry in KERNELS below. Why specialised copies rather than one loop with flags:
  * V8 optimises best a loop that only ever sees one kind of call, so the paths that write less never pay
- * for what they skip. test/core/animation/blend-kernels.test.ts fails when the checked-in files differ
+ * for what they skip. test/core/animation/blend-kernels.test.ts fails when the checked-in file differs
  * from what this writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -36,64 +36,45 @@ export interface KernelSpec {
   doc: string
 }
 
-export interface KernelFile {
-  path: string
-  about: string
-  /** Whether the file exports the coefficient slots (once, for every kernel file and the dispatch). */
-  slots?: true
-  kernels: KernelSpec[]
-}
+/** The generated file, from the repository root. */
+export const KERNELS_PATH = 'src/core/animation/blendKernels.ts'
 
 /** The kernels, one line each. The hand-written dispatch (blendVertices.ts, blendPoseInto.ts) chooses among them. */
-export const KERNELS: KernelFile[] = [
+export const KERNELS: KernelSpec[] = [
+  { name: 'blendPair', frames: 2, doc: 'Two keyframes: positions.' },
+  { name: 'blendPairNormals', frames: 2, normals: true, doc: 'Two keyframes: positions and normals.' },
+  { name: 'blendPairLit', frames: 2, light: true, doc: 'Two keyframes: positions and Quake II light.' },
+  { name: 'blendFour', frames: 4, normals: 'optional', doc: 'A crossfade of four keyframes: positions, and normals if given.' },
+  { name: 'blendFourLit', frames: 4, light: true, doc: 'A crossfade of four keyframes: positions and Quake II light.' },
+  { name: 'blendPairOverHeld', frames: 2, held: true, doc: 'Two keyframes and a held pose: positions.' },
+  { name: 'blendPairNormalsOverHeld', frames: 2, held: true, normals: true, doc: 'Two keyframes and a held pose: positions, normals.' },
   {
-    path: 'src/core/animation/blendKernels.ts',
-    about: 'The per-frame kernels of the body (dispatched by blendVertices.ts).',
-    slots: true,
-    kernels: [
-      { name: 'blendPair', frames: 2, doc: 'Two keyframes: positions.' },
-      { name: 'blendPairNormals', frames: 2, normals: true, doc: 'Two keyframes: positions and normals.' },
-      { name: 'blendPairLit', frames: 2, light: true, doc: 'Two keyframes: positions and Quake II light.' },
-      { name: 'blendFour', frames: 4, normals: 'optional', doc: 'A crossfade of four keyframes: positions, and normals if given.' },
-      { name: 'blendFourLit', frames: 4, light: true, doc: 'A crossfade of four keyframes: positions and Quake II light.' },
-      { name: 'blendPairOverHeld', frames: 2, held: true, doc: 'Two keyframes and a held pose: positions.' },
-      { name: 'blendPairNormalsOverHeld', frames: 2, held: true, normals: true, doc: 'Two keyframes and a held pose: positions, normals.' },
-      {
-        name: 'blendPairNormalsOverHeldBounded',
-        frames: 2,
-        held: true,
-        normals: true,
-        bounds: true,
-        doc: 'Two keyframes and a held pose: positions, normals and their box.',
-      },
-    ],
+    name: 'blendPairNormalsOverHeldBounded',
+    frames: 2,
+    held: true,
+    normals: true,
+    bounds: true,
+    doc: 'Two keyframes and a held pose: positions, normals and their box.',
   },
   {
-    path: 'src/core/animation/blendPoseIntoKernels.ts',
-    about:
-      "The kernels that write a power shell or a blob shadow with the body (dispatched by blendPoseInto.ts), apart from the body's so that an app without them leaves them out.",
-    kernels: [
-      {
-        name: 'blendPairInto',
-        frames: 2,
-        normals: 'optional',
-        light: 'optional',
-        bounds: 'optional',
-        shell: 'optional',
-        shadow: 'optional',
-        doc: 'Two keyframes into every output given.',
-      },
-      {
-        name: 'blendFourInto',
-        frames: 4,
-        normals: 'optional',
-        light: 'optional',
-        bounds: 'optional',
-        shell: 'optional',
-        shadow: 'optional',
-        doc: 'A crossfade of four keyframes into every output given.',
-      },
-    ],
+    name: 'blendPairInto',
+    frames: 2,
+    normals: 'optional',
+    light: 'optional',
+    bounds: 'optional',
+    shell: 'optional',
+    shadow: 'optional',
+    doc: 'Two keyframes into every output given.',
+  },
+  {
+    name: 'blendFourInto',
+    frames: 4,
+    normals: 'optional',
+    light: 'optional',
+    bounds: 'optional',
+    shell: 'optional',
+    shadow: 'optional',
+    doc: 'A crossfade of four keyframes into every output given.',
   },
 ]
 
@@ -257,55 +238,47 @@ const NORMAL_TABLE = [
   '',
 ]
 
-function fileText(file: KernelFile): string {
+function fileText(): string {
   return [
     '// GENERATED by scripts/generate-kernels.ts from its one template: do not edit.',
     '// Change the template or its list of kernels and run `npm run generate:kernels`.',
-    `// ${file.about}`,
+    "// The body's kernels (dispatched by blendVertices.ts) and the `…Into` ones that also write a power shell or a",
+    '// blob shadow (dispatched by blendPoseInto.ts alone, so an app that draws neither leaves them out of its bundle).',
     '//',
     '// Every kernel: for each output vertex i (MD2 vertex xyzIndex[i]) reads one 32-bit word per keyframe',
     '// (x, y, z, normal index) at words[offsets[f] + v] and writes 3 floats to each output, Y-up, with the',
-    "// coefficients in k (each frame's scales times its weight at 3f, then the slots of SLOT in blendKernels.ts).",
+    "// coefficients in k (each frame's scales times its weight at 3f, then the slots of SLOT).",
     '',
-    ...(file.kernels.some((spec) => spec.normals || spec.shell) ? NORMAL_TABLE : []),
-    ...(file.slots ? slotsText() : []),
-    ...file.kernels.map((spec) => kernel(spec) + '\n'),
+    ...NORMAL_TABLE,
+    ...slotsText(),
+    ...KERNELS.map((spec) => kernel(spec) + '\n'),
   ].join('\n')
 }
 
 export const ROOT = resolve(import.meta.dirname, '..')
 
-/** Each generated file's path (from the repository root) and text, formatted as Prettier would. */
-export async function generateKernels(): Promise<{ path: string; text: string }[]> {
-  return Promise.all(
-    KERNELS.map(async (file) => {
-      const filepath = join(ROOT, file.path)
-      const options = (await resolveConfig(filepath)) ?? {}
-      return { path: file.path, text: await format(fileText(file), { ...options, filepath }) }
-    }),
-  )
+/** The generated file's text, formatted as Prettier would. */
+export async function generateKernels(): Promise<string> {
+  const filepath = join(ROOT, KERNELS_PATH)
+  const options = (await resolveConfig(filepath)) ?? {}
+  return format(fileText(), { ...options, filepath })
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const check = process.argv.includes('--check')
-  const stale: string[] = []
-  for (const { path, text } of await generateKernels()) {
-    const target = join(ROOT, path)
-    let current: string | undefined
-    try {
-      current = readFileSync(target, 'utf8')
-    } catch {
-      current = undefined
-    }
-    if (current === text) continue
-    if (check) stale.push(path)
-    else {
-      writeFileSync(target, text)
-      console.log(`wrote ${path}`)
-    }
+  const target = join(ROOT, KERNELS_PATH)
+  const text = await generateKernels()
+  let current: string | undefined
+  try {
+    current = readFileSync(target, 'utf8')
+  } catch {
+    current = undefined
   }
-  if (stale.length) {
-    console.error(`out of date: ${stale.join(', ')}; run npm run generate:kernels`)
-    process.exit(1)
+  if (current !== text) {
+    if (process.argv.includes('--check')) {
+      console.error(`out of date: ${KERNELS_PATH}; run npm run generate:kernels`)
+      process.exit(1)
+    }
+    writeFileSync(target, text)
+    console.log(`wrote ${KERNELS_PATH}`)
   }
 }

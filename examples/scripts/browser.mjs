@@ -1,7 +1,8 @@
 /**
  * What the examples' browser tests share: a static server for an example's dist/, Debian's Chromium
  * with the repository's flags, a page that records every console error, page error and failed request,
- * screenshots read back as pixels, and checks that print `ok`/`FAIL` and end with `N passed, M failed`.
+ * the app's state read from its probe on `window`, screenshots read back as pixels, and checks that
+ * print `ok`/`FAIL` and end with `N passed, M failed`.
  * The test passes its own playwright-core's `chromium` in: this folder has no node_modules of its own.
  */
 import { readFile } from 'node:fs/promises'
@@ -58,6 +59,41 @@ export async function watchedPage(browser, viewport = { width: 800, height: 600 
     if (response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.url()}`)
   })
   return { page, problems, requests }
+}
+
+/**
+ * Runs `test(app)` on the built app in `dist`, served on 127.0.0.1 and open in a watched page of Debian's
+ * Chromium. `app` holds the `page`, the paths it requested (`requests`), `state()`, the app's state now as
+ * plain data (`window[probe].state()`; undefined until the app has set its probe), and
+ * `waitFor(accept, what, ms = timeout)`, which polls `state()` until `accept` holds and returns that
+ * state, or fails naming `what` and `lastSeen(state)`. Then checks (with `check`) that nothing went wrong
+ * on the page: no console error, page error or failed request. Closes the browser and the server
+ * whatever happened.
+ */
+export async function testApp({ chromium, dist, probe, check, timeout, lastSeen = (state) => `last ${JSON.stringify(state)}` }, test) {
+  const server = await serve(dist)
+  const browser = await launch(chromium)
+  try {
+    const { page, problems, requests } = await watchedPage(browser)
+    const state = () => page.evaluate((name) => window[name]?.state(), probe)
+    const waitFor = async (accept, what, ms = timeout) => {
+      const deadline = Date.now() + ms
+      for (;;) {
+        const seen = await state()
+        if (seen && accept(seen)) return seen
+        if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}; ${lastSeen(seen)}`)
+        await page.waitForTimeout(100)
+      }
+    }
+    await page.goto(server.url)
+    await test({ page, requests, state, waitFor })
+    await check('no console error, page error or failed request', async () => {
+      expect(problems.length === 0, problems.join('\n      '))
+    })
+  } finally {
+    await browser.close()
+    server.close()
+  }
 }
 
 /** Resolves after `count` animation frames of the page. */

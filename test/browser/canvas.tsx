@@ -4,8 +4,8 @@ import { Suspense, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { PCFShadowMap, type WebGLRenderer } from 'three'
 import { canvasGl, type MirroredCanvas, type RendererKind } from '../../stories/support/renderers'
-import { afterEach } from 'vitest'
-import { findStage, hexToRgb, type StageProbe } from '../../stories/support/pixels'
+import { afterEach, expect } from 'vitest'
+import { coverage, difference, findStage, hexToRgb, type Picture, type StageProbe } from '../../stories/support/pixels'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 
 export const BLACK = hexToRgb('#000000')
@@ -101,4 +101,36 @@ export function CrowdsIn({ into }: { into: MD2Crowd[] }) {
     })
   })
   return null
+}
+
+/**
+ * The pictures of two scenes drawn one after the other on a mounted canvas: the one mounted, then `next`,
+ * with an empty canvas seen in between so that no frame of the first is taken for the second. Each is
+ * waited for until more than `share` of it is drawn over the black background.
+ */
+export async function picturesOf(
+  { stage, render }: Pick<Mounted, 'stage' | 'render'>,
+  next: ReactNode,
+  [first, second]: [string, string],
+  share = 0.05,
+): Promise<[Picture, Picture]> {
+  const drawn = (p: Picture) => coverage(p, undefined, BLACK) > share
+  const before = await stage.settle(drawn, first)
+  render(<></>)
+  await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
+  render(next)
+  return [before, await stage.settle(drawn, second)]
+}
+
+/** Pixels of `picture` drawn over the black background. */
+export function drawnPixels(picture: Picture): number {
+  return coverage(picture, undefined, BLACK) * picture.width * picture.height
+}
+
+/** Draws of one scene by two paths: the same picture but for a handful of pixels where float rounding moves an edge by a hair. */
+export function expectSamePicture(expected: Picture, actual: Picture): void {
+  const drawn = drawnPixels(expected)
+  const differing = difference(expected, actual)
+  expect(drawn).toBeGreaterThan(5000)
+  expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
 }

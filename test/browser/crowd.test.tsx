@@ -26,7 +26,7 @@ import type { ShellSpec } from '../../src/core/lighting/quake2Light'
 import { coverage, difference } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import type { Picture } from '../../stories/support/pixels'
-import { BLACK, CrowdsIn, expectRenderer, mount } from './canvas'
+import { BLACK, CrowdsIn, drawnPixels, expectRenderer, expectSamePicture, mount, picturesOf } from './canvas'
 import { describeOn, describeWebGPU, testOn } from '../support/webgpu-three'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
@@ -167,16 +167,8 @@ for (const renderer of RENDERER_KINDS)
         const { stage, render } = await mount(cpu, { shadows, renderer })
         await expectRenderer(stage.canvas, renderer)
         // Skinned and lit: settled once the four are drawn and the skins have arrived.
-        const cpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the CPU scene')
-        render(<></>)
-        await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
-        render(gpu(shadows))
-        const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.05, 'the GPU scene')
-        const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
-        const differing = difference(cpuPicture, gpuPicture)
-        expect(drawn).toBeGreaterThan(5000)
-        // A handful of pixels where float rounding moves an edge by a hair.
-        expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
+        const [cpuPicture, gpuPicture] = await picturesOf({ stage, render }, gpu(shadows), ['the CPU scene', 'the GPU scene'])
+        expectSamePicture(cpuPicture, gpuPicture)
         // The poses were blended where asked: by the compute pass on WebGPU only.
         expect(crowds.map((crowd) => crowd.decodedBy)).toEqual(
           crowds.map(() => (decode === 'compute' && renderer === 'webgpu' ? 'compute' : 'vertex')),
@@ -190,7 +182,9 @@ for (const renderer of RENDERER_KINDS)
           // three's renderers differ there for any model, so those scenes are held to the CPU path only.)
           for (const picture of [cpuPicture, gpuPicture]) {
             const across = difference(reference, picture, undefined, 8)
-            expect(across, `${across} pixels differ from WebGLRenderer's picture`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
+            expect(across, `${across} pixels differ from WebGLRenderer's picture`).toBeLessThanOrEqual(
+              Math.max(12, drawnPixels(cpuPicture) * 0.002),
+            )
           }
         }
         if (shadows) {
@@ -346,18 +340,14 @@ test("frames past the device's row limit, in a second and third block of rows, d
       <MD2Model model={model} controller={controller} position={[0, -8, 0]} rotation={[0, 0.5, 0]} scale={1.4} />
     </>,
   )
-  const cpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'the CPU model')
-  render(<></>)
-  await stage.settle((p) => coverage(p, undefined, BLACK) === 0, 'an empty canvas')
-  render(
+  const gpu = (
     <>
       {light}
       <SmallDeviceCrowd model={model} pose={controller} />
-    </>,
+    </>
   )
-  const gpuPicture = await stage.settle((p) => coverage(p, undefined, BLACK) > 0.01, 'the GPU model')
-  const drawn = coverage(cpuPicture, undefined, BLACK) * cpuPicture.width * cpuPicture.height
-  expect(difference(cpuPicture, gpuPicture)).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
+  const [cpuPicture, gpuPicture] = await picturesOf({ stage, render }, gpu, ['the CPU model', 'the GPU model'], 0.01)
+  expect(difference(cpuPicture, gpuPicture)).toBeLessThanOrEqual(Math.max(12, drawnPixels(cpuPicture) * 0.002))
 })
 
 for (const renderer of RENDERER_KINDS)

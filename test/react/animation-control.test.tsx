@@ -5,7 +5,7 @@ import { blendFrames, buildVertexLayout, parseMD2, type MD2ModelData as Model } 
 import type { MD2AnimationController } from '../../src/core/animation/MD2AnimationController'
 import { MD2Model } from '../../src/react/MD2Model'
 import { useMD2Animation } from '../../src/react/useMD2Animation'
-import { usePlayerAnimation } from '../../src/react/usePlayerAnimation'
+import { usePlayerAnimation, type UsePlayerAnimationOptions } from '../../src/react/usePlayerAnimation'
 import type { PlayerAnimationController } from '../../src/core/animation/PlayerAnimationController'
 import { readAsset } from '../support/assets'
 import { mount, type Renderer } from '../support/render'
@@ -51,6 +51,20 @@ async function largestStepOver(r: Renderer, group: Group, previous: Float32Array
     previous = now.slice()
   }
   return worst
+}
+
+/** Mounts an ogro driven by `usePlayerAnimation(ogro, options)`: the renderer and the hook's controller. */
+async function mountPlayer(options?: UsePlayerAnimationOptions): Promise<{ r: Renderer; player: PlayerAnimationController }> {
+  let player: PlayerAnimationController | undefined
+  function Player() {
+    const p = usePlayerAnimation(ogro, options)
+    useEffect(() => {
+      player = p
+    })
+    return <MD2Model model={ogro} controller={p} />
+  }
+  const r = await mount(<Player />)
+  return { r, player: player! }
 }
 
 /** Two ogros switching animation together: one with a 0.3 s crossfade, one cutting. */
@@ -229,39 +243,23 @@ describe('controllers', () => {
   })
 
   it('usePlayerAnimation plays the game rules: run, attack over run, back to run', async () => {
-    let player: PlayerAnimationController | undefined
-    function Player() {
-      const p = usePlayerAnimation(ogro)
-      useEffect(() => {
-        player = p
-      })
-      return <MD2Model model={ogro} controller={p} />
-    }
-    const r = await mount(<Player />)
-    player!.input.moving = true
+    const { r, player } = await mountPlayer()
+    player.input.moving = true
     await r.advanceFrames(1, 0.1)
-    expect(player!.state.frame).toBe(40)
-    player!.input.firing = true
+    expect(player.state.frame).toBe(40)
+    player.input.firing = true
     await r.advanceFrames(1, 0.1)
-    expect(player!.state.frame).toBe(46)
+    expect(player.state.frame).toBe(46)
     await r.advanceFrames(7, 0.1)
-    expect(player!.state.frame).toBe(53)
+    expect(player.state.frame).toBe(53)
     await r.advanceFrames(1, 0.1)
-    expect(player!.state.frame).toBe(40)
+    expect(player.state.frame).toBe(40)
   })
 
   it("usePlayerAnimation onFrame reports each tick's keyframe once, in order, also when one rendered frame runs several ticks", async () => {
     const heard: number[] = []
-    let player: PlayerAnimationController | undefined
-    function Player() {
-      const p = usePlayerAnimation(ogro, { onFrame: (frame) => heard.push(frame) })
-      useEffect(() => {
-        player = p
-      })
-      return <MD2Model model={ogro} controller={p} />
-    }
-    const r = await mount(<Player />)
-    player!.input.moving = true
+    const { r, player } = await mountPlayer({ onFrame: (frame) => heard.push(frame) })
+    player.input.moving = true
     await r.advanceFrames(1, 0.1)
     // One rendered frame of 0.35 s: three ticks, three keyframes of the run.
     await r.advanceFrames(1, 0.35)

@@ -64,6 +64,11 @@ function updateMatrices(get: () => RootState): void {
   camera.updateMatrixWorld()
 }
 
+/** Bytes allocated per call of `frame`, over 50 frames, once the heap has settled. */
+function bytesPerFrame(frame: () => void): Promise<number> {
+  return settled(() => bytesPerCall(frame, 50), frame)
+}
+
 function geometryOf(group: Group): BufferGeometry {
   return (group.children[0] as Mesh).geometry
 }
@@ -102,10 +107,7 @@ describe('per-frame allocation', () => {
     )
     updateMatrices(get)
     tick(get, 1000)
-    const perFrame = await settled(
-      () => bytesPerCall(() => tick(get, 1), 50),
-      () => tick(get, 1),
-    )
+    const perFrame = await bytesPerFrame(() => tick(get, 1))
     // One object a frame would be ≥ 16 bytes; anything per instance ≥ 40 × 16.
     expect(perFrame).toBeLessThan(8)
   })
@@ -121,10 +123,7 @@ describe('per-frame allocation', () => {
     )
     updateMatrices(get)
     tick(get, 1000)
-    const perFrame = await settled(
-      () => bytesPerCall(() => tick(get, 1), 50),
-      () => tick(get, 1),
-    )
+    const perFrame = await bytesPerFrame(() => tick(get, 1))
     expect(perFrame).toBeLessThan(8)
   })
 
@@ -147,10 +146,7 @@ describe('per-frame allocation', () => {
     controllers.forEach((controller, i) => controller.play(i % 2 ? 'run' : 'attack', { crossfade: 1000, speed: 1 + i / 7 }))
     tick(get, 1000)
     expect(controllers.every((controller) => controller.pose.fadeWeight > 0)).toBe(true)
-    const perFrame = await settled(
-      () => bytesPerCall(() => tick(get, 1), 50),
-      () => tick(get, 1),
-    )
+    const perFrame = await bytesPerFrame(() => tick(get, 1))
     expect(perFrame).toBeLessThan(8)
   })
 
@@ -192,7 +188,7 @@ describe('per-frame allocation', () => {
         tick(get, 1)
       }
       for (let i = 0; i < 1000; i++) frame()
-      const perFrame = await settled(() => bytesPerCall(frame, 50), frame)
+      const perFrame = await bytesPerFrame(frame)
       expect(perFrame).toBeLessThan(8)
     })
   }

@@ -5,7 +5,7 @@
  * leader's hidden state and culling, and cost no allocation per frame.
  */
 import { createElement, createRef, type ReactElement } from 'react'
-import { BufferGeometry, Matrix4, Mesh, PerspectiveCamera, Quaternion, Vector3, type Group } from 'three'
+import { BufferGeometry, Matrix4, Mesh, Quaternion, Vector3, type Group } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CROWD_POSE_STRIDE } from '../../src/core/animation/CrowdClock'
 import { createPose, type MD2Pose } from '../../src/core/animation/pose'
@@ -20,6 +20,7 @@ import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { createMD2Geometry, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
 import { bytesPerCall, settled } from '../support/alloc'
 import { readAsset } from '../support/assets'
+import { crowdCamera } from '../support/cameras'
 import { expectMD2Error } from '../support/errors'
 import { mount } from '../support/render'
 
@@ -45,6 +46,14 @@ const pose = (from: number, to: number, t: number, fade?: [number, number, numbe
   fadeT: fade?.[2] ?? 0,
   fadeWeight: fade?.[3] ?? 0,
 })
+
+/** Slot `k` of crowd `a` holds the same instance matrix as slot `k` of crowd `b`. */
+function expectSameMatrixAt(k: number, a: MD2Crowd, b: MD2Crowd): void {
+  const [ma, mb] = [new Matrix4(), new Matrix4()]
+  a.getMatrixAt(k, ma)
+  b.getMatrixAt(k, mb)
+  expect(ma.elements).toEqual(mb.elements)
+}
 
 /** Knight poses: within the weapon's 173 frames, across its end, past it, and crossfades on both sides. */
 const KNIGHT_POSES: MD2Pose[] = [
@@ -165,11 +174,7 @@ describe('a synced follower crowd', () => {
       if (KNIGHT_POSES[i]!.to > 172 || KNIGHT_POSES[i]!.fadeFrom > 172) clamped++
       // Placed exactly as its body instance (the leader's transform, the leader's slot).
       expect(weapon.instanceAt(k)).toBe(leader.instanceAt(k))
-      const a = new Matrix4()
-      const b = new Matrix4()
-      weapon.getMatrixAt(k, a)
-      leader.getMatrixAt(k, b)
-      expect(a.elements).toEqual(b.elements)
+      expectSameMatrixAt(k, weapon, leader)
     }
     expect(clamped).toBeGreaterThan(2)
     leader.dispose()
@@ -257,11 +262,7 @@ describe('a tagged follower crowd', () => {
     followCrowd(byName, leader, { tags, tag: 'tag_rweapon' })
     gun.showFrame(0, 100)
     leader.update(0)
-    const a = new Matrix4()
-    const b = new Matrix4()
-    gun.getMatrixAt(0, a)
-    byName.getMatrixAt(0, b)
-    expect(a.elements).toEqual(b.elements)
+    expectSameMatrixAt(0, gun, byName)
     expect(gun.clock.poses[0]).toBe(100)
     expect(byName.clock.poses[0]).toBe(3)
     for (const crowd of [leader, gun, byName]) crowd.dispose()
@@ -269,9 +270,7 @@ describe('a tagged follower crowd', () => {
 })
 
 describe('hidden instances and culling', () => {
-  const camera = new PerspectiveCamera(50, 4 / 3, 1, 5000)
-  camera.position.set(0, 0, 200)
-  camera.updateMatrixWorld()
+  const camera = crowdCamera()
 
   it("a follower draws exactly its leader's drawn instances: hidden ones and culled ones are left out, shown ones come back", () => {
     const leader = new MD2Crowd(knight, { limit: 6 })
@@ -381,11 +380,7 @@ describe('bad follow requests', () => {
     // Placed at the leader's origin: the leader's own matrix.
     a.setTransform(0, { position: new Vector3(5, 6, 7), rotation: new Quaternion().setFromAxisAngle(new Vector3(0, 1, 0), 1) })
     a.update(0)
-    const m = new Matrix4()
-    const n = new Matrix4()
-    c.getMatrixAt(0, m)
-    a.getMatrixAt(0, n)
-    expect(m.elements).toEqual(n.elements)
+    expectSameMatrixAt(0, c, a)
     // Disposing the leader stops its followers.
     a.dispose()
     expect(b.leader).toBeUndefined()

@@ -5,7 +5,7 @@
  * 10,000 instances allocates nothing.
  */
 import fc from 'fast-check'
-import { Box3, Matrix4, PerspectiveCamera, Quaternion, Raycaster, Vector2, Vector3 } from 'three'
+import { Box3, Matrix4, Quaternion, Raycaster, Vector2, Vector3 } from 'three'
 import { describe, expect, it } from 'vitest'
 import { KeyframeClock } from '../../src/core/animation/KeyframeClock'
 import { CROWD_POSE_STRIDE, CrowdClock } from '../../src/core/animation/CrowdClock'
@@ -13,6 +13,7 @@ import { decodeFrame } from '../../src/core/format/decodeFrame'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { readAsset } from '../support/assets'
+import { crowdCamera } from '../support/cameras'
 import { bytesPerCall, settled } from '../support/alloc'
 import { expectMD2Error } from '../support/errors'
 import { manyFrameModel } from '../support/many-frames'
@@ -158,9 +159,7 @@ describe('MD2Crowd.getPoseBounds', () => {
 })
 
 describe('MD2Crowd', () => {
-  const camera = new PerspectiveCamera(50, 4 / 3, 1, 5000)
-  camera.position.set(0, 0, 200)
-  camera.updateMatrixWorld()
+  const camera = crowdCamera()
 
   it('uploads the file vertex bytes as they are: one RGBA8 texel per vertex per frame, a frame per row', () => {
     const crowd = new MD2Crowd(ogro, { limit: 4 })

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { BufferAttribute, BufferGeometry } from 'three'
+import { build } from 'vite'
 import { describe, expect, it } from 'vitest'
 import { createPose } from '../../src/core/animation/pose'
 import { parseMD2 } from '../../src/core/format/parseMD2'
@@ -27,17 +28,35 @@ function loadedBy(file: string, seen = new Set<string>()): Set<string> {
   return seen
 }
 
+/** The top-level functions in a bundle of `file`'s exports, as an app's build makes it (tree-shaken; unminified, so named; three.js left out). */
+async function bundledFunctions(file: string): Promise<string[]> {
+  const result = await build({
+    configFile: false,
+    logLevel: 'silent',
+    root: ROOT,
+    build: { write: false, minify: false, lib: { entry: join(ROOT, file), formats: ['es'] }, rollupOptions: { external: [/^three/] } },
+  })
+  const code = [result]
+    .flat()
+    .flatMap((bundle) => ('output' in bundle ? bundle.output : []))
+    .map((chunk) => ('code' in chunk ? chunk.code : ''))
+    .join('\n')
+  return [...code.matchAll(/^function (\w+)/gm)].map(([, name]) => name!)
+}
+
 describe('shells and blob shadows', () => {
-  it("the body's path does not load their kernel; their geometries do", () => {
+  it("the body's path does not load their kernel; their geometries do", async () => {
     const body = loadedBy(join(ROOT, 'src/three/mesh/MD2Geometry.ts'))
     expect(body).toContain('src/core/animation/blendKernels.ts')
-    const theirs = [
-      'src/core/animation/blendPoseInto.ts',
-      'src/core/animation/blendPoseIntoKernels.ts',
-      'src/three/mesh/shellShadowGeometry.ts',
-    ]
+    const theirs = ['src/core/animation/blendPoseInto.ts', 'src/three/mesh/shellShadowGeometry.ts']
     expect([...body].filter((file) => theirs.includes(file))).toEqual([])
     expect([...loadedBy(join(ROOT, 'src/three/mesh/shellShadowGeometry.ts'))]).toEqual(expect.arrayContaining(theirs))
+    // Their kernels are generated into the body's kernel module: a bundler leaves them out of an app that never calls them.
+    const theirKernels = ['blendPairInto', 'blendFourInto']
+    const bodyShips = await bundledFunctions('src/three/mesh/MD2Geometry.ts')
+    expect(bodyShips).toContain('blendPair')
+    expect(bodyShips.filter((name) => theirKernels.includes(name))).toEqual([])
+    expect(await bundledFunctions('src/three/mesh/shellShadowGeometry.ts')).toEqual(expect.arrayContaining(theirKernels))
   })
 
   it('a shell or shadow geometry not made by createMD2ShellGeometry or createMD2ShadowGeometry is refused by name', () => {

@@ -129,32 +129,22 @@ renderer.setAnimationLoop((time) => {
   framesDrawn++
 })
 
-// For the browser test (test/vanilla.test.mjs): read fresh at each access.
+// For the browser test (test/vanilla.test.mjs): the app's state now, as plain data.
 declare global {
   interface Window {
-    __vanilla?: { frames: number; animation: string; frame: number; fading: number; crowd: number; drawn: number; crowdShown: boolean }
+    __vanilla?: {
+      state(): { frames: number; animation: string; frame: number; fading: number; crowd: number; drawn: number; crowdShown: boolean }
+    }
   }
 }
 window.__vanilla = {
-  get frames() {
-    return framesDrawn
-  },
-  get animation() {
-    return controller.animation.name
-  },
-  get frame() {
-    return controller.frame
-  },
-  get fading() {
-    return controller.pose.fadeWeight
-  },
-  get crowd() {
-    return crowd.size
-  },
-  get drawn() {
-    return crowd.count
-  },
-  get crowdShown() {
-    return crowd.visible
-  },
+  state: () => ({
+    frames: framesDrawn,
+    animation: controller.animation.name,
+    frame: controller.frame,
+    fading: controller.pose.fadeWeight,
+    crowd: crowd.size,
+    drawn: crowd.count,
+    crowdShown: crowd.visible,
+  }),
 }

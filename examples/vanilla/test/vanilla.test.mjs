@@ -12,7 +12,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
-import { checks, expect, frames, launch, screenshotPixels, serve, watchedPage } from '../../scripts/browser.mjs'
+import { checks, expect, frames, screenshotPixels, testApp } from '../../scripts/browser.mjs'
 
 const here = join(import.meta.dirname, '..')
 const dist = join(here, 'dist')
@@ -87,36 +87,13 @@ await check('no React in the built bundle (dist/assets/*.js), which holds the li
   expect(code.includes('react-three-md2:missing-skin') && code.includes('WebGLRenderer'), 'the bundle lacks the library or three.js')
 })
 
-const server = await serve(dist)
-const browser = await launch(chromium)
-try {
-  const { page, problems, requests } = await watchedPage(browser)
-  /** The app's state now, as plain data. */
-  const app = () =>
-    page.evaluate(() => {
-      const probe = window.__vanilla
-      if (!probe) return undefined
-      const { frames, animation, frame, fading, crowd, drawn, crowdShown } = probe
-      return { frames, animation, frame, fading, crowd, drawn, crowdShown }
-    })
-  /** Polls the app until `accept` holds; fails naming `what` and the last state seen. */
-  const waitFor = async (accept, what, timeout = TIMEOUT) => {
-    const deadline = Date.now() + timeout
-    for (;;) {
-      const state = await app()
-      if (state && accept(state)) return state
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}; last ${JSON.stringify(state)}`)
-      await page.waitForTimeout(50)
-    }
-  }
+await testApp({ chromium, dist, probe: '__vanilla', check, timeout: TIMEOUT }, async ({ page, requests, state: app, waitFor }) => {
   /** Shows or hides the crowd (C), and waits for two frames drawn so. */
   const showCrowd = async (shown) => {
     if ((await app()).crowdShown !== shown) await page.keyboard.press('c')
     await waitFor((s) => s.crowdShown === shown, `the crowd ${shown ? 'shown' : 'hidden'}`)
     await frames(page, 2)
   }
-
-  await page.goto(server.url)
 
   await check('the page draws: the model and its skin load, the canvas is not the bare background', async () => {
     await waitFor((s) => s.frames >= 3, 'three frames drawn')
@@ -170,13 +147,6 @@ try {
     const now = (await app()).animation
     await waitFor((s) => s.animation !== now, 'the next animation, on the timer', 20_000)
   })
-
-  await check('no console error, page error or failed request', async () => {
-    expect(problems.length === 0, problems.join('\n      '))
-  })
-} finally {
-  await browser.close()
-  server.close()
-}
+})
 
 finish()

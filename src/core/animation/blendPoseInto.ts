@@ -1,5 +1,4 @@
-import { SLOT } from './blendKernels.js'
-import { blendFourInto, blendPairInto } from './blendPoseIntoKernels.js'
+import { SLOT, blendFourInto, blendPairInto } from './blendKernels.js'
 import { coefficients, offsets, weighFour, weighPair, type BlendTarget, type MD2BlendSource } from './blendVertices.js'
 import type { MD2Pose } from './pose.js'
 

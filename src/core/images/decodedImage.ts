@@ -122,7 +122,26 @@ export function hexByte(value: number): string {
   return `0x${value.toString(16).padStart(2, '0')}`
 }
 
-/** Refuses data too short to hold the format's fixed header. */
-export function requireHeader(section: 'pcx' | 'tga', data: Uint8Array, size: number, file: string | undefined): void {
-  if (data.length < size) failImage(section, 'header', 0, `file is ${data.length} bytes, the header alone needs ${size}`, file)
+/** A format's fixed header: its size in bytes, where it gives the image size (for errors), and its reader. */
+export interface HeaderLayout<Header extends { width: number; height: number }> {
+  format: 'pcx' | 'tga'
+  size: number
+  sizeOffset: number
+  /** Reads and checks the header; called once the file is known to hold `size` bytes. */
+  read(data: Uint8Array, file: string | undefined): Header
+}
+
+/**
+ * @internal Reads an image's header as every decoder does: refuses a file too short to hold it, reads
+ * it, and refuses the size it declares when larger than `maxPixels`, before anything is allocated.
+ */
+export function readImageHeader<Header extends { width: number; height: number }>(
+  data: Uint8Array,
+  { format, size, sizeOffset, read }: HeaderLayout<Header>,
+  options: ImageDecodeOptions,
+): Header {
+  if (data.length < size) failImage(format, 'header', 0, `file is ${data.length} bytes, the header alone needs ${size}`, options.name)
+  const header = read(data, options.name)
+  checkImageSize(format, header.width, header.height, options, sizeOffset)
+  return header
 }

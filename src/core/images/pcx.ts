@@ -10,10 +10,10 @@ import { MD2Error } from '../MD2Error.js'
 import {
   type DecodedImage,
   type ImageDecodeOptions,
-  checkImageSize,
+  type HeaderLayout,
   failImage,
-  requireHeader,
   hexByte,
+  readImageHeader,
   readUint16LE,
   toImageBytes,
 } from './decodedImage.js'
@@ -58,8 +58,7 @@ export function decodePCX(bytes: Uint8Array | ArrayBuffer, options: PCXOptions =
   const file = options.name
   const data = toImageBytes(bytes, file)
   const transparentIndex = checkTransparentIndex(options.transparentIndex, file)
-  const header = readHeader(data, file)
-  checkImageSize('pcx', header.width, header.height, options, 8)
+  const header = readImageHeader(data, HEADER, options)
   if (header.planes === 1) {
     const { width, height, indices, palette } = decodeIndexed(data, header, file)
     return { width, height, data: applyPalette(indices, palette, transparentIndex) }
@@ -72,8 +71,7 @@ export function decodePCX(bytes: Uint8Array | ArrayBuffer, options: PCXOptions =
 export function decodePCXIndexed(bytes: Uint8Array | ArrayBuffer, options: ImageDecodeOptions = {}): PCXIndexedImage {
   const file = options.name
   const data = toImageBytes(bytes, file)
-  const header = readHeader(data, file)
-  checkImageSize('pcx', header.width, header.height, options, 8)
+  const header = readImageHeader(data, HEADER, options)
   if (header.planes !== 1) {
     failImage('pcx', 'header', 65, `${header.planes} planes is a true-colour image, it has no palette indices`, file)
   }
@@ -87,7 +85,6 @@ function checkTransparentIndex(index: number | undefined, file: string | undefin
 }
 
 function readHeader(data: Uint8Array, file: string | undefined): PCXHeader {
-  requireHeader('pcx', data, HEADER_SIZE, file)
   const manufacturer = data[0]!
   const version = data[1]!
   const encoding = data[2]!
@@ -116,6 +113,9 @@ function readHeader(data: Uint8Array, file: string | undefined): PCXHeader {
   }
   return { encoding, width, height, planes, bytesPerLine }
 }
+
+/** The header, the image size read from xmin, ymin, xmax, ymax (bytes 4 to 11). */
+const HEADER: HeaderLayout<PCXHeader> = { format: 'pcx', size: HEADER_SIZE, sizeOffset: 8, read: readHeader }
 
 function decodeIndexed(data: Uint8Array, header: PCXHeader, file: string | undefined): PCXIndexedImage {
   // The palette is always the last 768 bytes. The 0x0C marker byte that should precede it is not

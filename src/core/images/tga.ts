@@ -10,9 +10,9 @@
 import {
   type DecodedImage,
   type ImageDecodeOptions,
-  checkImageSize,
+  type HeaderLayout,
   failImage,
-  requireHeader,
+  readImageHeader,
   readUint16LE,
   toImageBytes,
 } from './decodedImage.js'
@@ -57,8 +57,7 @@ const MAX_PACKET_PIXELS = 128
 export function decodeTGA(bytes: Uint8Array | ArrayBuffer, options: TGAOptions = {}): DecodedImage {
   const file = options.name
   const data = toImageBytes(bytes, file)
-  const header = readHeader(data, file)
-  checkImageSize('tga', header.width, header.height, options, 12)
+  const header = readImageHeader(data, HEADER, options)
   const colorMapStart = HEADER_SIZE + header.idLength
   if (colorMapStart > data.length) {
     const message = `image ID field of ${header.idLength} bytes runs past the end of the file`
@@ -86,7 +85,6 @@ function bytesPerEntry(bits: number): number {
 }
 
 function readHeader(data: Uint8Array, file: string | undefined): TGAHeader {
-  requireHeader('tga', data, HEADER_SIZE, file)
   const colorMapType = data[1]!
   const imageType = data[2]!
   const pixelDepth = data[16]!
@@ -120,6 +118,9 @@ function readHeader(data: Uint8Array, file: string | undefined): TGAHeader {
   checkDepths(header, file)
   return header
 }
+
+/** The header, the image size at bytes 12 to 15. */
+const HEADER: HeaderLayout<TGAHeader> = { format: 'tga', size: HEADER_SIZE, sizeOffset: 12, read: readHeader }
 
 function checkDepths(header: TGAHeader, file: string | undefined): void {
   const { kind, pixelDepth } = header

@@ -16,19 +16,20 @@ import type { CrowdRenderer } from './CrowdRenderer.js'
 import type { MD2GpuFrames } from './gpuFrames.js'
 
 /**
- * Floats per drawn instance in the per-frame rows, one interleaved buffer (one vertex buffer: WebGPU
+ * The per-frame rows, a row per drawn instance in one interleaved buffer (one vertex buffer: WebGPU
  * allows a pipeline 8): where its keyframes are, the crossfade's, the blends, the light, and the two
- * keyframes' scales and blended translate. The offsets of each, in floats:
+ * keyframes' scales and blended translate. Each one's offset in floats is the one before plus its size:
  */
-export const INSTANCE_STRIDE = 25
 export const FRAMES = 0
-export const FADE_FRAMES = 4
-export const BLEND = 8
+export const FADE_FRAMES = FRAMES + 4
+export const BLEND = FADE_FRAMES + 4
 /** Quake II light (rgb); on a shell layer the shell's colour, on a shadow layer the shadow's parameters. */
-export const LIGHT = 12
-export const SCALE_A = 16
-export const SCALE_B = 19
-export const SHIFT = 22
+export const LIGHT = BLEND + 4
+export const SCALE_A = LIGHT + 4
+export const SCALE_B = SCALE_A + 3
+export const SHIFT = SCALE_B + 3
+/** Floats per row. */
+export const INSTANCE_STRIDE = SHIFT + 3
 
 /** The per-frame rows of `rows` drawn instances, and `geometry` (a light copy of the shared one) reading them. */
 export function attachInstanceData(geometry: BufferGeometry, rows: number): InstancedInterleavedBuffer {

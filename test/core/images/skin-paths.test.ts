@@ -3,31 +3,23 @@ import { SKIN_EXTENSIONS, skinCandidateRounds, skinCandidates } from '../../../s
 import { parseMD2 } from '../../../src/core/internal'
 import { listAssets, readAsset } from '../../support/assets'
 
+/** Each spelling in `names` at each place in `places` (URL prefixes), place by place. */
+const atEach = (places: string[], names: string[]) => places.flatMap((place) => names.map((name) => place + name))
+
 describe('skinCandidates', () => {
   it('a Quake II game path: the file name next to the model first (where a player folder keeps it), then the path as written, in several spellings', () => {
-    expect(skinCandidates('/models/quake2/ogro/tris.MD2', 'players/ogro/igdosh.pcx')).toEqual([
-      '/models/quake2/ogro/igdosh.pcx',
-      '/models/quake2/ogro/igdosh.PCX',
-      '/models/quake2/ogro/IGDOSH.PCX',
-      '/models/quake2/ogro/players/ogro/igdosh.pcx',
-      '/models/quake2/ogro/players/ogro/igdosh.PCX',
-      '/models/quake2/ogro/players/ogro/IGDOSH.PCX',
-    ])
+    expect(skinCandidates('/models/quake2/ogro/tris.MD2', 'players/ogro/igdosh.pcx')).toEqual(
+      atEach(['/models/quake2/ogro/', '/models/quake2/ogro/players/ogro/'], ['igdosh.pcx', 'igdosh.PCX', 'IGDOSH.PCX']),
+    )
   })
 
   it('backslashes become slashes; the directory keeps its case, only the file name varies', () => {
-    expect(skinCandidates('http://example.com/q2/faerie/weapon.md2', 'players\\Faerie\\Weapon.pcx')).toEqual([
-      'http://example.com/q2/faerie/Weapon.pcx',
-      'http://example.com/q2/faerie/weapon.pcx',
-      'http://example.com/q2/faerie/Weapon.PCX',
-      'http://example.com/q2/faerie/weapon.PCX',
-      'http://example.com/q2/faerie/WEAPON.PCX',
-      'http://example.com/q2/faerie/players/Faerie/Weapon.pcx',
-      'http://example.com/q2/faerie/players/Faerie/weapon.pcx',
-      'http://example.com/q2/faerie/players/Faerie/Weapon.PCX',
-      'http://example.com/q2/faerie/players/Faerie/weapon.PCX',
-      'http://example.com/q2/faerie/players/Faerie/WEAPON.PCX',
-    ])
+    expect(skinCandidates('http://example.com/q2/faerie/weapon.md2', 'players\\Faerie\\Weapon.pcx')).toEqual(
+      atEach(
+        ['http://example.com/q2/faerie/', 'http://example.com/q2/faerie/players/Faerie/'],
+        ['Weapon.pcx', 'weapon.pcx', 'Weapon.PCX', 'weapon.PCX', 'WEAPON.PCX'],
+      ),
+    )
   })
 
   it('an upper-case name written in the file still tries its lower-case spelling', () => {
@@ -53,16 +45,9 @@ describe('skinCandidates', () => {
 
   it('an extension-less path: the four extensions for each location', () => {
     const candidates = skinCandidates('/a/b/tris.md2', 'skins/red')
-    expect(candidates.filter((url) => url === url.toLowerCase())).toEqual([
-      '/a/b/red.png',
-      '/a/b/red.jpg',
-      '/a/b/red.tga',
-      '/a/b/red.pcx',
-      '/a/b/skins/red.png',
-      '/a/b/skins/red.jpg',
-      '/a/b/skins/red.tga',
-      '/a/b/skins/red.pcx',
-    ])
+    expect(candidates.filter((url) => url === url.toLowerCase())).toEqual(
+      atEach(['/a/b/', '/a/b/skins/'], ['red.png', 'red.jpg', 'red.tga', 'red.pcx']),
+    )
   })
 
   it('ignores the model URL query and fragment; a bare file name resolves relative to the page', () => {

@@ -61,6 +61,20 @@ const PICTURE = [...TOP, ...BOTTOM].flat()
 const bgr = (p: RGBA) => [p[2], p[1], p[0]]
 const bgra = (p: RGBA) => [p[2], p[1], p[0], p[3]]
 
+/** The test picture as a 24-bit true-colour TGA stores it by default: BGR, bottom row first. */
+const PICTURE_TGA: TGASpec = { imageType: 2, width: 3, height: 2, pixelDepth: 24, pixels: [...BOTTOM, ...TOP].flatMap(bgr) }
+
+/**
+ * Rows `[top, bottom]` (as `toBytes` writes a pixel) stored both ways: bottom row first, and top row
+ * first (descriptor bit 5 set).
+ */
+function bothOrigins(spec: Omit<TGASpec, 'pixels'>, [top, bottom]: [RGBA[], RGBA[]], toBytes: (p: RGBA) => number[]): Uint8Array[] {
+  return [
+    makeTGA({ ...spec, pixels: [...bottom, ...top].flatMap(toBytes) }),
+    makeTGA({ ...spec, descriptor: (spec.descriptor ?? 0) | 0x20, pixels: [...top, ...bottom].flatMap(toBytes) }),
+  ]
+}
+
 /** A 16-bit A1R5G5B5 pixel, little-endian. */
 function argb1555(attribute: 0 | 1, r: number, g: number, b: number): number[] {
   const value = (attribute << 15) | (r << 10) | (g << 5) | b
@@ -101,7 +115,7 @@ function encodeRLE(pixels: Uint8Array, bytesPerPixel: number): number[] {
 
 describe('decodeTGA: true-colour (types 2 and 10)', () => {
   it('24-bit, bottom-left origin (rows stored bottom first)', () => {
-    const tga = makeTGA({ imageType: 2, width: 3, height: 2, pixelDepth: 24, pixels: [...BOTTOM, ...TOP].flatMap(bgr) })
+    const tga = makeTGA(PICTURE_TGA)
     expect(decoded(tga)).toEqual(PICTURE)
     expect(sniffImageType(tga)).toBe('tga')
   })
@@ -112,33 +126,12 @@ describe('decodeTGA: true-colour (types 2 and 10)', () => {
   })
 
   it('32-bit with an 8-bit alpha channel, both origins', () => {
-    const top: RGBA[] = [
-      [255, 0, 0, 255],
-      [0, 255, 0, 128],
-      [0, 0, 255, 0],
-    ]
-    const bottom: RGBA[] = [
-      [1, 2, 3, 10],
-      [4, 5, 6, 20],
-      [7, 8, 9, 30],
-    ]
+    // The test picture with an alpha of its own at each pixel.
+    const withAlpha = (row: RGBA[], alphas: number[]) => row.map(([r, g, b], i): RGBA => [r, g, b, alphas[i]!])
+    const top = withAlpha(TOP, [255, 128, 0])
+    const bottom = withAlpha(BOTTOM, [10, 20, 30])
     const expected = [...top, ...bottom].flat()
-    const bottomUp = makeTGA({
-      imageType: 2,
-      width: 3,
-      height: 2,
-      pixelDepth: 32,
-      descriptor: 0x08,
-      pixels: [...bottom, ...top].flatMap(bgra),
-    })
-    const topDown = makeTGA({
-      imageType: 2,
-      width: 3,
-      height: 2,
-      pixelDepth: 32,
-      descriptor: 0x28,
-      pixels: [...top, ...bottom].flatMap(bgra),
-    })
+    const [bottomUp, topDown] = bothOrigins({ imageType: 2, width: 3, height: 2, pixelDepth: 32, descriptor: 0x08 }, [top, bottom], bgra)
     expect(decoded(bottomUp)).toEqual(expected)
     expect(decoded(topDown)).toEqual(expected)
   })
@@ -170,38 +163,16 @@ describe('decodeTGA: true-colour (types 2 and 10)', () => {
 
   it('right-to-left rows (descriptor bit 4), with either vertical origin', () => {
     const reversed = (row: RGBA[]) => [...row].reverse()
-    const bottomUp = makeTGA({
-      imageType: 2,
-      width: 3,
-      height: 2,
-      pixelDepth: 24,
-      descriptor: 0x10,
-      pixels: [...reversed(BOTTOM), ...reversed(TOP)].flatMap(bgr),
-    })
-    const topDown = makeTGA({
-      imageType: 2,
-      width: 3,
-      height: 2,
-      pixelDepth: 24,
-      descriptor: 0x30,
-      pixels: [...reversed(TOP), ...reversed(BOTTOM)].flatMap(bgr),
-    })
+    const rows: [RGBA[], RGBA[]] = [reversed(TOP), reversed(BOTTOM)]
+    const [bottomUp, topDown] = bothOrigins({ imageType: 2, width: 3, height: 2, pixelDepth: 24, descriptor: 0x10 }, rows, bgr)
     expect(decoded(bottomUp)).toEqual(PICTURE)
     expect(decoded(topDown)).toEqual(PICTURE)
   })
 
   it('skips the image ID field and a colour map the true-colour image does not use; ignores a TGA 2.0 footer', () => {
     const footer = [0, 0, 0, 0, 0, 0, 0, 0, ...[...'TRUEVISION-XFILE.'].map((c) => c.charCodeAt(0)), 0]
-    const tga = makeTGA({
-      imageType: 2,
-      width: 3,
-      height: 2,
-      pixelDepth: 24,
-      id: [1, 2, 3, 4, 5],
-      colorMapEntrySize: 24,
-      colorMap: [9, 9, 9, 8, 8, 8],
-      pixels: [...[...BOTTOM, ...TOP].flatMap(bgr), ...footer],
-    })
+    const unused = { id: [1, 2, 3, 4, 5], colorMapEntrySize: 24, colorMap: [9, 9, 9, 8, 8, 8] }
+    const tga = makeTGA({ ...PICTURE_TGA, ...unused, pixels: [...PICTURE_TGA.pixels, ...footer] })
     expect(decoded(tga)).toEqual(PICTURE)
   })
 
@@ -215,38 +186,25 @@ describe('decodeTGA: true-colour (types 2 and 10)', () => {
     expect(decoded(tga)).toEqual(PICTURE)
   })
 
-  it('type 10: one run packet covering more than a row', () => {
-    // 3×2 top-down: a run of 5 red pixels (the whole top row and 2 of the bottom), then 1 raw blue.
-    const tga = makeTGA({
-      imageType: 10,
-      width: 3,
-      height: 2,
-      pixelDepth: 24,
-      descriptor: 0x20,
-      pixels: [0x84, 0, 0, 255, 0x00, 255, 0, 0],
-    })
-    expect(decoded(tga)).toEqual([...Array<number[]>(5).fill([255, 0, 0, 255]).flat(), 0, 0, 255, 255])
-  })
-
-  it('type 10, 32-bit RLE keeps alpha; 16-bit RLE unpacks 5-5-5', () => {
-    const tga32 = makeTGA({
-      imageType: 10,
-      width: 2,
-      height: 2,
-      pixelDepth: 32,
-      descriptor: 0x28,
-      pixels: [0x82, 1, 2, 3, 4, 0x00, 5, 6, 7, 8],
-    })
-    expect(decoded(tga32)).toEqual([3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1, 4, 7, 6, 5, 8])
-    const tga16 = makeTGA({
-      imageType: 10,
-      width: 3,
-      height: 1,
-      pixelDepth: 16,
-      descriptor: 0x21,
-      pixels: [0x81, ...argb1555(1, 31, 0, 0), 0x00, ...argb1555(0, 0, 0, 16)],
-    })
-    expect(decoded(tga16)).toEqual([255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 132, 0])
+  it.each<[string, Omit<TGASpec, 'imageType'>, number[]]>([
+    [
+      // 3×2 top-down: a run of 5 red pixels (the whole top row and 2 of the bottom), then 1 raw blue.
+      'one run packet covering more than a row',
+      { width: 3, height: 2, pixelDepth: 24, descriptor: 0x20, pixels: [0x84, 0, 0, 255, 0x00, 255, 0, 0] },
+      [...Array<number[]>(5).fill([255, 0, 0, 255]).flat(), 0, 0, 255, 255],
+    ],
+    [
+      '32-bit RLE keeps alpha',
+      { width: 2, height: 2, pixelDepth: 32, descriptor: 0x28, pixels: [0x82, 1, 2, 3, 4, 0x00, 5, 6, 7, 8] },
+      [3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1, 4, 7, 6, 5, 8],
+    ],
+    [
+      '16-bit RLE unpacks 5-5-5',
+      { width: 3, height: 1, pixelDepth: 16, descriptor: 0x21, pixels: [0x81, ...argb1555(1, 31, 0, 0), 0x00, ...argb1555(0, 0, 0, 16)] },
+      [255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 132, 0],
+    ],
+  ])('type 10: %s', (_, spec, expected) => {
+    expect(decoded(makeTGA({ imageType: 10, ...spec }))).toEqual(expected)
   })
 
   it('clips a last packet that overshoots the image', () => {
@@ -261,19 +219,13 @@ describe('decodeTGA: colour-mapped (types 1 and 9)', () => {
   // Entries 2..5 (colorMapFirst = 2): red, green, blue, grey (24-bit BGR).
   const map24 = [0, 0, 255, 0, 255, 0, 255, 0, 0, 100, 100, 100]
   const colours = { 2: [255, 0, 0, 255], 3: [0, 255, 0, 255], 4: [0, 0, 255, 255], 5: [100, 100, 100, 255] } as Record<number, number[]>
+  /** An image of 8-bit indices (type 1, bottom-left unless `spec` says otherwise) into map24. */
+  const intoMap24 = (spec: Pick<TGASpec, 'width' | 'height' | 'pixels'> & Partial<TGASpec>) =>
+    makeTGA({ imageType: 1, pixelDepth: 8, colorMapFirst: 2, colorMapEntrySize: 24, colorMap: map24, ...spec })
 
   it('8-bit indices into a 24-bit colour map that starts at entry 2, bottom-left', () => {
     // Top row: 2 3 4; bottom row: 5 5 2. Stored bottom first.
-    const tga = makeTGA({
-      imageType: 1,
-      width: 3,
-      height: 2,
-      pixelDepth: 8,
-      colorMapFirst: 2,
-      colorMapEntrySize: 24,
-      colorMap: map24,
-      pixels: [5, 5, 2, 2, 3, 4],
-    })
+    const tga = intoMap24({ width: 3, height: 2, pixels: [5, 5, 2, 2, 3, 4] })
     expect(decoded(tga)).toEqual([2, 3, 4, 5, 5, 2].flatMap((i) => colours[i]!))
     expect(sniffImageType(tga)).toBe('tga')
   })
@@ -295,72 +247,39 @@ describe('decodeTGA: colour-mapped (types 1 and 9)', () => {
 
   it('16-bit and 15-bit colour map entries', () => {
     const map16 = [...argb1555(0, 31, 0, 0), ...argb1555(1, 0, 16, 0)]
-    const withAlpha = makeTGA({
-      imageType: 1,
-      width: 2,
-      height: 1,
-      pixelDepth: 8,
-      descriptor: 0x21,
-      colorMapEntrySize: 16,
-      colorMap: map16,
-      pixels: [0, 1],
-    })
-    expect(decoded(withAlpha)).toEqual([255, 0, 0, 0, 0, 132, 0, 255])
-    const opaque = makeTGA({
-      imageType: 1,
-      width: 2,
-      height: 1,
-      pixelDepth: 8,
-      descriptor: 0x20,
-      colorMapEntrySize: 15,
-      colorMap: map16,
-      pixels: [0, 1],
-    })
-    expect(decoded(opaque)).toEqual([255, 0, 0, 255, 0, 132, 0, 255])
+    // 16-bit entries with an alpha bit in the descriptor keep the attribute bit as alpha; 15-bit ones are opaque.
+    for (const [colorMapEntrySize, descriptor, expected] of [
+      [16, 0x21, [255, 0, 0, 0, 0, 132, 0, 255]],
+      [15, 0x20, [255, 0, 0, 255, 0, 132, 0, 255]],
+    ] as const) {
+      const tga = makeTGA({
+        imageType: 1,
+        width: 2,
+        height: 1,
+        pixelDepth: 8,
+        descriptor,
+        colorMapEntrySize,
+        colorMap: map16,
+        pixels: [0, 1],
+      })
+      expect(decoded(tga), `${colorMapEntrySize}-bit entries`).toEqual(expected)
+    }
   })
 
   it('16-bit indices', () => {
-    const tga = makeTGA({
-      imageType: 1,
-      width: 2,
-      height: 1,
-      pixelDepth: 16,
-      colorMapFirst: 2,
-      colorMapEntrySize: 24,
-      colorMap: map24,
-      pixels: [5, 0, 2, 0],
-    })
+    const tga = intoMap24({ width: 2, height: 1, pixelDepth: 16, pixels: [5, 0, 2, 0] })
     expect(decoded(tga)).toEqual([...colours[5]!, ...colours[2]!])
   })
 
   it('type 9: RLE indices with a run crossing the row end', () => {
     // Top-down 2×2: run of 3 × index 4, then raw 1 × index 3.
-    const tga = makeTGA({
-      imageType: 9,
-      width: 2,
-      height: 2,
-      pixelDepth: 8,
-      descriptor: 0x20,
-      colorMapFirst: 2,
-      colorMapEntrySize: 24,
-      colorMap: map24,
-      pixels: [0x82, 4, 0x00, 3],
-    })
+    const tga = intoMap24({ imageType: 9, width: 2, height: 2, descriptor: 0x20, pixels: [0x82, 4, 0x00, 3] })
     expect(decoded(tga)).toEqual([4, 4, 4, 3].flatMap((i) => colours[i]!))
   })
 
   it('refuses indices outside the colour map, below its first entry or past its end', () => {
     for (const index of [1, 6]) {
-      const tga = makeTGA({
-        imageType: 1,
-        width: 1,
-        height: 1,
-        pixelDepth: 8,
-        colorMapFirst: 2,
-        colorMapEntrySize: 24,
-        colorMap: map24,
-        pixels: [index],
-      })
+      const tga = intoMap24({ width: 1, height: 1, pixels: [index] })
       expect(expectBadImage(() => decodeTGA(tga), 'tga colour map').message).toContain(`index ${index}`)
     }
   })
@@ -445,7 +364,7 @@ describe('decodeTGA on real pictures (PCX skins re-encoded as TGA by the test)',
 })
 
 describe('decodeTGA on damaged files', () => {
-  const good = makeTGA({ imageType: 2, width: 3, height: 2, pixelDepth: 24, pixels: [...BOTTOM, ...TOP].flatMap(bgr) })
+  const good = makeTGA(PICTURE_TGA)
 
   function patched(at: number, ...values: number[]): Uint8Array {
     const copy = good.slice()
@@ -537,7 +456,7 @@ describe('decodeTGA fuzzing (seeded)', () => {
   const SEED = 4242
   const shotgun = decodePCXIndexed(readAsset('quake2/ogro/g_shotgun.pcx'))
   const sources: Record<string, Uint8Array> = {
-    'true-colour 24': makeTGA({ imageType: 2, width: 3, height: 2, pixelDepth: 24, pixels: [...BOTTOM, ...TOP].flatMap(bgr) }),
+    'true-colour 24': makeTGA(PICTURE_TGA),
     'grey RLE': makeTGA({ imageType: 11, width: 3, height: 2, pixelDepth: 8, descriptor: 0x20, pixels: [0x01, 1, 2, 0x82, 7, 0x00, 9] }),
     '16-bit RLE': makeTGA({ imageType: 10, width: 3, height: 1, pixelDepth: 16, descriptor: 0x21, pixels: [0x81, 0, 0x7c, 0x00, 0x10, 0] }),
     'g_shotgun as mapped RLE': makeTGA({
