@@ -40,7 +40,7 @@ export const Arena: Story = {
     const arena = canvasElement.ownerDocument.querySelector<HTMLElement>('[data-testid="arena"]')!
     const state = () => canvasElement.ownerDocument.querySelector('[data-testid="arena-state"]')?.textContent ?? ''
     // The game's state (examples/arena's test probe): ready once the crowd is placed and the keys are listened to.
-    await waitFor(() => expect(window.__arena?.ready).toBe(true), { timeout: 30_000 })
+    await waitFor(() => expect(window.__arena?.state().ready).toBe(true), { timeout: 30_000 })
     arena.focus()
     key(arena, 'w', 'keydown')
     await waitFor(() => expect(state()).toMatch(/animation run/), { timeout: 30_000 })

@@ -166,7 +166,8 @@ export function selectAnimation(model: AnimatedModel, animations: readonly MD2An
   if (typeof selector === 'object' && selector !== null) {
     const { start, end } = selector
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > last || start > end) {
-      const clamp = (frame: number, fallback: number) => (Number.isFinite(frame) ? Math.min(Math.max(Math.trunc(frame), 0), last) : fallback)
+      const clamp = (frame: number, fallback: number) =>
+        Number.isFinite(frame) ? Math.min(Math.max(Math.trunc(frame), 0), last) : fallback
       const a = clamp(start, 0)
       const b = clamp(end, last)
       const fixedStart = Math.min(a, b)

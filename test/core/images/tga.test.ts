@@ -68,7 +68,11 @@ const PICTURE_TGA: TGASpec = { imageType: 2, width: 3, height: 2, pixelDepth: 24
  * Rows `[top, bottom]` (as `toBytes` writes a pixel) stored both ways: bottom row first, and top row
  * first (descriptor bit 5 set).
  */
-function bothOrigins(spec: Omit<TGASpec, 'pixels'>, [top, bottom]: [RGBA[], RGBA[]], toBytes: (p: RGBA) => number[]): Uint8Array[] {
+function bothOrigins(
+  spec: Omit<TGASpec, 'pixels'>,
+  [top, bottom]: [RGBA[], RGBA[]],
+  toBytes: (p: RGBA) => number[],
+): [Uint8Array, Uint8Array] {
   return [
     makeTGA({ ...spec, pixels: [...bottom, ...top].flatMap(toBytes) }),
     makeTGA({ ...spec, descriptor: (spec.descriptor ?? 0) | 0x20, pixels: [...top, ...bottom].flatMap(toBytes) }),
