@@ -29,6 +29,7 @@ import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import type { MD2Animation, MD2AnimationDef, MD2ModelData } from '../core/format/types.js'
 import { warnOnce } from '../core/warnOnce.js'
 import { createMD2Geometry, resetMD2Bounds, writeMD2Pose, type WriteMD2PoseOptions } from '../three/mesh/MD2Geometry.js'
+import { webgpuMaterials } from '../three/materials/webgpuMaterials.js'
 import { inView } from '../three/mesh/frustum.js'
 import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue, type MD2PoseLayer } from './MD2ModelContext.js'
 import { checkedTimeout } from './loading/loadTimeout.js'
@@ -238,6 +239,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     ownMaterial.wireframe = wireframe
     ownMaterial.color.set(color ?? 0xffffff)
     ownMaterial.transparent = alpha < 1
+    if (alpha < 1) webgpuMaterials()?.blendInSRGB(ownMaterial)
     ownMaterial.opacity = alpha
     ownMaterial.needsUpdate = true
   }, [ownMaterial, texture, wireframe, color, alpha])

@@ -36,10 +36,10 @@ export function openHost(width: number, height: number): { host: HTMLDivElement;
   return { host, root: createRoot(host) }
 }
 
-/** A 400×300 R3F canvas with a black background, flat colours, no antialiasing (shadow maps when asked). */
+/** A 400×300 R3F canvas with a black background, flat colours, no antialiasing (shadow maps, a stencil buffer when asked). */
 export async function mount(
   children: ReactNode,
-  { antialias = false, shadows = false, renderer = 'webgl' as RendererKind } = {},
+  { antialias = false, shadows = false, stencil = false, renderer = 'webgl' as RendererKind } = {},
 ): Promise<Mounted> {
   const { host, root } = openHost(400, 300)
   let state: RootState | undefined
@@ -50,7 +50,7 @@ export async function mount(
         // PCF: R3F's default (PCFSoftShadowMap) is gone from three r18x, which warns of it.
         shadows={shadows ? 'percentage' : { enabled: false, type: PCFShadowMap }}
         dpr={1}
-        gl={canvasGl(renderer, { antialias })}
+        gl={canvasGl(renderer, { antialias, stencil })}
         camera={{ position: [0, 2, 100], fov: 50, near: 1, far: 1000 }}
         onCreated={(created) => {
           state = created

@@ -178,8 +178,8 @@ for (const renderer of RENDERER_KINDS)
         if (renderer === 'webgl') webglPictures.set(name, cpuPicture)
         else if (reference && opacity === undefined && shell === undefined) {
           // Across renderers: the same picture but for a few edge pixels and rounding (within 8 levels).
-          // (Translucent surfaces are blended in linear light on WebGPURenderer, in sRGB on WebGLRenderer:
-          // three's renderers differ there for any model, so those scenes are held to the CPU path only.)
+          // (Where a translucent draw overlaps itself, WebGPURenderer's blend is near WebGLRenderer's, not
+          // equal: those scenes are held to the CPU path here, and across renderers in translucency.test.tsx.)
           for (const picture of [cpuPicture, gpuPicture]) {
             const across = difference(reference, picture, undefined, 8)
             expect(across, `${across} pixels differ from WebGLRenderer's picture`).toBeLessThanOrEqual(

@@ -20,6 +20,7 @@ import { ANORMTAB, SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
 import { FRAME_HEADER_SIZE, VERTEX_SIZE } from '../../core/format/spec.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { decodeInGLSL, type GpuDecodeInputs, type GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
+import { webgpuMaterials } from '../materials/webgpuMaterials.js'
 import { getMD2RenderData } from '../mesh/MD2Geometry.js'
 import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
 import type { CrowdComputePass, CrowdWebGPUSupport } from './webgpuSupport.js'
@@ -195,6 +196,7 @@ export function createCrowdMaterials(
   const opacity = look.opacity ?? 1
   const surface = { map: look.map ?? null, transparent: opacity < 1, opacity }
   const material = quake2 ? new MeshBasicMaterial({ ...surface, vertexColors: true }) : new MeshLambertMaterial(surface)
+  if (surface.transparent) webgpuMaterials()?.blendInSRGB(material)
   return {
     material: drawWithGpuFrames(material, frames, { quake2Light: quake2, normals: !quake2, ...decoding }),
     depth: drawWithGpuFrames(new MeshDepthMaterial({ depthPacking: RGBADepthPacking }), frames, decoding),

@@ -1,13 +1,16 @@
 import { MeshBasicMaterial, SRGBColorSpace } from 'three'
 import { SHELL_ALPHA, shellColor, type ShellSpec } from '../../core/lighting/quake2Light.js'
+import { webgpuMaterials } from './webgpuMaterials.js'
 
 /**
  * Quake II's power-up shell (`RF_SHELL_*`): untextured, at alpha 0.3, writing no depth, in the colour of its
- * shells (taken as sRGB, as a material's colour is), for `<MD2Shell>` and the crowd's shell layer alike.
+ * shells (taken as sRGB, as a material's colour is), blended in sRGB on either renderer, for `<MD2Shell>` and
+ * the crowd's shell layer alike.
  */
 export function createMD2ShellMaterial(shell?: ShellSpec | readonly ShellSpec[]): MeshBasicMaterial {
   const material = new MeshBasicMaterial({ transparent: true, opacity: SHELL_ALPHA, depthWrite: false })
   if (shell !== undefined) setShellColor(material, shell)
+  webgpuMaterials()?.blendInSRGB(material)
   return material
 }
 

@@ -7,6 +7,11 @@ import type { Material } from 'three'
 export interface WebGPUMaterialSupport {
   /** Quake II's RF_DEPTHHACK as a TSL `vertexNode`: the depth squeezed into the nearest 30% of the range. */
   squeezeDepth(material: Material): void
+  /**
+   * Makes a translucent material blend in sRGB, as on `WebGLRenderer` (Quake II's look), where `WebGPURenderer`
+   * would blend linear values: while it is transparent with normal blending, from when it is next built.
+   */
+  blendInSRGB(material: Material): void
 }
 
 let provided: WebGPUMaterialSupport | undefined

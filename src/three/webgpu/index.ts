@@ -11,6 +11,7 @@ import { provideWebGPUSupport } from '../crowd/webgpuSupport.js'
 import { provideWebGPUMaterials } from '../materials/webgpuMaterials.js'
 import { crowdWebGPU } from './crowdWebGPU.js'
 import { squeezeDepthTSL } from './depthHackTSL.js'
+import { blendInSRGBTSL } from './srgbBlendTSL.js'
 import { WEBGPU_MIN_REVISION } from './minRevision.js'
 
 export { WEBGPU_MIN_REVISION } from './minRevision.js'
@@ -18,7 +19,7 @@ export { WEBGPU_MIN_REVISION } from './minRevision.js'
 const revision = Number.parseInt(REVISION, 10)
 if (revision >= WEBGPU_MIN_REVISION) {
   provideWebGPUSupport(crowdWebGPU)
-  provideWebGPUMaterials({ squeezeDepth: squeezeDepthTSL })
+  provideWebGPUMaterials({ squeezeDepth: squeezeDepthTSL, blendInSRGB: blendInSRGBTSL })
 } else {
   // TSL's node API moved between releases: on an older three the nodes would fail deep inside the renderer.
   const error = new MD2Error(
