@@ -134,3 +134,16 @@ export function expectSamePicture(expected: Picture, actual: Picture): void {
   expect(drawn).toBeGreaterThan(5000)
   expect(differing, `${differing} of ${Math.round(drawn)} drawn pixels differ`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
 }
+
+/**
+ * Looks down on the scene, so that blob shadows on the floor show: set before every frame, as R3F
+ * places its default camera itself when the canvas is made and sized.
+ */
+export function LookingDown() {
+  useFrame(({ camera }) => {
+    camera.position.set(0, 70, 80)
+    camera.lookAt(0, -20, 0)
+    camera.updateMatrixWorld()
+  })
+  return null
+}

@@ -26,7 +26,7 @@ import type { ShellSpec } from '../../src/core/lighting/quake2Light'
 import { coverage, difference } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import type { Picture } from '../../stories/support/pixels'
-import { BLACK, CrowdsIn, drawnPixels, expectRenderer, expectSamePicture, mount, picturesOf } from './canvas'
+import { BLACK, CrowdsIn, drawnPixels, expectRenderer, expectSamePicture, LookingDown, mount, picturesOf } from './canvas'
 import { describeOn, describeWebGPU, testOn } from '../support/webgpu-three'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
@@ -235,19 +235,6 @@ const LOOKS: { shell?: ShellSpec | ShellSpec[]; shadow?: 'blob' }[] = [
   { shell: ['green', 'blue'], shadow: 'blob' },
   { shell: [0.9, 0.5, 0.2], shadow: 'blob' },
 ]
-
-/**
- * Looks down on the scene, so that blob shadows on the floor show: set before every frame, as R3F
- * places its default camera itself when the canvas is made and sized.
- */
-function LookingDown() {
-  useFrame(({ camera }) => {
-    camera.position.set(0, 70, 80)
-    camera.lookAt(0, -20, 0)
-    camera.updateMatrixWorld()
-  })
-  return null
-}
 
 for (const renderer of RENDERER_KINDS)
   describeOn(renderer)(`<MD2Instance shell shadow> draws what <MD2Model shell shadow> draws (${renderer})`, () => {

@@ -13,21 +13,11 @@ import { expect, test } from 'vitest'
 import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Model, MD2Shell } from '../../src/index'
 import { coverage, type Picture } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
-import { BLACK, expectRenderer, mount } from './canvas'
+import { BLACK, expectRenderer, LookingDown, mount } from './canvas'
 import { describeOn } from '../support/webgpu-three'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
 const OGRO_SKIN = '/assets/quake2/ogro/igdosh.pcx'
-
-/** Looks down on the floor, so that blob shadows show: set before every frame, as R3F places its camera itself. */
-function LookingDown() {
-  useFrame(({ camera }) => {
-    camera.position.set(0, 70, 80)
-    camera.lookAt(0, -20, 0)
-    camera.updateMatrixWorld()
-  })
-  return null
-}
 
 const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
 
