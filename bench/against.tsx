@@ -153,7 +153,7 @@ const ROWS: Row[] = [
     scene: ogros((i) => ({ speed: 0.9 + (i % 7) * 0.03 })),
   },
   {
-    label: 'pose bounds: 300 Ogros, bounds="pose"',
+    label: 'pose bounds: 300 Ogros, <MD2PoseBounds>',
     section: 'bounds',
     scene: ogros((i) => ({ speed: 0.9 + (i % 7) * 0.03 }), 'poseBounds'),
   },
@@ -246,11 +246,11 @@ export async function runAgainstBench(revision: string, options: AgainstOptions)
     }
     if (options.sections.has('cpu')) add('kernel alone: 300 Ogro blends (positions, normals)', kernelSamples(trees, options))
     const frames = bounds['pose bounds: 300 Ogros, bounds="frames"']
-    const pose = bounds['pose bounds: 300 Ogros, bounds="pose"']
+    const pose = bounds['pose bounds: 300 Ogros, <MD2PoseBounds>']
     if (frames && pose) {
       const here = pose.mine / frames.mine
       footer.push(
-        `bounds="pose" vs the all-frames box at 300 Ogros: ${ratio(here, 2)} here (goal ≤ 1.1× → ${here <= 1.1 ? 'met' : 'MISSED'}), ` +
+        `<MD2PoseBounds> vs the all-frames box at 300 Ogros: ${ratio(here, 2)} here (goal ≤ 1.1× → ${here <= 1.1 ? 'met' : 'MISSED'}), ` +
           `${ratio(pose.base / frames.base, 2)} at ${revision}.`,
       )
     }

@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     ['control', 'animation control, CPU: 300 crossfading controllers vs 300 plain instances', runAnimationControlBench, 300],
     ['control', 'Quake II lighting, CPU: 300 Ogros lit by the table vs by three', runQuake2LightingBench, 300],
     ['attach', 'attachments, CPU: 100 soldiers with head and weapon vs 100 bodies', runAttachmentsBench, 100],
-    ['bounds', 'pose bounds, CPU: 300 Ogros with bounds="pose" vs the all-frames box', runPoseBoundsBench, 300],
+    ['bounds', 'pose bounds, CPU: 300 Ogros with <MD2PoseBounds> vs the all-frames box', runPoseBoundsBench, 300],
   ] as const
   for (const [section, title, run, count] of comparisons) {
     if (!sections.has(section) || (against !== undefined && section !== 'attach')) continue

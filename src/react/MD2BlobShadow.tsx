@@ -1,11 +1,11 @@
 import type { ThreeElements } from '@react-three/fiber'
-import { forwardRef, useEffect, useLayoutEffect, useMemo } from 'react'
-import { Mesh } from 'three'
+import { forwardRef, useLayoutEffect, useMemo } from 'react'
+import type { Mesh } from 'three'
 import { warnOnce } from '../core/warnOnce.js'
 import { createMD2ShadowMaterial } from '../three/materials/shadowMaterial.js'
 import { createMD2ShadowGeometry, placeBlobShadow } from '../three/mesh/shellShadowGeometry.js'
 import type { MD2PoseLayer } from './MD2ModelContext.js'
-import { ignoreRays, useLayerOwner } from './useLayerOwner.js'
+import { layerMeshProps, useLayerOwner, useLayerResources } from './useLayerOwner.js'
 
 export interface MD2BlobShadowProps extends Omit<ThreeElements['mesh'], 'ref' | 'geometry' | 'material' | 'children'> {
   /** World height of the floor the shadow lies on. Default: under the model's lowest point in any frame. */
@@ -23,10 +23,7 @@ export interface MD2BlobShadowProps extends Omit<ThreeElements['mesh'], 'ref' | 
  */
 export const MD2BlobShadow = forwardRef<Mesh, MD2BlobShadowProps>(function MD2BlobShadow({ floor, pickable = false, ...meshProps }, ref) {
   const { model, addLayer } = useLayerOwner('MD2BlobShadow')
-  const geometry = useMemo(() => createMD2ShadowGeometry(model), [model])
-  useEffect(() => () => geometry.dispose(), [geometry])
-  const material = useMemo(() => createMD2ShadowMaterial(), [])
-  useEffect(() => () => material.dispose(), [material])
+  const { geometry, material } = useLayerResources(model, createMD2ShadowGeometry, createMD2ShadowMaterial)
   const shownFloor = checkedFloor(model.name, floor)
   const layer = useMemo<MD2PoseLayer & { floor: number | undefined }>(
     () => ({
@@ -49,8 +46,7 @@ export const MD2BlobShadow = forwardRef<Mesh, MD2BlobShadowProps>(function MD2Bl
       material={material}
       // Drawn wherever its model is: its geometry lies on the floor, away from the model's own bounds.
       frustumCulled={false}
-      raycast={pickable ? Mesh.prototype.raycast : ignoreRays}
-      name={`${model.name ?? 'md2'} shadow`}
+      {...layerMeshProps(model, 'shadow', pickable)}
       {...meshProps}
     />
   )

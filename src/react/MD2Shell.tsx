@@ -1,10 +1,10 @@
 import type { ThreeElements } from '@react-three/fiber'
-import { forwardRef, useEffect, useLayoutEffect, useMemo } from 'react'
-import { Mesh } from 'three'
+import { forwardRef, useLayoutEffect } from 'react'
+import type { Mesh } from 'three'
 import type { ShellSpec } from '../core/lighting/quake2Light.js'
 import { createMD2ShellMaterial, setShellColor } from '../three/materials/shellMaterial.js'
 import { createMD2ShellGeometry } from '../three/mesh/shellShadowGeometry.js'
-import { ignoreRays, useLayerOwner } from './useLayerOwner.js'
+import { layerMeshProps, useLayerOwner, useLayerResources } from './useLayerOwner.js'
 
 export interface MD2ShellProps extends Omit<ThreeElements['mesh'], 'ref' | 'geometry' | 'material' | 'children'> {
   /**
@@ -26,10 +26,7 @@ export interface MD2ShellProps extends Omit<ThreeElements['mesh'], 'ref' | 'geom
 export const MD2Shell = forwardRef<Mesh, MD2ShellProps>(function MD2Shell({ color, pickable = false, ...meshProps }, ref) {
   const { model, addLayer } = useLayerOwner('MD2Shell')
   const none = typeof color !== 'string' && color.length === 0
-  const geometry = useMemo(() => createMD2ShellGeometry(model), [model])
-  useEffect(() => () => geometry.dispose(), [geometry])
-  const material = useMemo(() => createMD2ShellMaterial(), [])
-  useEffect(() => () => material.dispose(), [material])
+  const { geometry, material } = useLayerResources(model, createMD2ShellGeometry, createMD2ShellMaterial)
   // By value: an array prop is a new object every render.
   const colorKey = JSON.stringify(color)
   useLayoutEffect(() => {
@@ -38,14 +35,5 @@ export const MD2Shell = forwardRef<Mesh, MD2ShellProps>(function MD2Shell({ colo
   }, [material, colorKey])
   useLayoutEffect(() => (none ? undefined : addLayer({ kind: 'shell', geometry })), [addLayer, geometry, none])
   if (none) return null
-  return (
-    <mesh
-      ref={ref}
-      geometry={geometry}
-      material={material}
-      raycast={pickable ? Mesh.prototype.raycast : ignoreRays}
-      name={`${model.name ?? 'md2'} shell`}
-      {...meshProps}
-    />
-  )
+  return <mesh ref={ref} geometry={geometry} material={material} {...layerMeshProps(model, 'shell', pickable)} {...meshProps} />
 })
