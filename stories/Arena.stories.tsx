@@ -6,7 +6,7 @@ import { findStage } from './support/pixels'
 /**
  * A game in an afternoon: an ogro you drive with the keyboard (Quake II's player rules through
  * `usePlayerAnimation`, a third-person camera), 200 Ratamahattas on the GPU crowd in Quake II
- * lighting, armed by a second crowd that follows the first (`crowd.follow`), shots through the crosshair that the crowd's raycast turns into a pain or a death played
+ * lighting, armed by a second crowd that follows the first (`followCrowd`), shots through the crosshair that the crowd's raycast turns into a pain or a death played
  * once, footsteps from the run keyframes, and colliders from the pose boxes. Click the arena to give
  * it the keyboard. This is the game of the app in `examples/arena` (see its README), run on the library's source.
  *

@@ -1,12 +1,25 @@
+import { useFrame } from '@react-three/fiber'
 import type { Meta, StoryObj } from '@storybook/react-vite'
+import { useMemo, useRef, type RefObject } from 'react'
+import { Box3, Box3Helper, type Group } from 'three'
 import { splitStory, expectDrawnAndAnimated, expectPictureAgain } from './support/story-kinds'
-import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Model, MD2Quake2Lighting, MD2Shell, MD2ViewWeapon } from '../src/index'
+import {
+  MD2BlobShadow,
+  MD2Instance,
+  MD2Instances,
+  MD2Model,
+  MD2PoseBounds,
+  MD2Quake2Lighting,
+  MD2Shell,
+  MD2ViewWeapon,
+  type MD2ShellProps,
+} from '../src/index'
 import { OGRO, OGRO_SKINS, OGRO_WEAPON } from './support/assets'
-
-const RAILGUN = '/models/quake2/ogro/w_railgun.MD2'
 import { setStoryArgs, useLiveArgs } from './support/live-args'
 import { difference, findStage } from './support/pixels'
 import { Overlay } from './support/Stage'
+
+const RAILGUN = '/models/quake2/ogro/w_railgun.MD2'
 
 interface LookArgs {
   /** The model's yaw in degrees: Quake II lighting steps through 16 rows of its light table, one per 22.5°. */
@@ -22,8 +35,9 @@ interface LookArgs {
 }
 
 /**
- * The same ogro lit by three.js (Lambert, left) and by Quake II's own model lighting (right): each
- * vertex coloured by the engine's light table for its normal and the model's yaw, times the shadelight.
+ * The same ogro lit by three.js (Lambert, left) and by Quake II's own model lighting (right,
+ * `<MD2Quake2Lighting>` inside the model and its weapon): each vertex coloured by the engine's light table
+ * for its normal and the model's yaw, times the shadelight. The controls are its props.
  */
 function LookScene(props: LookArgs) {
   const { yaw, shadelight, minlight, fullbright, glow, animation, playing, skin } = useLiveArgs(props)
@@ -44,7 +58,7 @@ function LookScene(props: LookArgs) {
         </MD2Model>
       </group>
       <Overlay at={{ x: 0.27, y: 0.92 }}>Lambert (three.js lights)</Overlay>
-      <Overlay at={{ x: 0.73, y: 0.92 }}>lighting="quake2" (row {Math.trunc((yaw * 16) / 360) & 15} of 16)</Overlay>
+      <Overlay at={{ x: 0.73, y: 0.92 }}>&lt;MD2Quake2Lighting&gt; (row {Math.trunc((yaw * 16) / 360) & 15} of 16)</Overlay>
     </>
   )
 }
@@ -224,6 +238,179 @@ export const ShadowsAndTranslucency: StoryObj<typeof ShadowsScene> = {
   play: expectDrawnAndAnimated,
 }
 
+interface ShellArgs {
+  /** `<MD2Shell color>`: which power-up shells, coloured as the engine combines them. */
+  color: MD2ShellProps['color']
+  /** `<MD2Shell pickable>`: whether rays (pointer events) may hit the shell. */
+  pickable: boolean
+  animation: string
+  playing: boolean
+}
+
+const SHELL_COLORS: Record<string, MD2ShellProps['color']> = {
+  red: 'red',
+  green: 'green',
+  blue: 'blue',
+  double: 'double',
+  half: 'half',
+  'quad + invuln.': ['blue', 'red'],
+  none: [],
+}
+
+/** `<MD2Shell>` on one ogro and on its weapon (`sync`): a second copy of the pose, 4 units out along the normals. */
+function ShellScene(props: ShellArgs) {
+  const { color, pickable, animation, playing } = useLiveArgs(props)
+  return (
+    <MD2Model url={OGRO} animation={animation} playing={playing}>
+      <MD2Shell color={color} pickable={pickable} />
+      <MD2Model url={OGRO_WEAPON} sync>
+        <MD2Shell color={color} pickable={pickable} />
+      </MD2Model>
+    </MD2Model>
+  )
+}
+
+const shellStory: StoryObj<typeof ShellScene> = {
+  render: (args) => <ShellScene {...args} />,
+  args: { color: 'blue', pickable: false, animation: 'stand', playing: false },
+  argTypes: {
+    color: { control: 'select', options: Object.keys(SHELL_COLORS), mapping: SHELL_COLORS },
+    animation: { control: 'select', options: ['stand', 'run', 'attack', 'taunt'] },
+  },
+  parameters: { stage: { camera: [0, 10, 90] } },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const blue = await stage.settle(() => true, 'the blue shell')
+    // Another colour recolours the whole shell; no shell uncovers the skin; blue again is the first picture.
+    setStoryArgs({ color: 'red' })
+    const red = await stage.settleDrawn((p) => difference(blue, p) > 1000, 'the shell to turn red')
+    setStoryArgs({ color: [] })
+    await stage.settleDrawn((p) => difference(red, p) > 1000 && difference(blue, p) > 1000, 'the shell to come off')
+    setStoryArgs({ color: 'blue' })
+    await expectPictureAgain(stage, red, blue, 'the blue shell again')
+  },
+}
+const shellFaces = splitStory(shellStory, { playing: true })
+/** `<MD2Shell>`: pick its colour in the controls. */
+export const Shell: StoryObj<typeof ShellScene> = shellFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const ShellCheck: StoryObj<typeof ShellScene> = { ...shellFaces.check, tags: ['!dev', '!autodocs'] }
+
+interface BlobShadowArgs {
+  /** Whether the ogro has an `<MD2BlobShadow>`. */
+  shadow: boolean
+  /** `<MD2BlobShadow floor>`: the world height the shadow lies on (the grey floor follows it). */
+  floor: number
+  /** `<MD2BlobShadow pickable>`: whether rays (pointer events) may hit the shadow. */
+  pickable: boolean
+  /** The model's yaw in degrees: the shadow falls along Quake II's shade vector for it. */
+  yaw: number
+  animation: string
+  playing: boolean
+}
+
+/** `<MD2BlobShadow>` under one ogro: the posed model flattened onto the floor along the shade vector of its yaw. */
+function BlobShadowScene(props: BlobShadowArgs) {
+  const { shadow, floor, pickable, yaw, animation, playing } = useLiveArgs(props)
+  return (
+    <>
+      <MD2Model url={OGRO} animation={animation} playing={playing} rotation-y={(yaw * Math.PI) / 180}>
+        {shadow && <MD2BlobShadow floor={floor} pickable={pickable} />}
+      </MD2Model>
+      <mesh rotation-x={-Math.PI / 2} position-y={floor - 0.5}>
+        <circleGeometry args={[60, 48]} />
+        <meshLambertMaterial color="#7b8794" />
+      </mesh>
+    </>
+  )
+}
+
+const blobShadowStory: StoryObj<typeof BlobShadowScene> = {
+  render: (args) => <BlobShadowScene {...args} />,
+  args: { shadow: true, floor: -24, pickable: false, yaw: 30, animation: 'stand', playing: false },
+  argTypes: {
+    floor: { control: { type: 'range', min: -40, max: -24, step: 1 } },
+    yaw: { control: { type: 'range', min: -180, max: 180, step: 1 } },
+    animation: { control: 'select', options: ['stand', 'run', 'attack', 'flip', 'wave'] },
+  },
+  parameters: { stage: { camera: [0, 50, 110], target: [0, -10, 0], floor: null } },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const shadowed = await stage.settle(() => true, 'the ogro and its shadow')
+    // The shadow darkens the floor: taking it away changes those pixels; another yaw casts it elsewhere.
+    setStoryArgs({ shadow: false })
+    const plain = await stage.settleDrawn((p) => difference(shadowed, p) > 500, 'the shadow to go')
+    setStoryArgs({ shadow: true })
+    await expectPictureAgain(stage, plain, shadowed, 'the shadow to come back')
+    setStoryArgs({ yaw: 120 })
+    await stage.settleDrawn((p) => difference(shadowed, p) > 500, 'the shadow to turn with the model')
+  },
+}
+const blobShadowFaces = splitStory(blobShadowStory, { playing: true })
+/** `<MD2BlobShadow>`: move the floor and turn the model in the controls. */
+export const BlobShadow: StoryObj<typeof BlobShadowScene> = blobShadowFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const BlobShadowCheck: StoryObj<typeof BlobShadowScene> = { ...blobShadowFaces.check, tags: ['!dev', '!autodocs'] }
+
+/** The box `Box3.setFromObject` finds for `target` (from its geometry's `boundingBox`), drawn every frame. */
+function BoxOf({ target }: { target: RefObject<Group | null> }) {
+  const box = useMemo(() => new Box3(), [])
+  const helper = useMemo(() => new Box3Helper(box, '#ffd400'), [box])
+  useFrame(() => {
+    if (target.current) box.setFromObject(target.current)
+  })
+  return <primitive object={helper} />
+}
+
+interface PoseBoundsArgs {
+  /** Whether the ogro has an `<MD2PoseBounds>`: the box of the pose shown, else the box of every frame. */
+  poseBounds: boolean
+  /** The frame shown (the last, 197, lies on the ground). */
+  frame: number
+}
+
+/**
+ * `<MD2PoseBounds>`: the yellow box is what `Box3.setFromObject` finds for the model, from its geometry's
+ * `boundingBox`. With it, the box of the pose drawn (a lying ogro in a lying ogro's box); without, the box
+ * of every frame. It takes no props.
+ */
+function PoseBoundsScene(props: PoseBoundsArgs) {
+  const { poseBounds, frame } = useLiveArgs(props)
+  const model = useRef<Group>(null)
+  return (
+    <>
+      <MD2Model ref={model} url={OGRO} frame={frame}>
+        {poseBounds && <MD2PoseBounds />}
+      </MD2Model>
+      <BoxOf target={model} />
+    </>
+  )
+}
+
+const poseBoundsStory: StoryObj<typeof PoseBoundsScene> = {
+  render: (args) => <PoseBoundsScene {...args} />,
+  args: { poseBounds: true, frame: 197 },
+  argTypes: { frame: { control: { type: 'range', min: 0, max: 197, step: 1 } } },
+  parameters: { stage: { camera: [40, 40, 110], target: [0, -5, 0] } },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    const posed = await stage.settle(() => true, 'the lying ogro in its box')
+    // Without it the box is every frame's, standing height included: the yellow lines move.
+    setStoryArgs({ poseBounds: false })
+    const allFrames = await stage.settleDrawn((p) => difference(posed, p) > 300, 'the all-frames box')
+    setStoryArgs({ poseBounds: true })
+    await expectPictureAgain(stage, allFrames, posed, 'the pose box again')
+  },
+}
+const poseBoundsFaces = splitStory(poseBoundsStory)
+/** `<MD2PoseBounds>`: switch it off and scrub the frames in the controls. */
+export const PoseBounds: StoryObj<typeof PoseBoundsScene> = poseBoundsFaces.visible
+/** Test only: drives the props of the story above and checks the pictures. */
+export const PoseBoundsCheck: StoryObj<typeof PoseBoundsScene> = { ...poseBoundsFaces.check, tags: ['!dev', '!autodocs'] }
+
 interface CrowdLooksArgs {
   /** Every second ogro in a shell (each kind in turn). */
   shells: boolean
@@ -235,7 +422,7 @@ interface CrowdLooksArgs {
 
 /**
  * Shells and blob shadows on the GPU crowd: twelve armed ogros in one draw (and one for their weapons),
- * each with its own shell or none (`<MD2Instance shell>`) and its blob shadow (`shadow="blob"`). All the
+ * each with its own shell or none (`<MD2Instance shell>`) and its blob shadow (`<MD2Instance shadow="blob">`). All the
  * shells are one more draw, all the shadows another; the weapons wear their bearers' shells and shadows.
  */
 function CrowdLooksScene(props: CrowdLooksArgs) {

@@ -2,7 +2,8 @@ import { Canvas } from '@react-three/fiber'
 import type { ReactNode } from 'react'
 import { PCFShadowMap } from 'three'
 import { WebGPURenderer } from 'three/webgpu'
-// Once in a WebGPURenderer app: the GPU crowd's and the view weapon's WebGPU side.
+// Once in a WebGPURenderer app (three r187 or later): the GPU crowd, the view weapon's depth squeeze and
+// translucent surfaces blending as on WebGLRenderer.
 import 'react-three-md2/webgpu'
 
 export function WebGPUCanvas({ children }: { children: ReactNode }) {

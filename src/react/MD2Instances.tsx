@@ -104,9 +104,9 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   fullbright?: boolean
   glow?: boolean
   opacity?: number
-  /** Quake II power-up shells around every instance, as `<MD2Model shell>` (an `<MD2Instance shell>` has its own). */
+  /** Quake II power-up shells around every instance, as `<MD2Shell>` draws them (an `<MD2Instance shell>` has its own). */
   shell?: UseMD2CrowdOptions['shell']
-  /** `"blob"`: Quake II's blob shadow under every instance, as `<MD2Model shadow="blob">` (an `<MD2Instance shadow>` has its own). */
+  /** `"blob"`: Quake II's blob shadow under every instance, as `<MD2BlobShadow>` draws it (an `<MD2Instance shadow>` has its own). */
   shadow?: 'blob' | false
   /** World height of the floor the blob shadows lie on. Default: under each instance's lowest point in any frame. */
   shadowFloor?: number
@@ -277,9 +277,9 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
   controller?: MD2PoseSource
   /** Receives this instance's controller (`play`, `pause`, `showFrame`, `pose`…), which plays it on the crowd's clock. */
   controllerRef?: Ref<MD2CrowdInstance>
-  /** This instance's power-up shells, as `<MD2Model shell>` (`null`: none). Default: the `<MD2Instances shell>`. */
+  /** This instance's power-up shells, as `<MD2Shell color>` (`null`: none). Default: the `<MD2Instances shell>`. */
   shell?: ShellSpec | readonly ShellSpec[] | null
-  /** This instance's blob shadow, as `<MD2Model shadow>`. Default: the `<MD2Instances shadow>`. */
+  /** This instance's blob shadow (`"blob"`), as `<MD2BlobShadow>`. Default: the `<MD2Instances shadow>`. */
   shadow?: 'blob' | false
 }
 

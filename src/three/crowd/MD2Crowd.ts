@@ -148,7 +148,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   }
 
   /**
-   * Instance `i`'s power-up shells (`'red'`, `['red', 'blue']`, an RGB colour, as `<MD2Model shell>`),
+   * Instance `i`'s power-up shells (`'red'`, `['red', 'blue']`, an RGB colour, as `<MD2Shell color>`),
    * none (`null`, `[]`), or the crowd's `shell` (`undefined`). A follower's instance also wears its
    * leader's instance's shell (Quake II draws a player's weapon in the player's shell), its own first.
    */
@@ -158,7 +158,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   }
 
   /**
-   * Whether instance `i` casts Quake II's blob shadow (`"blob"`, as `<MD2Model shadow="blob">`) on the
+   * Whether instance `i` casts Quake II's blob shadow (`"blob"`, as `<MD2BlobShadow>`) on the
    * floor at `shadowFloor`; `undefined`: as the crowd's `shadow`. A follower's instance also casts one
    * when its leader's instance does, on the leader's floor.
    */

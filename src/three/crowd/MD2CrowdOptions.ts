@@ -15,10 +15,10 @@ export interface MD2CrowdOptions extends Quake2LightFlags {
   opacity?: number
   /**
    * Quake II power-up shells around every instance (`'red'`, `['red', 'blue']`, an RGB colour), as
-   * `<MD2Model shell>`; `setShell(i, …)` changes one instance's.
+   * `<MD2Shell>`; `setShell(i, …)` changes one instance's.
    */
   shell?: ShellSpec | readonly ShellSpec[]
-  /** `"blob"`: Quake II's blob shadow under every instance, as `<MD2Model shadow="blob">`; `setShadow(i, …)` changes one instance's. */
+  /** `"blob"`: Quake II's blob shadow under every instance, as `<MD2BlobShadow>`; `setShadow(i, …)` changes one instance's. */
   shadow?: 'blob' | false
   /** World height of the floor blob shadows lie on. Default: under each instance's lowest point in any frame. */
   shadowFloor?: number

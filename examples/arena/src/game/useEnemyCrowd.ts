@@ -7,7 +7,7 @@ const LOOK = { lighting: 'quake2', shadelight: 0.9 } as const
 
 /**
  * The enemies' two crowds: the bodies, which the game drives (`setTransform`, `play`), and their
- * weapons, a second crowd that `follow`s the first: each weapon takes its body's place and frames on
+ * weapons, a second crowd that follows the first (`followCrowd`): each weapon takes its body's place and frames on
  * every update, as `<MD2Model sync>` does for one player, in one more draw call. Returns both: the
  * bodies for the game, the weapons to count what is drawn.
  */
