@@ -2,7 +2,7 @@ import { useFrame } from '@react-three/fiber'
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { useMemo, useRef, type RefObject } from 'react'
 import { Box3, Box3Helper, type Group } from 'three'
-import { splitStory, expectDrawnAndAnimated, expectPictureAgain } from './support/story-kinds'
+import { splitStory, expectArgsUndone, expectDrawnAndAnimated, expectPictureAgain, playOnModel } from './support/story-kinds'
 import {
   MD2BlobShadow,
   MD2Instance,
@@ -89,6 +89,16 @@ const meta = {
 } satisfies Meta<typeof LookScene>
 
 export default meta
+
+/** The grey floor blob shadows lie on: a disc of `radius`, or a rectangle of `size`, at height `y`. */
+function Floor({ y, z = 0, radius, size }: { y: number; z?: number; radius?: number; size?: [number, number] }) {
+  return (
+    <mesh rotation-x={-Math.PI / 2} position={[0, y, z]}>
+      {size ? <planeGeometry args={size} /> : <circleGeometry args={[radius, 48]} />}
+      <meshLambertMaterial color="#7b8794" />
+    </mesh>
+  )
+}
 type Story = StoryObj<typeof meta>
 
 /** Side by side; turn the yaw slider to see Quake II's light step through its 16 directions. */
@@ -222,10 +232,7 @@ function ShadowsScene({ opacity }: { opacity: number }) {
           <MD2BlobShadow floor={-24} />
         </MD2Model>
       ))}
-      <mesh rotation-x={-Math.PI / 2} position-y={-24.5}>
-        <circleGeometry args={[110, 48]} />
-        <meshLambertMaterial color="#7b8794" />
-      </mesh>
+      <Floor y={-24.5} radius={110} />
     </>
   )
 }
@@ -278,9 +285,7 @@ const shellStory: StoryObj<typeof ShellScene> = {
     animation: { control: 'select', options: ['stand', 'run', 'attack', 'taunt'] },
   },
   parameters: { stage: { camera: [0, 10, 90] } },
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
+  play: playOnModel(async (stage) => {
     const blue = await stage.settle(() => true, 'the blue shell')
     // Another colour recolours the whole shell; no shell uncovers the skin; blue again is the first picture.
     setStoryArgs({ color: 'red' })
@@ -289,7 +294,7 @@ const shellStory: StoryObj<typeof ShellScene> = {
     await stage.settleDrawn((p) => difference(red, p) > 1000 && difference(blue, p) > 1000, 'the shell to come off')
     setStoryArgs({ color: 'blue' })
     await expectPictureAgain(stage, red, blue, 'the blue shell again')
-  },
+  }),
 }
 const shellFaces = splitStory(shellStory, { playing: true })
 /** `<MD2Shell>`: pick its colour in the controls. */
@@ -318,10 +323,7 @@ function BlobShadowScene(props: BlobShadowArgs) {
       <MD2Model url={OGRO} animation={animation} playing={playing} rotation-y={(yaw * Math.PI) / 180}>
         {shadow && <MD2BlobShadow floor={floor} pickable={pickable} />}
       </MD2Model>
-      <mesh rotation-x={-Math.PI / 2} position-y={floor - 0.5}>
-        <circleGeometry args={[60, 48]} />
-        <meshLambertMaterial color="#7b8794" />
-      </mesh>
+      <Floor y={floor - 0.5} radius={60} />
     </>
   )
 }
@@ -335,18 +337,13 @@ const blobShadowStory: StoryObj<typeof BlobShadowScene> = {
     animation: { control: 'select', options: ['stand', 'run', 'attack', 'flip', 'wave'] },
   },
   parameters: { stage: { camera: [0, 50, 110], target: [0, -10, 0], floor: null } },
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
+  play: playOnModel(async (stage) => {
     const shadowed = await stage.settle(() => true, 'the ogro and its shadow')
     // The shadow darkens the floor: taking it away changes those pixels; another yaw casts it elsewhere.
-    setStoryArgs({ shadow: false })
-    const plain = await stage.settleDrawn((p) => difference(shadowed, p) > 500, 'the shadow to go')
-    setStoryArgs({ shadow: true })
-    await expectPictureAgain(stage, plain, shadowed, 'the shadow to come back')
+    await expectArgsUndone(stage, shadowed, { args: { shadow: false }, back: { shadow: true }, least: 500, what: 'the shadow to go' })
     setStoryArgs({ yaw: 120 })
     await stage.settleDrawn((p) => difference(shadowed, p) > 500, 'the shadow to turn with the model')
-  },
+  }),
 }
 const blobShadowFaces = splitStory(blobShadowStory, { playing: true })
 /** `<MD2BlobShadow>`: move the floor and turn the model in the controls. */
@@ -394,16 +391,16 @@ const poseBoundsStory: StoryObj<typeof PoseBoundsScene> = {
   args: { poseBounds: true, frame: 197 },
   argTypes: { frame: { control: { type: 'range', min: 0, max: 197, step: 1 } } },
   parameters: { stage: { camera: [40, 40, 110], target: [0, -5, 0] } },
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
+  play: playOnModel(async (stage) => {
     const posed = await stage.settle(() => true, 'the lying ogro in its box')
     // Without it the box is every frame's, standing height included: the yellow lines move.
-    setStoryArgs({ poseBounds: false })
-    const allFrames = await stage.settleDrawn((p) => difference(posed, p) > 300, 'the all-frames box')
-    setStoryArgs({ poseBounds: true })
-    await expectPictureAgain(stage, allFrames, posed, 'the pose box again')
-  },
+    await expectArgsUndone(stage, posed, {
+      args: { poseBounds: false },
+      back: { poseBounds: true },
+      least: 300,
+      what: 'the all-frames box',
+    })
+  }),
 }
 const poseBoundsFaces = splitStory(poseBoundsStory)
 /** `<MD2PoseBounds>`: switch it off and scrub the frames in the controls. */
@@ -443,10 +440,7 @@ function CrowdLooksScene(props: CrowdLooksArgs) {
         ))}
         <MD2Instances url={OGRO_WEAPON} sync lighting={lighting} />
       </MD2Instances>
-      <mesh rotation-x={-Math.PI / 2} position-y={-24.5} position-z={-30}>
-        <planeGeometry args={[300, 160]} />
-        <meshLambertMaterial color="#7b8794" />
-      </mesh>
+      <Floor y={-24.5} z={-30} size={[300, 160]} />
     </>
   )
 }
@@ -456,9 +450,7 @@ const crowdLooksStory: StoryObj<typeof CrowdLooksScene> = {
   args: { shells: true, shadows: true, lighting: 'quake2', playing: false },
   argTypes: { lighting: { control: 'inline-radio', options: ['lambert', 'quake2'] } },
   parameters: { stage: { camera: [0, 110, 200], target: [0, -10, -30], floor: null } },
-  play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    await stage.expectModel()
+  play: playOnModel(async (stage) => {
     const first = await stage.settle(() => true, 'the crowd to settle')
     // Each look is drawn: taking the shells off, then the shadows, changes hundreds of pixels each time.
     setStoryArgs({ shells: false })
@@ -467,7 +459,7 @@ const crowdLooksStory: StoryObj<typeof CrowdLooksScene> = {
     const plain = await stage.settle((p) => difference(unshelled, p) > 500, 'the shadows to go')
     setStoryArgs({ shells: true, shadows: true })
     await expectPictureAgain(stage, plain, first, 'the shells and shadows to come back')
-  },
+  }),
 }
 const crowdLooksFaces = splitStory(crowdLooksStory, { playing: true })
 export const CrowdShellsAndShadows: StoryObj<typeof CrowdLooksScene> = crowdLooksFaces.visible

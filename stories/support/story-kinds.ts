@@ -58,3 +58,28 @@ export async function expectDrawnAndAnimated({ canvasElement }: { canvasElement:
   await stage.expectModel()
   await stage.expectAnimated()
 }
+
+/** A play function that waits for the model to be drawn, then runs `check` on the story's stage. */
+export function playOnModel(check: (stage: StageProbe) => Promise<void>) {
+  return async ({ canvasElement }: { canvasElement: HTMLElement }): Promise<void> => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel()
+    await check(stage)
+  }
+}
+
+/**
+ * Setting `args` changes the picture from `first` by more than `least` pixels (what they take away is drawn),
+ * and setting `back` shows `first` again to the pixel. Returns the changed picture.
+ */
+export async function expectArgsUndone(
+  stage: StageProbe,
+  first: Picture,
+  change: { args: Record<string, unknown>; back: Record<string, unknown>; least: number; what: string },
+): Promise<Picture> {
+  setStoryArgs(change.args)
+  const changed = await stage.settleDrawn((p) => difference(first, p) > change.least, change.what)
+  setStoryArgs(change.back)
+  await expectPictureAgain(stage, changed, first, `${change.what}, undone`)
+  return changed
+}
