@@ -64,11 +64,13 @@ async function loadModels(): Promise<Models> {
   return { ogro: await load(OGRO, OGRO), ratamahatta: await load(RATAMAHATTA, RATAMAHATTA) }
 }
 
-/** SCENE drawn by one `<MD2Model>` each, with `look` on all and `each(i)` on the `i`th. */
-/** SCENE drawn by one `<MD2Model>` each, in `lighting`, with `look` and `each(i)` on the `i`th, `layers(i)` in it. */
+/**
+ * SCENE drawn by one `<MD2Model>` each, in `lighting`, with `shell` (an `<MD2Shell>` in each), `look` on all,
+ * `each(i)` on the `i`th and `layers(i)` in it.
+ */
 function cpuScene(
   models: Models,
-  { lighting, ...look }: Partial<MD2ModelProps> & { lighting?: 'lambert' | 'quake2' },
+  { lighting, shell, ...look }: Partial<MD2ModelProps> & { lighting?: 'lambert' | 'quake2'; shell?: ShellSpec },
   each: (i: number) => Partial<MD2ModelProps> = () => ({}),
   layers: (i: number) => ReactNode = () => null,
 ) {
@@ -85,6 +87,7 @@ function cpuScene(
       {...each(i)}
     >
       {lighting === 'quake2' && <MD2Quake2Lighting shadelight={0.8} />}
+      {shell !== undefined && <MD2Shell color={shell} />}
       {layers(i)}
     </MD2Model>
   ))
