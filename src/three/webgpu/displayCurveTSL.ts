@@ -37,8 +37,10 @@ export function curveNumber(toneMapping: ToneMapping): number {
 // channel, a second matrix, a clamp. Its matrices as it writes them (`mat3(…)` takes them row by row).
 const ACES_IN = new Matrix3(0.59719, 0.35458, 0.04823, 0.076, 0.90834, 0.01566, 0.0284, 0.13383, 0.83777)
 const ACES_OUT = new Matrix3(1.60475, -0.53108, -0.07367, -0.10208, 1.10813, -0.00605, -0.00327, -0.07276, 1.07602)
-const ACES_IN_INVERSE = mat3(ACES_IN.clone().invert())
-const ACES_OUT_INVERSE = mat3(ACES_OUT.clone().invert())
+let acesInverses: { in: Node<'mat3'>; out: Node<'mat3'> } | undefined
+/** The inverses of ACES's matrices as nodes, made on first use: importing this module calls no TSL (an older three lacks it). */
+const acesInverse = () =>
+  (acesInverses ??= { in: mat3(ACES_IN.clone().invert()) as Node<'mat3'>, out: mat3(ACES_OUT.clone().invert()) as Node<'mat3'> })
 
 /**
  * What the canvas holds for a linear value `x` under tone curve number `curve`: the curve (as three's output
@@ -93,7 +95,7 @@ export function fromDisplay(shown: Node<'vec3'>, curve: Node<'int'>, encoded: No
     })
     .ElseIf(curve.equal(5), () => {
       // w = (v² + 0.0245786 v − 0.000090537) / (0.983729 v² + 0.432951 v + 0.238081): its root v ≥ 0.
-      const w = ACES_OUT_INVERSE.mul(y).clamp(-0.00038, 1) as Node<'vec3'>
+      const w = acesInverse().out.mul(y).clamp(-0.00038, 1) as Node<'vec3'>
       const a = w.mul(-0.983729).add(1)
       const b = w.mul(-0.432951).add(0.0245786)
       const c = w.mul(-0.238081).sub(0.000090537)
@@ -101,7 +103,7 @@ export function fromDisplay(shown: Node<'vec3'>, curve: Node<'int'>, encoded: No
         .negate()
         .add(b.mul(b).sub(a.mul(c).mul(4)).max(0).sqrt())
         .div(a.mul(2))
-      x.assign((ACES_IN_INVERSE.mul(v) as Node<'vec3'>).mul(0.6).div(exposure))
+      x.assign((acesInverse().in.mul(v) as Node<'vec3'>).mul(0.6).div(exposure))
     })
   return x
 }

@@ -34,51 +34,64 @@ function framebufferCopy(): FramebufferTexture {
 
 /** The copies of what is behind, one per target drawn into, shared by every material blending in sRGB. */
 const copies = new WeakMap<object, FramebufferTexture>()
-const withoutTarget = framebufferCopy()
 
 /**
- * What is already drawn behind the fragment, in the target's linear values: the target copied just before
- * each object using it is drawn (not once per render, as three's viewport textures are), so a translucent
- * layer over another (a shell over a translucent body, a model over a blob shadow) sees it. Not copied
- * where the renderer blends linear values anyway (`blendsAsShown`).
+ * The nodes every material blending in sRGB shares, made on first use: importing this module builds no
+ * node, so that on a three too old for this TSL the entry can warn instead of failing as it loads.
  */
-class BackdropNode extends ViewportTextureNode {
-  constructor() {
-    super(screenUV, null, withoutTarget)
-    this.updateBeforeType = NodeUpdateType.OBJECT
-  }
+function sharedNodes() {
+  if (shared) return shared
+  const withoutTarget = framebufferCopy()
 
-  override getTextureForReference(reference: object | null = null): FramebufferTexture {
-    if (reference === null) return withoutTarget
-    let texture = copies.get(reference)
-    if (!texture) {
-      const made = (texture = framebufferCopy())
-      copies.set(reference, made)
-      // Freed with its target (the renderer disposes its frame buffer target with its canvas or output target).
-      const target = reference as Partial<EventDispatcher<{ dispose: object }>>
-      target.addEventListener?.('dispose', function disposed() {
-        target.removeEventListener?.('dispose', disposed)
-        copies.delete(reference)
-        made.dispose()
-      })
+  /**
+   * What is already drawn behind the fragment, in the target's linear values: the target copied just before
+   * each object using it is drawn (not once per render, as three's viewport textures are), so a translucent
+   * layer over another (a shell over a translucent body, a model over a blob shadow) sees it. Not copied
+   * where the renderer blends linear values anyway (`blendsAsShown`).
+   */
+  class BackdropNode extends ViewportTextureNode {
+    constructor() {
+      super(screenUV, null, withoutTarget)
+      this.updateBeforeType = NodeUpdateType.OBJECT
     }
-    return texture
+
+    override getTextureForReference(reference: object | null = null): FramebufferTexture {
+      if (reference === null) return withoutTarget
+      let texture = copies.get(reference)
+      if (!texture) {
+        const made = (texture = framebufferCopy())
+        copies.set(reference, made)
+        // Freed with its target (the renderer disposes its frame buffer target with its canvas or output target).
+        const target = reference as Partial<EventDispatcher<{ dispose: object }>>
+        target.addEventListener?.('dispose', function disposed() {
+          target.removeEventListener?.('dispose', disposed)
+          copies.delete(reference)
+          made.dispose()
+        })
+      }
+      return texture
+    }
+
+    override updateBefore(frame: NodeFrame): boolean | undefined {
+      if (!blendsAsShown(frame.renderer as Renderer)) return undefined
+      return super.updateBefore(frame)
+    }
   }
 
-  override updateBefore(frame: NodeFrame): boolean | undefined {
-    if (!blendsAsShown(frame.renderer as Renderer)) return undefined
-    return super.updateBefore(frame)
+  shared = {
+    backdrop: () => new BackdropNode(),
+    /** Per draw: the renderer's tone curve (`curveNumber`), or 0 where it blends linear values (`blendsAsShown`). */
+    curve: uniform(0, 'int').onObjectUpdate(({ renderer }) =>
+      blendsAsShown(renderer as Renderer) ? curveNumber((renderer as Renderer).toneMapping) : 0,
+    ),
+    /** Per draw: 1 where the canvas holds sRGB-encoded values, 0 where linear ones. */
+    encoded: uniform(0, 'int').onObjectUpdate(({ renderer }) =>
+      ColorManagement.getTransfer((renderer as Renderer).outputColorSpace) === SRGBTransfer ? 1 : 0,
+    ),
   }
+  return shared
 }
-
-/** Per draw: the renderer's tone curve (`curveNumber`), or 0 where it blends linear values (`blendsAsShown`). */
-const curve = uniform(0, 'int').onObjectUpdate(({ renderer }) =>
-  blendsAsShown(renderer as Renderer) ? curveNumber((renderer as Renderer).toneMapping) : 0,
-)
-/** Per draw: 1 where the canvas holds sRGB-encoded values, 0 where linear ones. */
-const encoded = uniform(0, 'int').onObjectUpdate(({ renderer }) =>
-  ColorManagement.getTransfer((renderer as Renderer).outputColorSpace) === SRGBTransfer ? 1 : 0,
-)
+let shared: { backdrop: () => Node<'vec4'>; curve: Node<'int'>; encoded: Node<'int'> } | undefined
 
 /** Below this alpha the layer is as good as invisible: left as it is, not divided by a near-zero alpha. */
 const LEAST_ALPHA = 1 / 1024
@@ -99,7 +112,8 @@ const LEAST_ALPHA = 1 / 1024
 export function blendInSRGBTSL(material: Material): void {
   const slots = material as Material & { outputNode?: Node | null }
   if (slots.outputNode) return
-  const backdrop = new BackdropNode()
+  const { backdrop: makeBackdrop, curve, encoded } = sharedNodes()
+  const backdrop = makeBackdrop()
   slots.outputNode = Fn(() => {
     // Read when the material is built: three rebuilds it when these change.
     if (!material.transparent || material.blending !== NormalBlending) return output
