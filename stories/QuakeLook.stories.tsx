@@ -419,14 +419,16 @@ interface CrowdLooksArgs {
 
 /**
  * Shells and blob shadows on the GPU crowd: twelve armed ogros in one draw (and one for their weapons),
- * each with its own shell or none (`<MD2Instance shell>`) and its blob shadow (`<MD2Instance shadow="blob">`). All the
- * shells are one more draw, all the shadows another; the weapons wear their bearers' shells and shadows.
+ * each with its own shell or none (an `<MD2Shell>` inside its `<MD2Instance>`), and blob shadows (`<MD2BlobShadow>`).
+ * All the shells are one more draw, all the shadows another; the weapons wear their bearers' shells, shadows and light.
  */
 function CrowdLooksScene(props: CrowdLooksArgs) {
   const { shells, shadows, lighting, playing } = useLiveArgs(props)
   return (
     <>
-      <MD2Instances url={OGRO} lighting={lighting} limit={12} shadowFloor={-24}>
+      <MD2Instances url={OGRO} limit={12}>
+        {lighting === 'quake2' && <MD2Quake2Lighting />}
+        {shadows && <MD2BlobShadow floor={-24} />}
         {Array.from({ length: 12 }, (_, i) => (
           <MD2Instance
             key={i}
@@ -434,11 +436,11 @@ function CrowdLooksScene(props: CrowdLooksArgs) {
             rotation-y={i * 0.5}
             animation={['run', 'attack', 'stand', 'wave'][i % 4]}
             playing={playing}
-            shell={shells && i % 2 === 0 ? SHELLS[(i / 2) % SHELLS.length]![0] : null}
-            shadow={shadows ? 'blob' : false}
-          />
+          >
+            <MD2Shell color={shells && i % 2 === 0 ? SHELLS[(i / 2) % SHELLS.length]![0] : []} />
+          </MD2Instance>
         ))}
-        <MD2Instances url={OGRO_WEAPON} sync lighting={lighting} />
+        <MD2Instances url={OGRO_WEAPON} sync />
       </MD2Instances>
       <Floor y={-24.5} z={-30} size={[300, 160]} />
     </>

@@ -11,7 +11,7 @@ export function ArmedCrowds({ ogros, soldiers }: { ogros: Character[]; soldiers:
   const tags = useMD2Tags('/ufoai/soldier/body.tag')
   return (
     <>
-      <MD2Instances url="/players/ogro/tris.md2" skin="igdosh.pcx">
+      <MD2Instances url="/players/ogro/tris.MD2" skin="igdosh.pcx">
         {ogros.map((o) => (
           <MD2Instance key={o.id} position={o.position} animation={o.animation} />
         ))}

@@ -4,7 +4,7 @@ import { MD2Instances } from 'react-three-md2'
 /** On real WebGPU, the poses blended by a compute pass; elsewhere by the vertex shader. */
 export function ComputedCrowd({ children }: { children: ReactNode }) {
   return (
-    <MD2Instances url="/players/ogro/tris.md2" limit={10000} decode="compute">
+    <MD2Instances url="/players/ogro/tris.MD2" limit={10000} decode="compute">
       {children}
     </MD2Instances>
   )

@@ -1,4 +1,4 @@
-import { MD2Instance, MD2Instances } from 'react-three-md2'
+import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Quake2Lighting, MD2Shell } from 'react-three-md2'
 
 export interface Ogro {
   id: number
@@ -10,9 +10,15 @@ export interface Ogro {
 
 export function ShellsAndShadows({ ogros }: { ogros: Ogro[] }) {
   return (
-    <MD2Instances url="/players/ogro/tris.md2" lighting="quake2" shadow="blob" shadowFloor={-24}>
+    <MD2Instances url="/players/ogro/tris.MD2">
+      {/* Worn by every instance (and by the weapons that follow them). */}
+      <MD2Quake2Lighting />
+      <MD2BlobShadow floor={-24} />
       {ogros.map((o) => (
-        <MD2Instance key={o.id} position={o.position} animation={o.animation} shell={o.quad ? 'blue' : null} />
+        <MD2Instance key={o.id} position={o.position} animation={o.animation}>
+          {/* Worn by this instance alone. */}
+          {o.quad && <MD2Shell color="blue" />}
+        </MD2Instance>
       ))}
       <MD2Instances url="/players/ogro/weapon.md2" sync />
     </MD2Instances>

@@ -1,4 +1,4 @@
-import { MD2Instance, MD2Instances } from 'react-three-md2'
+import { MD2Instance, MD2Instances, MD2Quake2Lighting } from 'react-three-md2'
 
 export interface Soldier {
   id: number
@@ -9,7 +9,8 @@ export interface Soldier {
 
 export function Army({ soldiers }: { soldiers: Soldier[] }) {
   return (
-    <MD2Instances url="/players/ogro/tris.md2" skin="igdosh.pcx" limit={500} lighting="quake2">
+    <MD2Instances url="/players/ogro/tris.MD2" skin="igdosh.pcx" limit={500}>
+      <MD2Quake2Lighting />
       {soldiers.map((s) => (
         <MD2Instance key={s.id} position={s.position} rotation={[0, s.yaw, 0]} animation={s.animation} crossfade={0.3} />
       ))}

@@ -3,7 +3,7 @@ import { MD2BlobShadow, MD2Model, MD2PoseBounds, MD2Quake2Lighting, MD2Shell } f
 /** An ogro as Quake II draws a player with quad damage: its light, a blue shell, a blob shadow. */
 export function QuadOgro({ quad, light }: { quad: boolean; light: number }) {
   return (
-    <MD2Model url="/players/ogro/tris.md2" animation="run">
+    <MD2Model url="/players/ogro/tris.MD2" animation="run">
       <MD2Quake2Lighting shadelight={light} minlight />
       {quad && <MD2Shell color="blue" />}
       <MD2BlobShadow floor={-24} />

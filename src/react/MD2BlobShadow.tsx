@@ -4,8 +4,8 @@ import type { Mesh } from 'three'
 import { warnOnce } from '../core/warnOnce.js'
 import { createMD2ShadowMaterial } from '../three/materials/shadowMaterial.js'
 import { createMD2ShadowGeometry, placeBlobShadow } from '../three/mesh/shellShadowGeometry.js'
-import type { MD2PoseLayer } from './MD2ModelContext.js'
-import { layerMeshProps, useLayerOwner, useLayerResources } from './useLayerOwner.js'
+import type { MD2LookOwner, MD2PoseLayer } from './MD2ModelContext.js'
+import { WornLook, layerMeshProps, markLook, useLayerOwner, useLayerResources } from './useLayerOwner.js'
 
 export interface MD2BlobShadowProps extends Omit<ThreeElements['mesh'], 'ref' | 'geometry' | 'material' | 'children'> {
   /** World height of the floor the shadow lies on. Default: under the model's lowest point in any frame. */
@@ -19,10 +19,24 @@ export interface MD2BlobShadowProps extends Omit<ThreeElements['mesh'], 'ref' | 
  * moved along the shade vector normalize(cos(−yaw), sin(−yaw), 1) by each vertex's height above the floor and
  * flattened 1 unit above it, black at alpha 0.5, each pixel darkened once where the canvas has a stencil
  * buffer (`<Canvas gl={{ stencil: true }}>`). Written in the same pass as the body, following its animation
- * and its world yaw. Its code ships only with its import. The ref is the shadow's mesh.
+ * and its world yaw. Its code ships only with its import. The ref is the shadow's mesh. Inside `<MD2Player>`
+ * it shades the body and the weapon; inside `<MD2Instances>` every instance (`floor` for them all), inside
+ * `<MD2Instance>` that one, drawn by the crowd in one draw.
  */
-export const MD2BlobShadow = forwardRef<Mesh, MD2BlobShadowProps>(function MD2BlobShadow({ floor, pickable = false, ...meshProps }, ref) {
-  const { model, addLayer } = useLayerOwner('MD2BlobShadow')
+export const MD2BlobShadow = markLook(
+  forwardRef<Mesh, MD2BlobShadowProps>(function MD2BlobShadow(props, ref) {
+    const owner = useLayerOwner('MD2BlobShadow')
+    if (!owner) return null
+    if (owner.wear) return <WornLook owner={owner} look={{ kind: 'shadow', floor: checkedFloor(owner.model.name, props.floor) }} />
+    return <ModelBlobShadow ref={ref} owner={owner} {...props} />
+  }),
+)
+
+const ModelBlobShadow = forwardRef<Mesh, MD2BlobShadowProps & { owner: MD2LookOwner }>(function ModelBlobShadow(
+  { owner, floor, pickable = false, ...meshProps },
+  ref,
+) {
+  const { model, addLayer } = owner
   const { geometry, material } = useLayerResources(model, createMD2ShadowGeometry, createMD2ShadowMaterial)
   const shownFloor = checkedFloor(model.name, floor)
   const layer = useMemo<MD2PoseLayer & { floor: number | undefined }>(
@@ -38,7 +52,7 @@ export const MD2BlobShadow = forwardRef<Mesh, MD2BlobShadowProps>(function MD2Bl
     [geometry, model],
   )
   layer.floor = shownFloor
-  useLayoutEffect(() => addLayer(layer), [addLayer, layer])
+  useLayoutEffect(() => addLayer!(layer), [addLayer, layer])
   return (
     <mesh
       ref={ref}

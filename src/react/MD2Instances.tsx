@@ -18,11 +18,13 @@ import { MD2Error } from '../core/MD2Error.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../core/warnOnce.js'
-import type { ShellSpec } from '../core/lighting/quake2Light.js'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
 import { MD2CrowdInstance } from '../three/crowd/MD2CrowdInstance.js'
 import type { followCrowd as followCrowdFunction } from '../three/crowd/followCrowd.js'
 import type { MD2PoseSource } from './MD2Model.js'
+import { MD2LookContext, type MD2LookOwner, type MD2WornLook } from './MD2ModelContext.js'
+import { checkParsedProps } from './checkProps.js'
+import { warnRemovedProps } from './removedProps.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
@@ -85,6 +87,8 @@ interface CrowdSlots {
 }
 
 const CrowdContext = createContext<CrowdSlots | null>(null)
+/** The Quake II light an `<MD2Instances>` wears, for the crowds that follow it. */
+const CrowdLightContext = createContext<Extract<MD2WornLook, { kind: 'light' }> | undefined>(undefined)
 
 let followCrowdModule: Promise<typeof followCrowdFunction> | undefined
 /** The follower chain's code, loaded once on demand: crowds that never follow do not ship it. */
@@ -98,18 +102,7 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   limit?: number
   /** As `<MD2Model skin>`: an index or name among the model's skins, a URL, a texture, or null. */
   skin?: MD2SkinProp
-  lighting?: 'lambert' | 'quake2'
-  shadelight?: number | readonly [number, number, number]
-  minlight?: boolean
-  fullbright?: boolean
-  glow?: boolean
   opacity?: number
-  /** Quake II power-up shells around every instance, as `<MD2Shell>` draws them (an `<MD2Instance shell>` has its own). */
-  shell?: UseMD2CrowdOptions['shell']
-  /** `"blob"`: Quake II's blob shadow under every instance, as `<MD2BlobShadow>` draws it (an `<MD2Instance shadow>` has its own). */
-  shadow?: 'blob' | false
-  /** World height of the floor the blob shadows lie on. Default: under each instance's lowest point in any frame. */
-  shadowFloor?: number
   castShadow?: boolean
   receiveShadow?: boolean
   /**
@@ -131,7 +124,11 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   tag?: string | number
   /** This model's UFO:AI tags (`useMD2Tags('body.tag')`, or `parseMD2Tags` output), for `tag` followers inside. */
   tags?: MD2Tags
-  /** `<MD2Instance>` elements, followers (`<MD2Instances sync>`, `tag`) and anything else. */
+  /**
+   * `<MD2Instance>` elements, followers (`<MD2Instances sync>`, `tag`), the looks every instance wears
+   * (`<MD2Shell>`, `<MD2BlobShadow floor>`, `<MD2Quake2Lighting>`, drawn by the crowd in one draw each; a
+   * follower wears its leader's) and anything else.
+   */
   children?: ReactNode
 }
 
@@ -142,6 +139,8 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
  * An `<MD2Instances sync>` or `tag` inside draws another model on every instance (`followCrowd`).
  */
 export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2Instances({ url, model, ...props }, ref) {
+  checkParsedProps('MD2Instances', { model, tags: props.tags })
+  warnRemovedProps('MD2Instances', props)
   if (model) return <InstancesView ref={ref} model={model} {...props} />
   if (url !== undefined) return <InstancesFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Instances> needs a `url` or a `model`')
@@ -166,15 +165,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       tag,
       tags,
       skin,
-      lighting,
-      shadelight,
-      minlight,
-      fullbright,
-      glow,
       opacity,
-      shell,
-      shadow,
-      shadowFloor,
       castShadow,
       receiveShadow,
       decode,
@@ -204,7 +195,23 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
         `<MD2Instances limit={${givenLimit}}> (${model.name ?? 'model'}) follows a crowd of ${leader.capacity}; using ${leader.capacity}`,
       )
     }
-    const look = { lighting, shadelight, minlight, fullbright, glow, opacity, shell, shadow, shadowFloor, map }
+    // The looks its children wear (<MD2Shell>, <MD2BlobShadow>, <MD2Quake2Lighting>), as the crowd's options.
+    const [worn, setWorn] = useState<Partial<Record<MD2WornLook['kind'], MD2WornLook>>>({})
+    // A follower is lit as its leader is (Quake II lights a weapon as its bearer) unless it wears its own.
+    const leaderLight = useContext(CrowdLightContext)
+    const light = worn.light?.kind === 'light' ? worn.light : follows ? leaderLight : undefined
+    const look = {
+      lighting: light ? ('quake2' as const) : undefined,
+      shadelight: light?.shadelight,
+      minlight: light?.minlight,
+      fullbright: light?.fullbright,
+      glow: light?.glow,
+      opacity,
+      shell: worn.shell?.kind === 'shell' ? worn.shell.color : undefined,
+      shadow: worn.shadow ? ('blob' as const) : undefined,
+      shadowFloor: worn.shadow?.kind === 'shadow' ? worn.shadow.floor : undefined,
+      map,
+    }
     const crowd = useMD2Crowd(model, { limit, ...look, decode: decode ?? leader?.decode })
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false
@@ -260,10 +267,29 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
         },
       }
     }, [crowd, leader])
+    const lookOwner = useMemo<MD2LookOwner>(
+      () => ({
+        component: '<MD2Instances>',
+        model,
+        wear(look) {
+          if (look.kind === 'bounds') {
+            notForCrowds(model, '<MD2Instances>')
+            return () => {}
+          }
+          setWorn((shown) => ({ ...shown, [look.kind]: look }))
+          return () => setWorn((shown) => (shown[look.kind] === look ? { ...shown, [look.kind]: undefined } : shown))
+        },
+      }),
+      [model],
+    )
     return (
       <group {...groupProps}>
         <primitive object={crowd}>
-          <CrowdContext.Provider value={slots}>{children}</CrowdContext.Provider>
+          <CrowdContext.Provider value={slots}>
+            <CrowdLightContext.Provider value={light}>
+              <MD2LookContext.Provider value={lookOwner}>{children}</MD2LookContext.Provider>
+            </CrowdLightContext.Provider>
+          </CrowdContext.Provider>
         </primitive>
       </group>
     )
@@ -277,10 +303,12 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
   controller?: MD2PoseSource
   /** Receives this instance's controller (`play`, `pause`, `showFrame`, `pose`…), which plays it on the crowd's clock. */
   controllerRef?: Ref<MD2CrowdInstance>
-  /** This instance's power-up shells, as `<MD2Shell color>` (`null`: none). Default: the `<MD2Instances shell>`. */
-  shell?: ShellSpec | readonly ShellSpec[] | null
-  /** This instance's blob shadow (`"blob"`), as `<MD2BlobShadow>`. Default: the `<MD2Instances shadow>`. */
-  shadow?: 'blob' | false
+  /**
+   * Placed with the instance: anything (a light, a label); and looks for this instance alone, drawn by the
+   * crowd: `<MD2Shell color>` (`color={[]}`: none, whatever the crowd wears), `<MD2BlobShadow>`,
+   * `<MD2Quake2Lighting shadelight>` (its light, in a crowd lit so).
+   */
+  children?: ReactNode
 }
 
 /**
@@ -288,7 +316,8 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
  * instance; children follow it) with `<MD2Model>`'s animation props, controller and events.
  */
 export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(props, ref) {
-  const [animationOptions, { controller, controllerRef, shell, shadow, children, ...groupProps }] = splitAnimationProps(props)
+  warnRemovedProps('MD2Instance', props)
+  const [animationOptions, { controller, controllerRef, children, ...groupProps }] = splitAnimationProps(props)
   const slots = useContext(CrowdContext)
   if (!slots) throw new MD2Error('BAD_ARGUMENT', '<MD2Instance> must be inside <MD2Instances>')
   const { crowd } = slots
@@ -300,13 +329,40 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
       index.value = -1
     }
   }, [slots, index])
-  // By value: an array prop is a new object every render.
-  const shellKey = shell === undefined ? undefined : JSON.stringify(shell)
+  // The looks its children wear, applied once it has its slot (children's effects run before its own).
+  const [worn, setWorn] = useState<Partial<Record<MD2WornLook['kind'], MD2WornLook>>>({})
+  const lookOwner = useMemo<MD2LookOwner>(
+    () => ({
+      component: '<MD2Instance>',
+      model: crowd.model,
+      wear(look) {
+        if (look.kind === 'bounds') {
+          notForCrowds(crowd.model, '<MD2Instance>')
+          return () => {}
+        }
+        setWorn((shown) => ({ ...shown, [look.kind]: look }))
+        return () => setWorn((shown) => (shown[look.kind] === look ? { ...shown, [look.kind]: undefined } : shown))
+      },
+    }),
+    [crowd],
+  )
   useLayoutEffect(() => {
     if (index.value < 0) return
-    crowd.setShell(index.value, shellKey === undefined ? undefined : (JSON.parse(shellKey) as ShellSpec | ShellSpec[] | null))
-    crowd.setShadow(index.value, shadow)
-  }, [crowd, index, shellKey, shadow])
+    const { shell, shadow, light } = worn
+    crowd.setShell(index.value, shell?.kind === 'shell' ? shell.color : undefined)
+    crowd.setShadow(index.value, shadow ? 'blob' : undefined)
+    if (shadow?.kind === 'shadow' && shadow.floor !== undefined) onlyForCrowd(crowd.model, '<MD2BlobShadow floor>', 'the floor')
+    if (light?.kind === 'light') {
+      if (light.minlight !== undefined || light.fullbright !== undefined || light.glow !== undefined)
+        onlyForCrowd(crowd.model, '<MD2Quake2Lighting minlight|fullbright|glow>', 'those flags')
+      if (crowd.lighting !== 'quake2')
+        warnOnce(
+          `${crowd.model.name}:instance-light`,
+          `<MD2Quake2Lighting> inside an <MD2Instance> (${crowd.model.name ?? 'model'}) sets its shadelight in a crowd lit the Quake II way: put one inside <MD2Instances> too; lit by three's lights meanwhile`,
+        )
+      else if (light.shadelight !== undefined) crowd.setShadelight(index.value, light.shadelight)
+    }
+  }, [crowd, index, worn])
   // Played by the crowd's own clock (advanced by the crowd, typed arrays for every instance), as the props say.
   const animations = useAnimationList(crowd.model, animationOptions.animationTable)
   const control = useMemo(() => new MD2CrowdInstance(crowd, -1, animations), [crowd, animations])
@@ -338,7 +394,23 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   }, ANIMATION_FRAME_PRIORITY)
   return (
     <group ref={group} {...groupProps}>
-      {children}
+      <MD2LookContext.Provider value={lookOwner}>{children}</MD2LookContext.Provider>
     </group>
   )
 })
+
+/** `<MD2PoseBounds>` in a crowd: the crowd has no geometry of its own per instance to bound. */
+function notForCrowds(model: MD2ModelData, component: string): void {
+  warnOnce(
+    `${model.name}:crowd-bounds`,
+    `<MD2PoseBounds> inside ${component} (${model.name ?? 'model'}) has nothing to bound: a crowd's instances share one geometry; ask crowd.getPoseBounds(i, box)`,
+  )
+}
+
+/** A look's setting that a crowd has once for all its instances, given on one. */
+function onlyForCrowd(model: MD2ModelData, what: string, setting: string): void {
+  warnOnce(
+    `${model.name}:instance-only:${what}`,
+    `${what} inside an <MD2Instance> (${model.name ?? 'model'}): ${setting} apply to the whole crowd; put it inside <MD2Instances>. Ignored here`,
+  )
+}

@@ -31,7 +31,16 @@ import { warnOnce } from '../core/warnOnce.js'
 import { createMD2Geometry, resetMD2Bounds, writeMD2Pose, type WriteMD2PoseOptions } from '../three/mesh/MD2Geometry.js'
 import { webgpuMaterials } from '../three/materials/webgpuMaterials.js'
 import { inView } from '../three/mesh/frustum.js'
-import { MD2ModelContext, useMD2ModelContext, type MD2ModelContextValue, type MD2PoseLayer } from './MD2ModelContext.js'
+import {
+  MD2LookContext,
+  MD2ModelContext,
+  useMD2ModelContext,
+  type MD2LookOwner,
+  type MD2ModelContextValue,
+  type MD2PoseLayer,
+} from './MD2ModelContext.js'
+import { checkParsedProps, checkPlayerModel } from './checkProps.js'
+import { warnRemovedProps } from './removedProps.js'
 import { checkedTimeout } from './loading/loadTimeout.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2, useMD2Hold } from './loading/useMD2.js'
@@ -43,6 +52,8 @@ type GroupProps = Omit<ThreeElements['group'], 'ref' | 'scale' | 'children'>
 /** Anything that says what to draw: `useMD2Animation`, `usePlayerAnimation`, or your own. */
 export interface MD2PoseSource {
   readonly pose: Readonly<MD2Pose>
+  /** Frames a model must have for this source to play it (`usePlayerAnimation`'s: a Quake II player's 198). */
+  readonly minFrames?: number
 }
 
 export interface MD2ModelProps extends GroupProps {
@@ -156,6 +167,8 @@ export interface MD2ModelProps extends GroupProps {
  * `useFrame`, allocating nothing per frame; instances of one model share everything else.
  */
 export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url, model, ...props }, ref) {
+  checkParsedProps('MD2Model', { model, tags: props.tags, controller: props.controller, animationTable: props.animationTable, files: props.files })
+  warnRemovedProps('MD2Model', props)
   if (model) return <MD2ModelView ref={ref} model={model} {...props} />
   if (url !== undefined) return <MD2ModelFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Model> needs a `url` or a `model`')
@@ -207,7 +220,9 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   const { frame, animation } = animationOptions
   const tagData = tags
   checkTagFrames(model, tagData)
-  const texture = useSkinProp(model, skin, { modelUrl, files, onSkinError })
+  // A material of the app's own draws its own map: no skin is looked for (nor missed).
+  const texture = useSkinProp(model, material && skin === undefined ? null : skin, { modelUrl, files, onSkinError })
+  if (controller?.minFrames !== undefined) checkPlayerModel(model, controller.minFrames, '<MD2Model controller> (usePlayerAnimation)')
   const parent = useMD2ModelContext()
   if (sync && !parent) {
     warnOnce(`${model.name}:sync`, `${model.name ?? 'model'}: \`sync\` needs an enclosing <MD2Model>; animating by its own props`)
@@ -309,8 +324,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   }, [geometry, layers, model, source, pose, written, clock, outputs, frame, animation, boxed])
 
   // Children read the source's live pose (not this model's clamped copy, which is written later in the frame).
-  const context = useMemo<MD2ModelContextValue>(
-    () => ({ model, pose: source.pose, tags: tagData, addLayer }),
+  const context = useMemo<MD2ModelContextValue & MD2LookOwner>(
+    () => ({ component: '<MD2Model>', model, pose: source.pose, tags: tagData, addLayer }),
     [model, source, tagData, addLayer],
   )
 
@@ -328,7 +343,9 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
       {children !== undefined && (
         // The model's space (scaled like the mesh), so synced models and attachments line up with it.
         <group scale={scale} name={`${model.name ?? 'md2'} children`}>
-          <MD2ModelContext.Provider value={context}>{children}</MD2ModelContext.Provider>
+          <MD2ModelContext.Provider value={context}>
+            <MD2LookContext.Provider value={context}>{children}</MD2LookContext.Provider>
+          </MD2ModelContext.Provider>
         </group>
       )}
     </group>

@@ -5,6 +5,7 @@ import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import type { PoseBoxKernels } from '../core/animation/blendVerticesBounded.js'
 import type { MD2PoseLight } from '../three/mesh/MD2Geometry.js'
+import type { Quake2LightFlags, ShellSpec } from '../core/lighting/quake2Light.js'
 
 /**
  * A drawing made from the model's pose in the model's own pass (`<MD2Shell>`, `<MD2BlobShadow>`): its
@@ -39,6 +40,32 @@ export interface MD2ModelContextValue {
 }
 
 export const MD2ModelContext = createContext<MD2ModelContextValue | null>(null)
+
+/**
+ * A look worn by a crowd (`<MD2Instances>`: every instance) or one instance (`<MD2Instance>`), where the
+ * GPU draws it from the instances' rows instead of a layer written on the CPU.
+ */
+export type MD2WornLook =
+  | { kind: 'shell'; color: ShellSpec | readonly ShellSpec[] }
+  | { kind: 'shadow'; floor: number | undefined }
+  | ({ kind: 'light'; shadelight: number | readonly [number, number, number] | undefined } & Quake2LightFlags)
+  | { kind: 'bounds' }
+
+/**
+ * What the looks (`<MD2Shell>`, `<MD2BlobShadow>`, `<MD2Quake2Lighting>`, `<MD2PoseBounds>`) dress: the
+ * nearest enclosing `<MD2Model>` (a layer in its pass), `<MD2Instances>` or `<MD2Instance>` (worn).
+ */
+export interface MD2LookOwner {
+  /** The component dressed, for messages: `<MD2Model>`, `<MD2Instances>`, `<MD2Instance>`. */
+  component: string
+  model: MD2ModelData
+  /** A model's: draws a layer from its pose in its own pass. */
+  addLayer?(layer: MD2PoseLayer): () => void
+  /** A crowd's or an instance's: wears a look; returns what takes it off. */
+  wear?(look: MD2WornLook): () => void
+}
+
+export const MD2LookContext = createContext<MD2LookOwner | null>(null)
 
 /** The nearest enclosing `<MD2Model>`, or null. */
 export function useMD2ModelContext(): MD2ModelContextValue | null {

@@ -1,24 +1,19 @@
-import { Suspense, forwardRef, useEffect, useMemo, useRef } from 'react'
+import { Children, Suspense, forwardRef, useEffect, useMemo, useRef, type ReactNode } from 'react'
 import type { Group } from 'three'
 import { MD2Error } from '../core/MD2Error.js'
 import { warnOnce } from '../core/warnOnce.js'
-import type { ShellSpec } from '../core/lighting/quake2Light.js'
-import { MD2BlobShadow } from './MD2BlobShadow.js'
 import { MD2Model, type MD2ModelProps } from './MD2Model.js'
-import { MD2Quake2Lighting, type MD2Quake2LightingProps } from './MD2Quake2Lighting.js'
-import { MD2Shell } from './MD2Shell.js'
+import { warnRemovedProps } from './removedProps.js'
+import { isLookElement } from './useLayerOwner.js'
 import { fileIn, folderUrl, useFolderModel } from './loading/playerFiles.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 
 /** What the body and its weapon share of `<MD2Model>`'s look (Quake II draws the weapon with the body's flags). */
 const LOOK_PROPS = ['opacity', 'wireframe', 'color', 'material', 'castShadow', 'receiveShadow'] as const
-/** The look props, and the shell and blob shadow both wear. */
-type LookProps = Pick<MD2ModelProps, (typeof LOOK_PROPS)[number]> & LayerProps
-/** What the body and its weapon both wear, as child layers. */
-type LayerProps = Pick<MD2PlayerProps, 'shell' | 'shadow' | 'shadowFloor' | 'lighting' | 'shadelight' | 'minlight' | 'fullbright' | 'glow'>
+type LookProps = Pick<MD2ModelProps, (typeof LOOK_PROPS)[number]>
 
-export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 'skin' | 'sync' | 'tags'> {
+export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 'skin' | 'sync' | 'tags' | 'children'> {
   /** The player's folder, as Quake II keeps it: `/players/ogro/` holds `tris.md2`, skins and weapons. */
   path: string
   /** A skin in the folder, by name without extension: `"igdosh"` shows `igdosh.pcx`. Default: the first skin the model names. */
@@ -43,56 +38,36 @@ export interface MD2PlayerProps extends Omit<MD2ModelProps, 'url' | 'model' | 's
   fallbackWeapon?: string | null
   /** The weapon could not be loaded (the body is drawn alone), and why. */
   onWeaponError?: (error: MD2Error) => void
-  /** Power-up shells on the body and its weapon, as `<MD2Shell color>` draws them (Quake II shells both). */
-  shell?: ShellSpec | readonly ShellSpec[]
-  /** `"blob"`: Quake II's blob shadow under the body and its weapon, as `<MD2BlobShadow>` draws it. */
-  shadow?: 'blob' | false
-  /** World height of the floor the blob shadows lie on (`<MD2BlobShadow floor>`). */
-  shadowFloor?: number
-  /** `"quake2"`: the body and its weapon lit as Quake II lights them (`<MD2Quake2Lighting>`); default three's lights. */
-  lighting?: 'lambert' | 'quake2'
-  /** Quake II lighting's `shadelight`, `minlight`, `fullbright`, `glow` (see `<MD2Quake2Lighting>`). */
-  shadelight?: MD2Quake2LightingProps['shadelight']
-  minlight?: boolean
-  fullbright?: boolean
-  glow?: boolean
+  /**
+   * Drawn in the body's space, as `<MD2Model>`'s children. The looks among them (`<MD2Shell>`,
+   * `<MD2BlobShadow>`, `<MD2Quake2Lighting>`, `<MD2PoseBounds>`) dress the body and the weapon alike, as
+   * Quake II draws the weapon with the player's flags.
+   */
+  children?: ReactNode
 }
 
 /**
  * A Quake II player from its folder: the body (`tris.md2`), a skin by name, and the weapon in its hand
  * (`w_<weapon>.md2`, else `weapon.md2`), synced to the body's frames, interpolation and crossfade. Takes
- * `<MD2Model>`'s animation and look props; the ref is the body's root group. File names are found
+ * `<MD2Model>`'s animation props, its `controller` (`usePlayerAnimation()`: Quake II's player rules) and
+ * its looks as children, which dress the body and the weapon; the ref is the body's root group. File names are found
  * whatever their case on the server (real player folders ship `tris.MD2`, `w_railgun.MD2`). The skin's
  * HUD icon (`<skin>_i.pcx`) comes from `usePlayerIcon`.
  */
 export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
-  {
-    path,
-    skin,
-    weapon,
-    files,
-    fallbackWeapon,
-    onWeaponError,
-    shell,
-    shadow,
-    shadowFloor,
-    lighting,
-    shadelight,
-    minlight,
-    fullbright,
-    glow,
-    children,
-    ...props
-  },
+  { path, skin, weapon, files, fallbackWeapon, onWeaponError, children, ...props },
   ref,
 ) {
+  warnRemovedProps('MD2Player', props)
   const folder = useArchiveUrl(folderUrl(path))
   const fallbackUrl = useArchiveUrl(fallbackWeapon ?? undefined)
   const bodyUrl = useFolderModel({ url: folder, names: ['tris.md2'], files })
   if (bodyUrl instanceof MD2Error) throw bodyUrl
   const body = useMD2(bodyUrl)
-  const look: LookProps = { shell, shadow, shadowFloor, lighting, shadelight, minlight, fullbright, glow }
+  const look: LookProps = {}
   for (const key of LOOK_PROPS) if (props[key] !== undefined) (look as Record<string, unknown>)[key] = props[key]
+  // The weapon wears the player's looks: the same elements, drawn again from the weapon's pose.
+  const looks = Children.toArray(children).filter(isLookElement)
   return (
     <MD2Model ref={ref} model={body} files={files} skin={skin === undefined ? undefined : fileIn(files, `${skin}.pcx`)} {...props}>
       {weapon ? (
@@ -103,27 +78,15 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
             files={files}
             fallback={fallbackWeapon === undefined ? maleWeaponOf(folder) : fallbackWeapon === null ? undefined : fallbackUrl}
             look={look}
+            looks={looks}
             onError={onWeaponError}
           />
         </Suspense>
       ) : null}
-      <PlayerLayers look={look} />
       {children}
     </MD2Model>
   )
 })
-
-/** The light, shell and blob shadow a player's body and weapon both wear. */
-function PlayerLayers({ look }: { look: LayerProps }) {
-  const { lighting, shadelight, minlight, fullbright, glow } = look
-  return (
-    <>
-      {lighting === 'quake2' && <MD2Quake2Lighting shadelight={shadelight} minlight={minlight} fullbright={fullbright} glow={glow} />}
-      {look.shadow === 'blob' && <MD2BlobShadow floor={look.shadowFloor} />}
-      {look.shell !== undefined && <MD2Shell color={look.shell} />}
-    </>
-  )
-}
 
 /** Quake II's base weapon for a player folder: `male/weapon.md2` beside it (none for the male himself). */
 function maleWeaponOf(folder: string): string | undefined {
@@ -137,6 +100,7 @@ function PlayerWeapon({
   files,
   fallback,
   look,
+  looks,
   onError,
 }: {
   folder: string
@@ -145,6 +109,7 @@ function PlayerWeapon({
   /** The base weapon's URL, tried when the folder has neither file. */
   fallback: string | undefined
   look: LookProps
+  looks: ReactNode[]
   onError: ((error: MD2Error) => void) | undefined
 }) {
   const name = weapon.replace(/\.md2$/i, '')
@@ -176,7 +141,7 @@ function PlayerWeapon({
     return null
   }
   const url = shown as string
-  return <WeaponModel url={url} files={url.startsWith(folder) ? files : undefined} look={look} />
+  return <WeaponModel url={url} files={url.startsWith(folder) ? files : undefined} look={look} looks={looks} />
 }
 
 function folderOf(url: string): string {
@@ -187,15 +152,14 @@ function fileOf(url: string): string {
   return url.slice(url.lastIndexOf('/') + 1)
 }
 
-/** A found weapon, drawn with the body's frames. */
-function WeaponModel({ url, files, look }: { url: string; files: readonly string[] | undefined; look: LookProps }) {
+/** A found weapon, drawn with the body's frames and dressed in the player's looks. */
+function WeaponModel({ url, files, look, looks }: { url: string; files: readonly string[] | undefined; look: LookProps; looks: ReactNode[] }) {
   const model = useMD2(url)
   // weapon.md2 goes with weapon.pcx; a w_ model names its own skin (g_rail.pcx…).
   const skin = model.skins.length > 0 ? undefined : fileIn(files, 'weapon.pcx')
-  const { shell, shadow, shadowFloor, lighting, shadelight, minlight, fullbright, glow, ...modelLook } = look
   return (
-    <MD2Model model={model} sync skin={skin} name={url} {...modelLook}>
-      <PlayerLayers look={{ shell, shadow, shadowFloor, lighting, shadelight, minlight, fullbright, glow }} />
+    <MD2Model model={model} sync skin={skin} name={url} {...look}>
+      {looks}
     </MD2Model>
   )
 }

@@ -1,10 +1,10 @@
-import { useLayoutEffect, useMemo } from 'react'
+import { useLayoutEffect, useMemo, type ReactNode } from 'react'
 import type { MD2ModelData } from '../core/format/types.js'
 import type { Quake2LightFlags } from '../core/lighting/quake2Light.js'
 import { warnOnce } from '../core/warnOnce.js'
 import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
-import type { MD2PoseLayer } from './MD2ModelContext.js'
-import { useLayerOwner } from './useLayerOwner.js'
+import type { MD2LookOwner, MD2PoseLayer } from './MD2ModelContext.js'
+import { WornLook, markLook, useLayerOwner } from './useLayerOwner.js'
 
 export interface MD2Quake2LightingProps extends Quake2LightFlags {
   /** The light at the model's feet (what the engine samples from the lightmap below it): one level or RGB. Default 1. */
@@ -19,16 +19,35 @@ export interface MD2Quake2LightingProps extends Quake2LightFlags {
  * `fullbright` (RF_FULLBRIGHT: shadelight 1), `glow` (RF_GLOW: pulses by 0.1 × sin(7 t), never below 0.8 of
  * itself). Written in the same pass as the pose; the table is rebuilt only when the yaw crosses into
  * another of its 16 rows or the light changes. Its code ships only with its import. Renders nothing itself.
+ * Inside `<MD2Player>` it lights the body and the weapon; inside `<MD2Instances>` every instance (in the
+ * crowd's shader); inside `<MD2Instance>`, under a crowd so lit, that instance's `shadelight`.
  */
-export function MD2Quake2Lighting({ shadelight = 1, minlight = false, fullbright = false, glow = false }: MD2Quake2LightingProps): null {
-  const { model, addLayer } = useLayerOwner('MD2Quake2Lighting')
+export const MD2Quake2Lighting = markLook(function MD2Quake2Lighting(props: MD2Quake2LightingProps): ReactNode {
+  const owner = useLayerOwner('MD2Quake2Lighting')
+  if (!owner) return null
+  if (owner.wear) {
+    const { shadelight, minlight, fullbright, glow } = props
+    const level = shadelight === undefined ? undefined : checkedShadelight(owner.model, shadelight)
+    return <WornLook owner={owner} look={{ kind: 'light', shadelight: level, minlight, fullbright, glow }} />
+  }
+  return <ModelLighting owner={owner} {...props} />
+})
+
+function ModelLighting({
+  owner,
+  shadelight = 1,
+  minlight = false,
+  fullbright = false,
+  glow = false,
+}: MD2Quake2LightingProps & { owner: MD2LookOwner }): null {
+  const { model, addLayer } = owner
   const lighting = useMemo(() => new Quake2Lighting(), [])
   lighting.set({ shadelight: checkedShadelight(model, shadelight), minlight, fullbright, glow })
   const layer = useMemo<MD2PoseLayer>(
     () => ({ kind: 'light', light: lighting, place: (body, clock) => lighting.update(body, clock) }),
     [lighting],
   )
-  useLayoutEffect(() => addLayer(layer), [addLayer, layer])
+  useLayoutEffect(() => addLayer!(layer), [addLayer, layer])
   return null
 }
 

@@ -1,14 +1,43 @@
-import { useEffect, useMemo } from 'react'
+import { isValidElement, useContext, useEffect, useLayoutEffect, useMemo, type ReactNode } from 'react'
 import { Mesh, type BufferGeometry, type Material } from 'three'
-import { MD2Error } from '../core/MD2Error.js'
 import type { MD2ModelData } from '../core/format/types.js'
-import { useMD2ModelContext, type MD2ModelContextValue } from './MD2ModelContext.js'
+import { warnOnce } from '../core/warnOnce.js'
+import { MD2LookContext, type MD2LookOwner, type MD2WornLook } from './MD2ModelContext.js'
 
-/** The `<MD2Model>` a layer component (`<MD2Shell>`, `<MD2BlobShadow>`) is drawn from: its nearest enclosing one. */
-export function useLayerOwner(component: string): MD2ModelContextValue {
-  const owner = useMD2ModelContext()
-  if (!owner) throw new MD2Error('BAD_ARGUMENT', `<${component}> is drawn from an <MD2Model>'s pose: put it inside one`)
+/**
+ * What a look (`<MD2Shell>`, `<MD2BlobShadow>`, `<MD2Quake2Lighting>`, `<MD2PoseBounds>`) dresses: the nearest
+ * enclosing `<MD2Model>`, `<MD2Instances>` or `<MD2Instance>`; null, with a one-time warning, outside them all.
+ */
+export function useLayerOwner(component: string): MD2LookOwner | null {
+  const owner = useContext(MD2LookContext)
+  if (!owner)
+    warnOnce(
+      `look-outside:${component}`,
+      `<${component}> dresses the <MD2Model>, <MD2Player>, <MD2Instances> or <MD2Instance> it is put in, and is in none; drawing nothing`,
+    )
   return owner
+}
+
+/** Marks a component as a look, so that `<MD2Player>` dresses its weapon with it too. */
+export function markLook<T extends object>(component: T): T {
+  looks.add(component)
+  return component
+}
+const looks = new WeakSet<object>()
+
+/** Whether `node` is a look element (`<MD2Shell>`…), as `<MD2Player>` hands its looks to its weapon. */
+export function isLookElement(node: ReactNode): boolean {
+  return isValidElement(node) && typeof node.type !== 'string' && looks.has(node.type as object)
+}
+
+/**
+ * Wears `look` on the crowd or instance `owner` while mounted (by value: a new array each render is the
+ * same look). Renders nothing: the crowd draws it.
+ */
+export function WornLook({ owner, look }: { owner: MD2LookOwner; look: MD2WornLook }): null {
+  const key = JSON.stringify(look)
+  useLayoutEffect(() => owner.wear!(JSON.parse(key) as MD2WornLook), [owner, key])
+  return null
 }
 
 /** The raycast of meshes that rays pass through (a blob shadow, a shell). */

@@ -1,40 +1,43 @@
 import { useFrame } from '@react-three/fiber'
 import { useState } from 'react'
-import { PlayerAnimationController } from '../core/animation/PlayerAnimationController.js'
-import { MD2Error } from '../core/MD2Error.js'
+import type { MD2AnimationCallbacks } from '../core/animation/MD2AnimationController.js'
+import { PLAYER_MODEL_FRAMES, PlayerAnimationController } from '../core/animation/PlayerAnimationController.js'
 import type { MD2ModelData } from '../core/format/types.js'
+import { checkPlayerModel } from './checkProps.js'
 import { ANIMATION_FRAME_PRIORITY } from './useMD2Animation.js'
 
-export interface UsePlayerAnimationOptions {
+export interface UsePlayerAnimationOptions extends MD2AnimationCallbacks {
   /**
    * Seconds over which a change of animation (run to jump, stand to pain…) fades from the pose shown.
    * Default 0: as in Quake II, the client blends from the old frame into the new over one tick.
    */
   crossfade?: number
-  /**
-   * A keyframe reached: once a tick (10 Hz), with the frame the rules chose, in order, even when one
-   * rendered frame runs several ticks (footsteps on the run's 41 and 44, muzzle flashes).
-   */
-  onFrame?(frame: number): void
 }
 
 /**
  * Animates a standard Quake II player model (198 or 199 frames) by the game's rules: basic <
  * wave < jump < pain < attack < death, crouched variants, jump hold and land, pain and death
- * variants in turn, the weapon-change frames played backwards. Returns a stable controller.
+ * variants in turn, the weapon-change frames played backwards. Returns a stable controller that reads
+ * out as every controller does (`animation`, `frame`, `playing`, `pose`, and `onFrame`, `onLoop`,
+ * `onEnd`: a keyframe once a tick, in order, even when one rendered frame runs several ticks).
+ *
+ * Give it to `<MD2Player controller={…}>` (the player's folder is found once, there) or to
+ * `<MD2Model controller={…}>`; either refuses a model without the player's frames. A parsed model
+ * passed first is checked here instead (`usePlayerAnimation(model, options)`).
  */
-export function usePlayerAnimation(model: MD2ModelData, options: UsePlayerAnimationOptions = {}): PlayerAnimationController {
-  const frames = model.header.numFrames
-  if (frames < 198) {
-    throw new MD2Error(
-      'BAD_ARGUMENT',
-      `usePlayerAnimation needs a Quake II player model (198 frames); ${model.name ?? 'this model'} has ${frames}`,
-    )
-  }
+export function usePlayerAnimation(options?: UsePlayerAnimationOptions): PlayerAnimationController
+export function usePlayerAnimation(model: MD2ModelData | undefined, options?: UsePlayerAnimationOptions): PlayerAnimationController
+export function usePlayerAnimation(
+  first?: MD2ModelData | UsePlayerAnimationOptions,
+  second?: UsePlayerAnimationOptions,
+): PlayerAnimationController {
+  const model = first !== undefined && 'header' in first ? (first as MD2ModelData) : undefined
+  const options = (model || first === undefined ? second : (first as UsePlayerAnimationOptions)) ?? {}
+  if (model) checkPlayerModel(model, PLAYER_MODEL_FRAMES, 'usePlayerAnimation')
   const [controller] = useState(() => new PlayerAnimationController())
   controller.crossfade =
     options.crossfade !== undefined && options.crossfade > 0 && Number.isFinite(options.crossfade) ? options.crossfade : 0
-  controller.onFrame = options.onFrame
+  controller.callbacks = options
   useFrame((_, delta) => controller.update(delta), ANIMATION_FRAME_PRIORITY)
   return controller
 }

@@ -5,7 +5,7 @@
  * scene (a CPU-path model beside it) is drawn as ever: no exception, no shader error, no blank canvas.
  */
 import { afterAll, beforeAll, expect, test, vi, type MockInstance } from 'vitest'
-import { MD2Instance, MD2Instances, MD2Model, MD2ViewWeapon } from '../../src/index'
+import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Model, MD2Quake2Lighting, MD2Shell, MD2ViewWeapon } from '../../src/index'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/webgpuSupport'
 import { provideWebGPUMaterials, webgpuMaterials } from '../../src/three/materials/webgpuMaterials'
@@ -39,7 +39,10 @@ describeWebGPU('a GPU crowd without its WebGPU side, drawn by WebGPURenderer', (
         <>
           <directionalLight position={[30, 50, 80]} intensity={2.5} />
           <MD2Model url={OGRO} frame={0} position={[-30, -10, -40]} />
-          <MD2Instances url={OGRO} limit={2} lighting="quake2" shell="red" shadow="blob" decode="compute">
+          <MD2Instances url={OGRO} limit={2} decode="compute">
+            <MD2Quake2Lighting />
+            <MD2Shell color="red" />
+            <MD2BlobShadow />
             <MD2Instance animation="run" position={[30, -10, -40]} />
           </MD2Instances>
           <CrowdsIn into={crowds} />

@@ -93,22 +93,43 @@ function cpuScene(
   ))
 }
 
+/** The looks the GPU scenes wear, as children: the crowd's (`lighting`, `shell`) and an instance's (`shell`, `shadow`). */
+interface CrowdLook {
+  lighting?: 'lambert' | 'quake2'
+  shell?: ShellSpec
+}
+interface InstanceLook {
+  shell?: ShellSpec | ShellSpec[]
+  shadow?: 'blob'
+}
+
 /** SCENE drawn by one `<MD2Instances>` a model, with `look` on both crowds and `each(i)` on the `i`th instance. */
-function gpuScene(models: Models, look: Partial<MD2InstancesProps>, each: (i: number) => Partial<MD2InstanceProps> = () => ({})) {
+function gpuScene(
+  models: Models,
+  { lighting, shell, ...look }: Partial<MD2InstancesProps> & CrowdLook,
+  each: (i: number) => Partial<MD2InstanceProps> & InstanceLook = () => ({}),
+) {
   return (['ogro', 'ratamahatta'] as const).map((which) => (
-    <MD2Instances key={which} model={models[which]} skin={SKINS[which]} shadelight={0.8} limit={4} {...look}>
-      {SCENE.map((placed, i) =>
-        placed.which === which ? (
+    <MD2Instances key={which} model={models[which]} skin={SKINS[which]} limit={4} {...look}>
+      {lighting === 'quake2' && <MD2Quake2Lighting shadelight={0.8} />}
+      {shell !== undefined && <MD2Shell color={shell} />}
+      {SCENE.map((placed, i) => {
+        if (placed.which !== which) return null
+        const { shell: ownShell, shadow, ...props } = each(i)
+        return (
           <MD2Instance
             key={i}
             controller={placed.controller}
             position={[placed.x, -8, 0]}
             rotation={[0, placed.yaw, 0]}
             scale={0.55}
-            {...each(i)}
-          />
-        ) : null,
-      )}
+            {...props}
+          >
+            {ownShell !== undefined && <MD2Shell color={ownShell} />}
+            {shadow === 'blob' && <MD2BlobShadow />}
+          </MD2Instance>
+        )
+      })}
     </MD2Instances>
   ))
 }
@@ -348,7 +369,8 @@ for (const renderer of RENDERER_KINDS)
       const scene = (limit: number) => (
         <>
           <directionalLight position={[30, 50, 80]} intensity={2.5} />
-          <MD2Instances model={ogro} skin={OGRO_SKIN} limit={limit} lighting="quake2" shadelight={0.8}>
+          <MD2Instances model={ogro} skin={OGRO_SKIN} limit={limit}>
+            <MD2Quake2Lighting shadelight={0.8} />
             {SCENE.filter((p) => p.which === 'ogro').map((placed, i) => (
               <MD2Instance key={i} controller={placed.controller} position={[placed.x, -8, 0]} rotation={[0, placed.yaw, 0]} scale={0.55} />
             ))}

@@ -114,7 +114,9 @@ const CASES: Record<string, Case> = {
       <>
         {light}
         {floor}
-        <MD2Instances url={OGRO} skin={OGRO_SKIN} shadelight={0.8} limit={4} opacity={0.6} shell="blue" shadow="blob">
+        <MD2Instances url={OGRO} skin={OGRO_SKIN} limit={4} opacity={0.6}>
+          <MD2Shell color="blue" />
+          <MD2BlobShadow />
           {[-48, -16, 16, 48].map((x, i) => (
             <MD2Instance key={x} frame={i * 20} position={[x, -8, 0]} rotation={[0, 0.2 + i * 1.3, 0]} scale={0.55} />
           ))}

@@ -10,6 +10,7 @@ import type { MD2CrowdInstance } from '../../src/three/crowd/MD2CrowdInstance'
 import { CROWD_POSE_STRIDE } from '../../src/core/animation/CrowdClock'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
+import { MD2Quake2Lighting } from '../../src/react/MD2Quake2Lighting'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { readAsset } from '../support/assets'
 import { Boundary } from '../support/boundary'
@@ -113,10 +114,11 @@ describe('<MD2Instances>', () => {
     expect(poseOf(c, 0)).toEqual([3, 3, 0])
   })
 
-  it('light props change the light of every instance live', async () => {
+  it('an <MD2Quake2Lighting> inside changes the light of every instance live', async () => {
     const crowd = createRef<MD2Crowd>()
     const scene = (shadelight: number | [number, number, number], fullbright = false) => (
-      <MD2Instances ref={crowd} model={ogro} limit={2} lighting="quake2" shadelight={shadelight} fullbright={fullbright}>
+      <MD2Instances ref={crowd} model={ogro} limit={2}>
+        <MD2Quake2Lighting shadelight={shadelight} fullbright={fullbright} />
         <MD2Instance animation="stand" />
         <MD2Instance animation="run" />
       </MD2Instances>

@@ -354,8 +354,9 @@ describe('<MD2Model skin>', () => {
     expect(server.requests.filter((path) => path.toLowerCase().endsWith('.md2'))).toHaveLength(1)
   })
 
-  it('the same for a model from useMD2 given as `model`; none for a parsed model or one naming no skin', async () => {
+  it('the same for a model from useMD2 given as `model`; the checkerboard, warned once each, for a parsed model or one naming no skin', async () => {
     serve()
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const model = await useMD2.preload(OGRO)
     const parsed = parseMD2(readAsset('quake2/ogro/tris.MD2'), { name: 'ogro/tris.MD2' })
     const a = createRef<Group>()
@@ -370,8 +371,22 @@ describe('<MD2Model skin>', () => {
     )
     await until(r, () => expect(a.current && c.current).toBeTruthy())
     expect(mapOf(a.current!)!.name).toBe(`${HOST}/a/quake2/ogro/igdosh.pcx`)
-    expect(mapOf(b.current!)).toBeNull()
+    // Nothing silent: not a plain white model, but the missing skin's checkerboard, with one warning each.
+    expect(mapOf(b.current!)).toBe(getMissingSkinTexture())
+    expect(mapOf(c.current!)).toBe(getMissingSkinTexture())
+    const messages = warn.mock.calls.map(([message]) => String(message))
+    expect(messages.filter((m) => m.includes('ogro/tris.MD2 was given parsed') && m.includes('igdosh'))).toHaveLength(1)
+    expect(messages.filter((m) => /ratamahatta.*names no skin and none was given.*checkerboard/.test(m))).toHaveLength(1)
+    // skin={null} is a choice: no skin, no warning.
+    warn.mockClear()
+    await r.update(
+      <Suspense fallback={null}>
+        <MD2Model ref={c} url={RATAMAHATTA} skin={null} />
+      </Suspense>,
+    )
+    await r.advanceFrames(1, 0.016)
     expect(mapOf(c.current!)).toBeNull()
+    expect(warn).not.toHaveBeenCalled()
   })
 
   it('the same for a model from MD2Loader.loadAsync (as useLoader(MD2Loader) gives it)', async () => {

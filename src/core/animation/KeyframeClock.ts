@@ -1,6 +1,6 @@
 import { QUAKE2_FPS } from '../format/spec.js'
 import type { MD2Pose } from './pose.js'
-import { createPose } from './pose.js'
+import { createPose, poseFrame } from './pose.js'
 
 /** A run of keyframes to play, inclusive at both ends. */
 export interface PlayRange {
@@ -153,9 +153,7 @@ export class KeyframeClock {
   /** The frame shown, fractional (a still frame, or the playhead). */
   get frame(): number {
     if (this.holding) return this.heldFrame
-    const { from, to, t } = this.pose
-    // Between neighbours the frame is fractional; across a loop's wrap it is the frame being left.
-    return to === from + 1 ? from + t : to === from - 1 ? from - t : from
+    return poseFrame(this.pose)
   }
 
   /**

@@ -1,6 +1,7 @@
 import { KeyframeClock, type KeyframeEvents, type PlayOptions } from './KeyframeClock.js'
 import { findAnimation, type AnimationSelector } from '../format/animationTable.js'
 import { QUAKE2_FPS } from '../format/spec.js'
+import type { MD2AnimationReadout } from './MD2AnimationReadout.js'
 import type { MD2Pose } from './pose.js'
 import type { MD2Animation, MD2ModelData } from '../format/types.js'
 import { warnOnce } from '../warnOnce.js'
@@ -22,9 +23,9 @@ export type AnimatedModel = Pick<MD2ModelData, 'name' | 'animations'> & { header
  * Plays a model's animations by name, index or frame range, and says what to draw (`pose`): the
  * controller a user drives (`useMD2Animation`, `<MD2Model controllerRef>`, or `new` without React).
  * Many instances of one model share the model and each keep one of these. `update(seconds)` once per
- * frame; it allocates nothing.
+ * frame; it allocates nothing. Reads out as every controller does (`MD2AnimationReadout`).
  */
-export class MD2AnimationController {
+export class MD2AnimationController implements MD2AnimationReadout {
   /** The keyframe clock it drives. */
   readonly clock: KeyframeClock
   /** Callbacks, replaceable at any time (a component passes its latest props). */

@@ -28,8 +28,13 @@ export interface PlayerInput {
   crouched?: boolean
   /** Standing on something; false while in the air. Default true. */
   onGround?: boolean
-  /** A shot was fired this frame. */
+  /** A shot was fired this frame (an event: a game with its own weapon timing sets it per shot). */
   firing?: boolean
+  /**
+   * The fire button is held (a state): a shot each time the attack animation has played through, so holding
+   * it plays the attack over and over instead of restarting it every tick.
+   */
+  attacking?: boolean
   /** Damage was taken this frame. */
   hurt?: boolean
   /** Dead (the death animation starts once, then holds its last frame). */
@@ -178,7 +183,10 @@ export function stepPlayerAnimation(state: PlayerAnimationState, input: PlayerIn
         state.end = F.pain301
       }
     }
-    if (input.firing && state.priority !== PLAYER_PRIORITY.reverse) {
+    // Held fire refires once the attack shown has reached its last frame, not while it plays.
+    const attackPlaying = state.priority === PLAYER_PRIORITY.attack && state.frame !== state.end
+    const fire = input.firing === true || (input.attacking === true && !attackPlaying)
+    if (fire && state.priority !== PLAYER_PRIORITY.reverse) {
       if (duck) startAnimation(state, PLAYER_PRIORITY.attack, F.crattak1, F.crattak9)
       else startAnimation(state, PLAYER_PRIORITY.attack, F.attack1, F.attack8)
     } else if (input.hurt && state.priority < PLAYER_PRIORITY.pain) {

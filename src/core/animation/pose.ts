@@ -29,6 +29,15 @@ export function createPose(frame = 0): MD2Pose {
   return { from: frame, to: frame, t: 0, fadeFrom: frame, fadeTo: frame, fadeT: 0, fadeWeight: 0 }
 }
 
+/**
+ * The frame a pose shows, fractional between neighbouring keyframes (40.25: a quarter of the way from 40
+ * to 41); across a loop's wrap or a jump to another animation, the frame being left.
+ */
+export function poseFrame(pose: Readonly<MD2Pose>): number {
+  const { from, to, t } = pose
+  return to === from + 1 ? from + t : to === from - 1 ? from - t : from
+}
+
 export function copyPose(target: MD2Pose, source: Readonly<MD2Pose>): MD2Pose {
   target.from = source.from
   target.to = source.to

@@ -21,9 +21,11 @@ export const SKIN_EXTENSIONS = ['.png', '.jpg', '.tga', '.pcx'] as const
  * for each, the extension as written or, when the name has none, `.png`, `.jpg`, `.tga`, `.pcx` in
  * that order; and for each of those the spellings: as written, all lower-case, upper-case extension,
  * lower-case name with upper-case extension, all upper-case. Duplicates are dropped. Returns `[]` for
- * a name with no file name in it (empty, only slashes or dots).
+ * a name with no file name in it (empty, only slashes or dots) and for none (`model.skins[0]` of a model
+ * that names no skin), so `skinCandidates(url, model.skins[0])` is safe on any model.
  */
-export function skinCandidates(modelUrl: string, skinName: string): string[] {
+export function skinCandidates(modelUrl: string, skinName: string | undefined): string[] {
+  if (typeof skinName !== 'string') return []
   return skinCandidateRounds(modelUrl, skinName).flat()
 }
 

@@ -3,7 +3,8 @@ import { checkedFps, checkedFrame, checkedPlayOptions, checkedSpeed, selectAnima
 import type { CrowdClock } from '../../core/animation/CrowdClock.js'
 import { readCrowdPose } from '../../core/animation/CrowdClock.js'
 import type { PlayOptions } from '../../core/animation/KeyframeClock.js'
-import { createPose, type MD2Pose } from '../../core/animation/pose.js'
+import type { MD2AnimationReadout } from '../../core/animation/MD2AnimationReadout.js'
+import { createPose, poseFrame, type MD2Pose } from '../../core/animation/pose.js'
 import type { AnimationSelector } from '../../core/format/animationTable.js'
 import type { MD2Animation, MD2ModelData } from '../../core/format/types.js'
 
@@ -18,9 +19,10 @@ export interface CrowdOfInstance {
  * a model, on the crowd's own clock (typed arrays for the whole crowd, advanced by `crowd.update`): what
  * `<MD2Instance>` drives with its props and hands to its `controllerRef`. The same selection and checks as
  * the controller (a bad value warns once and the default is used); events come through `callbacks`, called
- * by whoever dispatches the crowd's `events` (`<MD2Instances>` does).
+ * by whoever dispatches the crowd's `events` (`<MD2Instances>` does). Reads out as every controller does
+ * (`MD2AnimationReadout`).
  */
-export class MD2CrowdInstance {
+export class MD2CrowdInstance implements MD2AnimationReadout {
   /** Callbacks, replaceable at any time (a component passes its latest props). */
   callbacks: MD2AnimationCallbacks = {}
   private current: MD2Animation
@@ -43,12 +45,19 @@ export class MD2CrowdInstance {
 
   /** What the instance shows now (a copy, read from the crowd's clock). */
   get pose(): Readonly<MD2Pose> {
+    // Without a slot (before mount, after unmount): the last pose read, never another slot's.
+    if (this.index < 0) return this.shown
     return readCrowdPose(this.crowd.clock.poses, this.index, this.shown)
+  }
+
+  /** The frame shown, fractional: 40.25 is a quarter of the way from frame 40 to 41. */
+  get frame(): number {
+    return poseFrame(this.pose)
   }
 
   /** Whether time moves the animation on (false when paused, stopped, finished or holding a frame). */
   get playing(): boolean {
-    return this.crowd.clock.isPlaying(this.index) && !this.crowd.clock.isHolding(this.index)
+    return this.index >= 0 && this.crowd.clock.isPlaying(this.index) && !this.crowd.clock.isHolding(this.index)
   }
 
   /** Plays an animation (a name, case-insensitive; an index into `animations`; or a frame range). */

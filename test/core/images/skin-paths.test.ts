@@ -7,6 +7,13 @@ import { listAssets, readAsset } from '../../support/assets'
 const atEach = (places: string[], names: string[]) => places.flatMap((place) => names.map((name) => place + name))
 
 describe('skinCandidates', () => {
+  it('gives none for a model that names no skin (model.skins[0] undefined), as for an empty name', () => {
+    const ratamahatta = parseMD2(readAsset('quake2/ratamahatta/tris.md2'))
+    expect(ratamahatta.skins).toEqual([])
+    expect(skinCandidates('/players/ratamahatta/tris.md2', ratamahatta.skins[0])).toEqual([])
+    expect(skinCandidates('/players/ratamahatta/tris.md2', '')).toEqual([])
+  })
+
   it('a Quake II game path: the file name next to the model first (where a player folder keeps it), then the path as written, in several spellings', () => {
     expect(skinCandidates('/models/quake2/ogro/tris.MD2', 'players/ogro/igdosh.pcx')).toEqual(
       atEach(['/models/quake2/ogro/', '/models/quake2/ogro/players/ogro/'], ['igdosh.pcx', 'igdosh.PCX', 'IGDOSH.PCX']),
