@@ -167,7 +167,13 @@ export interface MD2ModelProps extends GroupProps {
  * `useFrame`, allocating nothing per frame; instances of one model share everything else.
  */
 export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url, model, ...props }, ref) {
-  checkParsedProps('MD2Model', { model, tags: props.tags, controller: props.controller, animationTable: props.animationTable, files: props.files })
+  checkParsedProps('MD2Model', {
+    model,
+    tags: props.tags,
+    controller: props.controller,
+    animationTable: props.animationTable,
+    files: props.files,
+  })
   warnRemovedProps('MD2Model', props)
   if (model) return <MD2ModelView ref={ref} model={model} {...props} />
   if (url !== undefined) return <MD2ModelFromUrl ref={ref} url={url} {...props} />

@@ -153,7 +153,17 @@ function fileOf(url: string): string {
 }
 
 /** A found weapon, drawn with the body's frames and dressed in the player's looks. */
-function WeaponModel({ url, files, look, looks }: { url: string; files: readonly string[] | undefined; look: LookProps; looks: ReactNode[] }) {
+function WeaponModel({
+  url,
+  files,
+  look,
+  looks,
+}: {
+  url: string
+  files: readonly string[] | undefined
+  look: LookProps
+  looks: ReactNode[]
+}) {
   const model = useMD2(url)
   // weapon.md2 goes with weapon.pcx; a w_ model names its own skin (g_rail.pcx…).
   const skin = model.skins.length > 0 ? undefined : fileIn(files, 'weapon.pcx')

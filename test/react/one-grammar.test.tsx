@@ -126,7 +126,9 @@ describe('looks are children on every component', () => {
     const messages = messagesOf(warn)
     expect(messages.filter((m) => m.includes('<MD2Shell> dresses the <MD2Model>') && m.includes('is in none'))).toHaveLength(1)
     expect(messages.filter((m) => m.includes('<MD2PoseBounds> inside <MD2Instances>') && m.includes('getPoseBounds'))).toHaveLength(1)
-    expect(messages.filter((m) => m.includes('<MD2Quake2Lighting> inside an <MD2Instance>') && m.includes('lit the Quake II way'))).toHaveLength(1)
+    expect(
+      messages.filter((m) => m.includes('<MD2Quake2Lighting> inside an <MD2Instance>') && m.includes('lit the Quake II way')),
+    ).toHaveLength(1)
   })
 })
 
@@ -248,7 +250,9 @@ describe('nothing silent', () => {
     const rows = table.split('\n').filter((line) => line.startsWith('|'))
     for (const { component, props } of REMOVED_PROPS) {
       for (const prop of props) {
-        const row = rows.find((line) => line.split('|')[1]!.includes(`<${component} `) && new RegExp(`\\b${prop}\\b`).test(line.split('|')[1]!))
+        const row = rows.find(
+          (line) => line.split('|')[1]!.includes(`<${component} `) && new RegExp(`\\b${prop}\\b`).test(line.split('|')[1]!),
+        )
         expect(row, `<${component} ${prop}> in the CHANGELOG's table`).toBeDefined()
       }
     }

@@ -94,8 +94,7 @@ export class PlayerAnimationController implements MD2AnimationReadout {
     if (animation === before && state.frame === animation.start && state.oldFrame === animation.end) callbacks.onLoop?.(animation)
     // A play-once animation (over the basic ones; a jump ends with its landing) showed its last frame; a death once.
     const playOnce = state.priority > PLAYER_PRIORITY.basic && state.priority !== PLAYER_PRIORITY.jump
-    if (playOnce && state.frame === state.end && !(wasEnd && state.oldFrame === state.frame))
-      callbacks.onEnd?.(animation)
+    if (playOnce && state.frame === state.end && !(wasEnd && state.oldFrame === state.frame)) callbacks.onEnd?.(animation)
     const pose = this.pose as MD2Pose
     const step = state.frame - state.oldFrame
     if (this.crossfade > 0 && step !== 1 && step !== -1 && step !== 0) {
