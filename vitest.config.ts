@@ -17,7 +17,13 @@ const root = fileURLToPath(new URL('.', import.meta.url))
  * project is left out: the WebGL tests and stories run as ever.
  */
 const WEBGPU_THREE = Number.parseInt(REVISION, 10) >= WEBGPU_MIN_REVISION
-const resolve = WEBGPU_THREE ? {} : { alias: [{ find: /^three\/(webgpu|tsl)$/, replacement: `${root}test/support/three-webgpu-stub.ts` }] }
+const resolve: { alias?: { find: RegExp; replacement: string }[] } = WEBGPU_THREE
+  ? {}
+  : { alias: [{ find: /^three\/(webgpu|tsl)$/, replacement: `${root}test/support/three-webgpu-stub.ts` }] }
+const PACKAGE_ALIASES = [
+  { find: /^react-three-md2$/, replacement: `${root}src/index.ts` },
+  { find: /^react-three-md2\/(core|three)$/, replacement: `${root}src/$1/index.ts` },
+]
 
 // Debian's Chromium (npm cannot download a browser here); test/browser/require-chromium.ts checks
 // the same path as a globalSetup of the browser projects.
@@ -100,7 +106,8 @@ export default defineConfig({
       {
         // Plain browser tests: <Canvas> + <MD2Model> mounted with react-dom in real Chromium.
         plugins: [react()],
-        resolve,
+        // The docs' samples import the package by name: here, its source.
+        resolve: { alias: [...(resolve.alias ?? []), ...PACKAGE_ALIASES] },
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.{ts,tsx}'],

@@ -23,8 +23,7 @@ import { MD2CrowdInstance } from '../three/crowd/MD2CrowdInstance.js'
 import type { followCrowd as followCrowdFunction } from '../three/crowd/followCrowd.js'
 import type { MD2PoseSource } from './MD2Model.js'
 import { MD2LookContext, type MD2LookOwner, type MD2WornLook } from './MD2ModelContext.js'
-import { checkParsedProps } from './checkProps.js'
-import { warnRemovedProps } from './removedProps.js'
+import { checkProps } from './checkProps.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
@@ -139,8 +138,7 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
  * An `<MD2Instances sync>` or `tag` inside draws another model on every instance (`followCrowd`).
  */
 export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2Instances({ url, model, ...props }, ref) {
-  checkParsedProps('MD2Instances', { model, tags: props.tags })
-  warnRemovedProps('MD2Instances', props)
+  checkProps('MD2Instances', props, model)
   if (model) return <InstancesView ref={ref} model={model} {...props} />
   if (url !== undefined) return <InstancesFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Instances> needs a `url` or a `model`')
@@ -316,7 +314,7 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
  * instance; children follow it) with `<MD2Model>`'s animation props, controller and events.
  */
 export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(props, ref) {
-  warnRemovedProps('MD2Instance', props)
+  checkProps('MD2Instance', props)
   const [animationOptions, { controller, controllerRef, children, ...groupProps }] = splitAnimationProps(props)
   const slots = useContext(CrowdContext)
   if (!slots) throw new MD2Error('BAD_ARGUMENT', '<MD2Instance> must be inside <MD2Instances>')

@@ -39,8 +39,7 @@ import {
   type MD2ModelContextValue,
   type MD2PoseLayer,
 } from './MD2ModelContext.js'
-import { checkParsedProps, checkPlayerModel } from './checkProps.js'
-import { warnRemovedProps } from './removedProps.js'
+import { checkControllerFrames, checkProps } from './checkProps.js'
 import { checkedTimeout } from './loading/loadTimeout.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2, useMD2Hold } from './loading/useMD2.js'
@@ -167,14 +166,7 @@ export interface MD2ModelProps extends GroupProps {
  * `useFrame`, allocating nothing per frame; instances of one model share everything else.
  */
 export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url, model, ...props }, ref) {
-  checkParsedProps('MD2Model', {
-    model,
-    tags: props.tags,
-    controller: props.controller,
-    animationTable: props.animationTable,
-    files: props.files,
-  })
-  warnRemovedProps('MD2Model', props)
+  checkProps('MD2Model', props, model)
   if (model) return <MD2ModelView ref={ref} model={model} {...props} />
   if (url !== undefined) return <MD2ModelFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Model> needs a `url` or a `model`')
@@ -228,7 +220,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   checkTagFrames(model, tagData)
   // A material of the app's own draws its own map: no skin is looked for (nor missed).
   const texture = useSkinProp(model, material && skin === undefined ? null : skin, { modelUrl, files, onSkinError })
-  if (controller?.minFrames !== undefined) checkPlayerModel(model, controller.minFrames, '<MD2Model controller> (usePlayerAnimation)')
+  checkControllerFrames(model, controller)
   const parent = useMD2ModelContext()
   if (sync && !parent) {
     warnOnce(`${model.name}:sync`, `${model.name ?? 'model'}: \`sync\` needs an enclosing <MD2Model>; animating by its own props`)

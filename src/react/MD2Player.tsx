@@ -3,7 +3,7 @@ import type { Group } from 'three'
 import { MD2Error } from '../core/MD2Error.js'
 import { warnOnce } from '../core/warnOnce.js'
 import { MD2Model, type MD2ModelProps } from './MD2Model.js'
-import { warnRemovedProps } from './removedProps.js'
+import { checkProps } from './checkProps.js'
 import { isLookElement } from './useLayerOwner.js'
 import { fileIn, folderUrl, useFolderModel } from './loading/playerFiles.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
@@ -58,7 +58,7 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   { path, skin, weapon, files, fallbackWeapon, onWeaponError, children, ...props },
   ref,
 ) {
-  warnRemovedProps('MD2Player', props)
+  checkProps('MD2Player', props)
   const folder = useArchiveUrl(folderUrl(path))
   const fallbackUrl = useArchiveUrl(fallbackWeapon ?? undefined)
   const bodyUrl = useFolderModel({ url: folder, names: ['tris.md2'], files })

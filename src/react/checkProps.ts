@@ -1,51 +1,43 @@
 import { MD2Error } from '../core/MD2Error.js'
 import type { MD2ModelData } from '../core/format/types.js'
+import { warnOnce } from '../core/warnOnce.js'
 
-/** How a wrong value reads in a message: a string quoted, anything else by its kind. */
-function describe(value: unknown): string {
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}…` : value)}`
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  return typeof value === 'object' ? 'an object of another kind' : `${typeof value} ${String(value)}`
-}
+// Bundlers replace `process.env.NODE_ENV` with a string, so production builds drop the check below (the
+// test is written out where it is used: a minifier folds it only there).
+declare const process: { env: { NODE_ENV?: string } }
 
-/** What each prop that takes made or parsed data accepts, and what makes it. */
+/**
+ * Each prop that takes made or parsed data: the key its value has (or `[]`, an array), and what makes it.
+ */
 const PARSED_PROPS = {
-  model: {
-    valid: (value: unknown) => typeof value === 'object' && value !== null && 'header' in value && 'frameData' in value,
-    wants: 'a parsed model, from useMD2(url) or parseMD2(bytes) (or give `url`)',
-  },
-  tags: {
-    valid: (value: unknown) => typeof value === 'object' && value !== null && 'transforms' in value && 'names' in value,
-    wants: 'parsed tags, from useMD2Tags(url) or parseMD2Tags(bytes)',
-  },
-  controller: {
-    valid: (value: unknown) => typeof value === 'object' && value !== null && 'pose' in value,
-    wants: 'a controller with a `pose`, from useMD2Animation(model), usePlayerAnimation() or a class of yours',
-  },
-  animationTable: {
-    valid: (value: unknown) => Array.isArray(value),
-    wants: 'an array of { name, start, end, fps? }, e.g. from parseAnimationTable(text)',
-  },
-  files: {
-    valid: (value: unknown) => Array.isArray(value) && value.every((name) => typeof name === 'string'),
-    wants: "an array of file names (['tris.md2', 'skin.pcx'])",
-  },
+  model: ['frameData', 'useMD2(url) or parseMD2(bytes) (or give `url`)'],
+  tags: ['transforms', 'useMD2Tags(url) or parseMD2Tags(bytes)'],
+  controller: ['pose', 'useMD2Animation(model), usePlayerAnimation() or a class with a `pose`'],
+  animationTable: [[], 'parseAnimationTable(text): [{ name, start, end, fps? }]'],
+  files: [[], "a listing: ['tris.md2', 'skin.pcx']"],
 } as const
 
 export type ParsedProp = keyof typeof PARSED_PROPS
 
 /**
- * Refuses a prop that takes made or parsed data given something else (a URL where parsed tags go, the
- * old API): an `MD2Error` `BAD_ARGUMENT` naming the component, the prop, what it got and what makes the
- * right value, instead of a `TypeError` from deep inside or nothing at all.
+ * In development builds, a component's props as they enter: a prop that takes made or parsed data given
+ * something else (a URL where parsed tags go, the old API) is refused with an `MD2Error` `BAD_ARGUMENT`
+ * naming the component, the prop, what it got and what makes the right value, instead of a `TypeError`
+ * from deep inside or nothing at all; a prop removed in 0.x warns once, naming its replacement. The
+ * mistakes are of code, found before it ships.
  */
-export function checkParsedProps(component: string, props: Partial<Record<ParsedProp, unknown>>): void {
+export function checkProps(component: string, props: object, model?: unknown): void {
+  if (typeof process === 'undefined' || process.env.NODE_ENV === 'production') return
+  const given = props as Partial<Record<ParsedProp, unknown>>
   for (const prop of Object.keys(PARSED_PROPS) as ParsedProp[]) {
-    const value = props[prop]
-    if (value === undefined || PARSED_PROPS[prop].valid(value)) continue
-    throw new MD2Error('BAD_ARGUMENT', `<${component} ${prop}> takes ${PARSED_PROPS[prop].wants}, not ${describe(value)}`)
+    const value = prop === 'model' ? model : given[prop]
+    const [key, maker] = PARSED_PROPS[prop]
+    const valid = typeof key === 'string' ? typeof value === 'object' && value !== null && key in value : Array.isArray(value)
+    if (value === undefined || valid) continue
+    const got = typeof value === 'string' ? `the string ${JSON.stringify(value)}` : Array.isArray(value) ? 'an array' : String(value)
+    throw new MD2Error('BAD_ARGUMENT', `<${component} ${prop}> takes what ${maker} makes, not ${got}`)
   }
+  warnRemovedProps(component, props)
 }
 
 /** A controller that plays only models with enough frames (`usePlayerAnimation`'s: a Quake II player's 198). */
@@ -55,4 +47,61 @@ export function checkPlayerModel(model: MD2ModelData, frames: number, user: stri
     'BAD_ARGUMENT',
     `${user} plays a Quake II player model (${frames} frames); ${model.name ?? 'this model'} has ${model.header.numFrames}`,
   )
+}
+
+/** A controller that needs more frames than `model` has (a player's rules on a weapon pickup), in development builds. */
+export function checkControllerFrames(model: MD2ModelData, controller: { readonly minFrames?: number } | undefined): void {
+  if (typeof process === 'undefined' || process.env.NODE_ENV === 'production') return
+  if (controller?.minFrames !== undefined) checkPlayerModel(model, controller.minFrames, '<MD2Model controller> (usePlayerAnimation)')
+}
+
+/** A prop a component no longer takes, and what replaced it. */
+export interface RemovedProp {
+  component: string
+  props: readonly string[]
+  /** What to write instead. */
+  now: string
+}
+
+/**
+ * The props removed in 0.x, by component: the CHANGELOG's "Renamed and moved" table lists each row
+ * (a test holds the two together). A removed prop would otherwise land on the root group unnoticed.
+ */
+export const REMOVED_PROPS: readonly RemovedProp[] = [
+  {
+    component: 'MD2Model',
+    props: ['lighting', 'shadelight', 'minlight', 'fullbright', 'glow'],
+    now: '<MD2Quake2Lighting shadelight minlight fullbright glow /> inside the model',
+  },
+  { component: 'MD2Model', props: ['shell'], now: '<MD2Shell color={…} /> inside the model' },
+  { component: 'MD2Model', props: ['shadow', 'shadowFloor'], now: '<MD2BlobShadow floor={…} /> inside the model' },
+  { component: 'MD2Model', props: ['raycastExtras'], now: '`pickable` on <MD2Shell> / <MD2BlobShadow>' },
+  { component: 'MD2Model', props: ['bounds'], now: '<MD2PoseBounds /> inside the model' },
+  {
+    component: 'MD2Player',
+    props: ['lighting', 'shadelight', 'minlight', 'fullbright', 'glow'],
+    now: '<MD2Quake2Lighting … /> inside the player (it lights the body and the weapon)',
+  },
+  { component: 'MD2Player', props: ['shell'], now: '<MD2Shell color={…} /> inside the player (on the body and the weapon)' },
+  { component: 'MD2Player', props: ['shadow', 'shadowFloor'], now: '<MD2BlobShadow floor={…} /> inside the player' },
+  {
+    component: 'MD2Instances',
+    props: ['lighting', 'shadelight', 'minlight', 'fullbright', 'glow'],
+    now: '<MD2Quake2Lighting … /> inside <MD2Instances> (every instance)',
+  },
+  { component: 'MD2Instances', props: ['shell'], now: '<MD2Shell color={…} /> inside <MD2Instances> (every instance)' },
+  { component: 'MD2Instances', props: ['shadow', 'shadowFloor'], now: '<MD2BlobShadow floor={…} /> inside <MD2Instances>' },
+  { component: 'MD2Instance', props: ['shell'], now: '<MD2Shell color={…} /> inside the <MD2Instance> (`color={[]}`: none)' },
+  { component: 'MD2Instance', props: ['shadow'], now: '<MD2BlobShadow /> inside the <MD2Instance>' },
+]
+
+/** Warns once per component and prop for each removed prop given, naming its replacement (`checkProps`, in development). */
+export function warnRemovedProps(component: string, props: object): void {
+  for (const row of REMOVED_PROPS) {
+    if (row.component !== component) continue
+    for (const prop of row.props) {
+      if (prop in props && (props as Record<string, unknown>)[prop] !== undefined)
+        warnOnce(`removed:${component}:${prop}`, `<${component} ${prop}> was removed in 0.x and does nothing; use ${row.now}`)
+    }
+  }
 }

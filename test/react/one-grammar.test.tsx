@@ -18,7 +18,7 @@ import { MD2Player } from '../../src/react/MD2Player'
 import { MD2PoseBounds } from '../../src/react/MD2PoseBounds'
 import { MD2Quake2Lighting } from '../../src/react/MD2Quake2Lighting'
 import { MD2Shell } from '../../src/react/MD2Shell'
-import { REMOVED_PROPS } from '../../src/react/removedProps'
+import { REMOVED_PROPS } from '../../src/react/checkProps'
 import { clearPlayerFiles } from '../../src/react/loading/playerFiles'
 import { useMD2 } from '../../src/react/loading/useMD2'
 import { useMD2Skin } from '../../src/react/loading/useMD2Skin'
@@ -214,12 +214,12 @@ describe('nothing silent', () => {
   it('a URL where parsed data goes is refused with a coded error naming the hook that makes it', async () => {
     const tags = await errorOf(<MD2Model model={ogro} tags={'body.tag' as never} skin={null} />)
     expect(tags?.code).toBe('BAD_ARGUMENT')
-    expect(tags?.message).toContain('<MD2Model tags> takes parsed tags, from useMD2Tags(url)')
+    expect(tags?.message).toContain('<MD2Model tags> takes what useMD2Tags(url) or parseMD2Tags(bytes) makes')
     expect(tags?.message).toContain('"body.tag"')
     const model = await errorOf(<MD2Instances model={'/ogro.md2' as never} />)
-    expect(model?.message).toContain('<MD2Instances model> takes a parsed model, from useMD2(url)')
+    expect(model?.message).toContain('<MD2Instances model> takes what useMD2(url) or parseMD2(bytes)')
     const controller = await errorOf(<MD2Model model={ogro} controller={'run' as never} skin={null} />)
-    expect(controller?.message).toContain('<MD2Model controller> takes a controller')
+    expect(controller?.message).toContain('<MD2Model controller> takes what useMD2Animation(model), usePlayerAnimation()')
     const table = await errorOf(<MD2Model model={ogro} animationTable={'run 0 5' as never} skin={null} />)
     expect(table?.message).toContain('parseAnimationTable')
   })

@@ -375,8 +375,10 @@ describe('<MD2Model skin>', () => {
     expect(mapOf(b.current!)).toBe(getMissingSkinTexture())
     expect(mapOf(c.current!)).toBe(getMissingSkinTexture())
     const messages = warn.mock.calls.map(([message]) => String(message))
-    expect(messages.filter((m) => m.includes('ogro/tris.MD2 was given parsed') && m.includes('igdosh'))).toHaveLength(1)
-    expect(messages.filter((m) => /ratamahatta.*names no skin and none was given.*checkerboard/.test(m))).toHaveLength(1)
+    expect(
+      messages.filter((m) => /ogro\/tris\.MD2: no .skin. was given and without its URL none can be found.*checkerboard/.test(m)),
+    ).toHaveLength(1)
+    expect(messages.filter((m) => /ratamahatta.*no .skin. was given and it names none.*checkerboard/.test(m))).toHaveLength(1)
     // skin={null} is a choice: no skin, no warning.
     warn.mockClear()
     await r.update(

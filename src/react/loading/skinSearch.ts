@@ -138,9 +138,18 @@ export function modelSkinSearch(model: MD2ModelData, skin: number | string, mode
   return name === undefined ? undefined : { url: modelUrl, name }
 }
 
-/** The checkerboard for skin `index`, which `model` does not have, with one warning. */
+/**
+ * The checkerboard for skin `index`, which `model` does not have, with one warning; index −1: no skin was
+ * given and the model has none to show by itself (it names none, or was given parsed, without its URL).
+ */
 export function missingSkin(model: MD2ModelData, index: number, modelUrl: string): Texture {
-  const names = model.skins.length === 0 ? 'names no skins' : `names ${model.skins.length} (0–${model.skins.length - 1})`
-  warnOnce(`skin-index:${modelUrl}:${index}`, `${modelUrl || 'model'} has no skin ${index} (it ${names}); showing a checkerboard`)
+  const count = model.skins.length
+  const names = count === 0 ? 'names no skins' : `names ${count} (0–${count - 1})`
+  const problem =
+    index < 0 ? `no \`skin\` was given and ${count ? 'without its URL none can be found' : 'it names none'}` : `has no skin ${index}`
+  warnOnce(
+    `skin-index:${modelUrl}:${index}`,
+    `${modelUrl || 'model'}: ${problem} (it ${names}); showing a checkerboard (skin={null}: none)`,
+  )
   return getMissingSkinTexture()
 }

@@ -1,7 +1,5 @@
 import { useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react'
 import type { Texture } from 'three'
-import { warnOnce } from '../../core/warnOnce.js'
-import { getMissingSkinTexture } from '../../three/loaders/MD2SkinLoader.js'
 import type { MD2Error } from '../../core/MD2Error.js'
 import { hasUrlScheme, skinUrlNextTo } from '../../core/images/skinPaths.js'
 import type { MD2ModelData } from '../../core/format/types.js'
@@ -19,7 +17,6 @@ type SkinChoice =
   | { readonly kind: 'url'; readonly url: string }
   | { readonly kind: 'name'; readonly url: string; readonly name: string }
   | { readonly kind: 'missing'; readonly url: string; readonly index: number }
-  | { readonly kind: 'none'; readonly url: string }
 
 /** Where the model of a skin prop came from. */
 export interface SkinPropOptions {
@@ -72,7 +69,8 @@ function skinChoice(model: MD2ModelData, skin: MD2SkinProp, loadedFrom: string |
   if (skin === undefined)
     return loadedFrom !== undefined && model.skins.length > 0
       ? { kind: 'name', url: loadedFrom, name: model.skins[0]! }
-      : { kind: 'none', url: loadedFrom ?? model.name ?? '' }
+      : // Nothing to show by itself: the checkerboard and a warning, never a plain white model.
+        { kind: 'missing', url: loadedFrom ?? model.name ?? '', index: -1 }
   const base = loadedFrom ?? model.name ?? ''
   if (typeof skin === 'number') {
     const search = modelSkinSearch(model, skin, base)
@@ -94,19 +92,7 @@ function readChoice(model: MD2ModelData, choice: SkinChoice | undefined): SkinUr
   if (choice === undefined) return undefined
   if (choice.kind === 'url') return skinUrls.read({ url: choice.url })
   if (choice.kind === 'name') return skinSearches.read({ url: choice.url, name: choice.name })
-  if (choice.kind === 'none') return { texture: noSkinGiven(model, choice.url) }
   return { texture: missingSkin(model, choice.index, choice.url) }
-}
-
-/** A model drawn with no skin given and none it can find by itself: the checkerboard, with one warning. */
-function noSkinGiven(model: MD2ModelData, url: string): Texture {
-  const label = url || 'model'
-  const why =
-    model.skins.length === 0
-      ? 'names no skin and none was given'
-      : `was given parsed, without the URL its skin names (${model.skins.join(', ')}) are looked for next to`
-  warnOnce(`skin-none:${url}`, `${label} ${why}; showing a checkerboard (pass \`skin\`: a URL, a texture, or null for none)`)
-  return getMissingSkinTexture()
 }
 
 /** A file name with no folder and no scheme (`khorne.pcx`, `ctf_b.PCX`). */

@@ -1,0 +1,59 @@
+/**
+ * The README's game (examples/snippets/game.tsx, the same code verbatim: test/docs-samples.test.ts), played
+ * in Chromium: its enemies die when clicked, one click one kill, and a click on empty space kills none.
+ */
+import { act } from 'react'
+import { PerspectiveCamera, Vector3 } from 'three'
+import { afterEach, expect, test, vi } from 'vitest'
+import { userEvent } from 'vitest/browser'
+import Game, { ENEMIES } from '../../examples/snippets/game'
+import { openHost } from './canvas'
+
+const WIDTH = 800
+const HEIGHT = 600
+const realFetch = globalThis.fetch
+
+afterEach(() => {
+  globalThis.fetch = realFetch
+})
+
+/** Where the game's camera (at [0, 30, 130], fov 50, looking down −Z) shows a world point, in the canvas's pixels. */
+function onScreen(x: number, y: number, z: number): { x: number; y: number } {
+  const camera = new PerspectiveCamera(50, WIDTH / HEIGHT, 0.1, 1000)
+  camera.position.set(0, 30, 130)
+  camera.updateMatrixWorld()
+  const point = new Vector3(x, y, z).project(camera)
+  return { x: Math.round(((point.x + 1) / 2) * WIDTH), y: Math.round(((1 - point.y) / 2) * HEIGHT) }
+}
+
+test("the README's game: a click kills the enemy under the pointer, once; a click on empty space kills none", async () => {
+  // The game's public/players/ogro is this repository's ogro folder.
+  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+    realFetch(String(input).replace('/players/ogro/', '/models/quake2/ogro/'), init)) as typeof fetch
+  const { host, root } = openHost(WIDTH, HEIGHT)
+  await act(async () => root.render(<Game />))
+  const canvas = await vi.waitFor(() => host.querySelector('canvas')!, { timeout: 10_000 })
+  const kills = () => Number(/Kills: (\d+)/.exec(host.textContent ?? '')?.[1])
+  expect(kills()).toBe(0)
+  const click = (at: { x: number; y: number }) => userEvent.click(canvas, { position: at })
+  // The first enemy's chest (its origin is the waist), clicked until the crowd has loaded and it dies.
+  const first = onScreen(ENEMIES[0]!.x, 6, ENEMIES[0]!.z)
+  await vi.waitFor(
+    async () => {
+      await click(first)
+      expect(kills()).toBe(1)
+    },
+    { timeout: 30_000, interval: 500 },
+  )
+  // Dead: clicking it again counts nothing; nor does the sky above every enemy.
+  await click(first)
+  await click({ x: WIDTH / 2, y: 20 })
+  await click({ x: 20, y: HEIGHT / 2 - 40 })
+  expect(kills()).toBe(1)
+  // Another enemy: another kill.
+  const second = onScreen(ENEMIES[2]!.x, 6, ENEMIES[2]!.z)
+  await click(second)
+  await vi.waitFor(() => expect(kills()).toBe(2))
+  root.unmount()
+  host.remove()
+})
