@@ -26,7 +26,7 @@ const KEYS = [
   ['W A S D / arrows', 'run, turn'],
   ['Space', 'jump'],
   ['C (hold)', 'crouch'],
-  ['F / click', 'attack'],
+  ['F / click', 'attack (hold F: again and again)'],
   ['H', 'pain'],
   ['K', 'die / respawn'],
   ['Q', 'weapon change'],
@@ -83,6 +83,8 @@ function Player({ crossfade, skin, weapon, runSpeed, hud }: PlayerControlArgs & 
     const back = alive && (keys.has('s') || keys.has('arrowdown'))
     const turn = alive ? Number(keys.has('a') || keys.has('arrowleft')) - Number(keys.has('d') || keys.has('arrowright')) : 0
     input.crouched = alive && keys.has('c')
+    // A press fires once; held, the attack plays through and again.
+    input.attacking = alive && keys.has('f')
     input.dead = state.dead
     input.moving = forward || back
     state.yaw += turn * 3 * delta
@@ -116,6 +118,7 @@ function describe(animation: PlayerAnimationController): string {
   const { state, pose } = animation
   return (
     `frame ${state.frame} (from ${state.oldFrame})  priority ${PRIORITY_NAMES[state.priority]}` +
+    `  ${animation.animation.name} ${animation.frame.toFixed(2)}` +
     (pose.fadeWeight > 0 ? `  crossfade ${(pose.fadeWeight * 100).toFixed(0)}%` : '')
   )
 }
@@ -192,10 +195,10 @@ export const KeyboardDriven: Story = {
     const state = () => canvasElement.ownerDocument.querySelector('[data-testid="player-state"]')?.textContent ?? ''
     await waitFor(() => expect(state()).toMatch(/priority basic/), { timeout: 30_000 })
     press('w', 'keydown')
-    await waitFor(() => expect(state()).toMatch(/^frame (4[0-5]) /), { timeout: 30_000 })
+    await waitFor(() => expect(state()).toMatch(/^frame (4[0-5]) .* run 4[0-5]\.\d\d/), { timeout: 30_000 })
     press('f', 'keydown')
     press('f', 'keyup')
-    await waitFor(() => expect(state()).toMatch(/priority attack/), { timeout: 30_000 })
+    await waitFor(() => expect(state()).toMatch(/priority attack .*attack/), { timeout: 30_000 })
     press('w', 'keyup')
     await stage.until((picture) => difference(still, picture) > 500, 'the ogro to move on screen', 30_000)
   },
