@@ -13,13 +13,13 @@
  *
  *   node scripts/check-quickstart.mjs [--three 0.159.0] [--keep] [--screenshot path.png]
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from 'playwright'
+import { codeBlocks, freshViteApp, installedVersion, npmInstall, readmeSection, root, run } from './fresh-app.mjs'
 
-const root = resolve(import.meta.dirname, '..')
 const args = process.argv.slice(2)
 const keep = args.includes('--keep')
 const threeAt = args.indexOf('--three')
@@ -40,48 +40,17 @@ const APP_DEV_PACKAGES = three ? [`@types/three@${three}`] : []
 const PINNED = Object.fromEntries([...APP_PACKAGES, ...APP_DEV_PACKAGES].map((spec) => [spec.slice(0, spec.lastIndexOf('@')), spec]))
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-const readme = readFileSync(join(root, 'README.md'), 'utf8')
-const section = (title) => readme.slice(readme.indexOf(`## ${title}`)).split(/\n## /)[0]
-const codeBlocks = (text, lang) => [...text.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1])
-const installLines = codeBlocks(section('Install'), 'sh')[0]
+const installLines = codeBlocks(readmeSection('Install'), 'sh')[0]
   .split('\n')
   .map((line) => line.replace(/#.*$/, '').trim())
   .filter((line) => line.startsWith('npm install'))
-const app = codeBlocks(section('Quick start'), 'tsx')[0]
+const app = codeBlocks(readmeSection('Quick start'), 'tsx')[0]
 if (installLines.length === 0 || !app) throw new Error('README: no install lines or no quick start block found')
-
-const run = (command, commandArgs, cwd) => {
-  console.log(`$ ${command} ${commandArgs.join(' ')}`)
-  execFileSync(command, commandArgs, { cwd, stdio: ['ignore', 'inherit', 'inherit'] })
-}
-
-/**
- * `npm install` as a user runs it: peer dependencies strict (`legacy-peer-deps` off whatever the npm config
- * says), failing on ERESOLVE, be it an error or a warning that npm overrode a peer dependency.
- */
-const npmInstall = (words, cwd) => {
-  const commandArgs = ['install', '--no-audit', '--no-fund', ...words]
-  console.log(`$ npm ${commandArgs.join(' ')}`)
-  const result = spawnSync('npm', commandArgs, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, npm_config_legacy_peer_deps: 'false' },
-  })
-  process.stdout.write(result.stdout)
-  process.stderr.write(result.stderr)
-  if (/ERESOLVE/.test(result.stdout + result.stderr)) throw new Error(`npm ${commandArgs.join(' ')}: npm reported ERESOLVE (see above)`)
-  if (result.status !== 0) throw new Error(`npm ${commandArgs.join(' ')} exited with ${result.status ?? result.signal}`)
-}
 
 const work = mkdtempSync(join(tmpdir(), 'md2-quickstart-'))
 let server
 try {
-  run('npm', ['pack', '--pack-destination', work], root)
-  const tarball = join(work, `react-three-md2-${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}.tgz`)
-  run('npx', ['-y', 'create-vite@latest', 'app', '--template', 'react-ts', '--no-interactive'], work)
-  const appDir = join(work, 'app')
-  npmInstall([], appDir)
+  const { appDir, tarball } = freshViteApp(work)
   if (three) {
     npmInstall(APP_PACKAGES, appDir)
     npmInstall(['-D', ...APP_DEV_PACKAGES], appDir)
@@ -95,7 +64,7 @@ try {
       .map((word) => (word === 'react-three-md2' ? tarball : (PINNED[word] ?? word)))
     npmInstall(words, appDir)
   }
-  const installed = (name) => JSON.parse(readFileSync(join(appDir, 'node_modules', name, 'package.json'), 'utf8')).version
+  const installed = (name) => installedVersion(appDir, name)
   const versions = ['three', '@types/three', '@react-three/fiber', 'react', 'react-dom', ...(three ? ['@react-three/drei'] : [])]
     .map((name) => `${name} ${installed(name)}`)
     .join(', ')

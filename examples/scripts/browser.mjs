@@ -51,19 +51,23 @@ export async function watchedPage(browser, viewport = { width: 800, height: 600 
   const page = await (await browser.newContext({ viewport })).newPage()
   const problems = []
   const requests = []
-  page.on('console', (message) => message.type() === 'error' && problems.push(`console error: ${message.text()}`))
+  const warnings = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`)
+    if (message.type() === 'warning') warnings.push(message.text())
+  })
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`))
   page.on('response', (response) => {
     requests.push(new URL(response.url()).pathname)
     if (response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.url()}`)
   })
-  return { page, problems, requests }
+  return { page, problems, requests, warnings }
 }
 
 /**
  * Runs `test(app)` on the built app in `dist`, served on 127.0.0.1 and open in a watched page of Debian's
- * Chromium. `app` holds the `page`, the paths it requested (`requests`), `state()`, the app's state now as
+ * Chromium. `app` holds the `page`, the paths it requested (`requests`), the console's `warnings`, `state()`, the app's state now as
  * plain data (`window[probe].state()`; undefined until the app has set its probe), and
  * `waitFor(accept, what, ms = timeout)`, which polls `state()` until `accept` holds and returns that
  * state, or fails naming `what` and `lastSeen(state)`. Then checks (with `check`) that nothing went wrong
@@ -74,7 +78,7 @@ export async function testApp({ chromium, dist, probe, check, timeout, lastSeen 
   const server = await serve(dist)
   const browser = await launch(chromium)
   try {
-    const { page, problems, requests } = await watchedPage(browser)
+    const { page, problems, requests, warnings } = await watchedPage(browser)
     const state = () => page.evaluate((name) => window[name]?.state(), probe)
     const waitFor = async (accept, what, ms = timeout) => {
       const deadline = Date.now() + ms
@@ -86,7 +90,7 @@ export async function testApp({ chromium, dist, probe, check, timeout, lastSeen 
       }
     }
     await page.goto(server.url)
-    await test({ page, requests, state, waitFor })
+    await test({ page, requests, warnings, state, waitFor })
     await check('no console error, page error or failed request', async () => {
       expect(problems.length === 0, problems.join('\n      '))
     })

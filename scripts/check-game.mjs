@@ -1,0 +1,202 @@
+#!/usr/bin/env node
+/**
+ * One grammar for game makers, as a newcomer's app meets it: packs this library, creates a fresh Vite
+ * React + TypeScript app, installs the tarball beside @react-three/fiber 9.8 and @react-three/drei 10.7
+ * (peer dependencies strict), copies the ogro and Ratamahatta folders to public/players/, and builds two
+ * pages: `#game`, the README's game pasted as it is, and `#checks`, a scene of the README's parts with a
+ * probe. In Debian's Chromium:
+ *
+ * - a click on one of two `<MD2Instance>`s fires that instance's `onClick` alone, and a click on empty
+ *   space fires none (drei's `<OrbitControls>` on the same canvas);
+ * - an `<MD2Player>` dressed with an `<MD2Shell>` child shows the shell on its body and on its weapon;
+ * - `usePlayerAnimation()` driving that player reads out `animation.name` and a frame that moves;
+ * - a model that names no skin, drawn with none given, warns (and shows the checkerboard);
+ * - the README's game kills the enemy clicked, once.
+ *
+ * No console error, page error or failed request on either page. Ends `N passed, M failed`. Needs the npm
+ * registry (create-vite, packages).
+ *
+ *   node scripts/check-game.mjs [--keep]
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright'
+import { checks, expect, frames, screenshotPixels, testApp } from '../examples/scripts/browser.mjs'
+import { codeBlocks, freshViteApp, installedVersion, npmInstall, readmeSection, root, run } from './fresh-app.mjs'
+
+const keep = process.argv.includes('--keep')
+const game = codeBlocks(readmeSection('A game in a hundred lines'), 'tsx')[0]
+if (!game) throw new Error("README: no game block in 'A game in a hundred lines'")
+
+/** The parts the issue names, with a probe: what each instance's onClick saw, the player's readout, the shells drawn. */
+const CHECKS = `import { OrbitControls } from '@react-three/drei'
+import { Canvas, useFrame, useThree } from '@react-three/fiber'
+import { Suspense, useRef } from 'react'
+import { Vector3, type Group, type Mesh } from 'three'
+import { MD2Instance, MD2Instances, MD2Model, MD2Player, MD2Shell, usePlayerAnimation } from 'react-three-md2'
+
+const seen = { clicks: [0, 0], animation: '', frames: [] as number[], shells: [] as { name: string; vertices: number }[], onScreen: {} as Record<string, [number, number]> }
+;(window as unknown as { checks: { state(): typeof seen } }).checks = { state: () => JSON.parse(JSON.stringify(seen)) }
+
+const PLACES: Record<string, [number, number, number]> = { left: [-70, 0, -60], right: [70, 0, -60] }
+
+function Probe() {
+  const camera = useThree((state) => state.camera)
+  const size = useThree((state) => state.size)
+  useFrame(() => {
+    for (const [name, place] of Object.entries(PLACES)) {
+      const point = new Vector3(...place).project(camera)
+      seen.onScreen[name] = [((point.x + 1) / 2) * size.width, ((1 - point.y) / 2) * size.height]
+    }
+  })
+  return null
+}
+
+function Player() {
+  const player = usePlayerAnimation()
+  const root = useRef<Group>(null)
+  useFrame(() => {
+    seen.animation = player.animation.name
+    seen.frames = [...seen.frames.slice(-19), player.frame]
+    const shells: { name: string; vertices: number }[] = []
+    root.current?.traverse((node) => {
+      const mesh = node as Mesh
+      if (mesh.isMesh && mesh.name.endsWith(' shell') && mesh.visible) {
+        const position = mesh.geometry.getAttribute('position')
+        let written = 0
+        for (let i = 0; i < position.count; i++) if (position.getX(i) !== 0 || position.getY(i) !== 0) written++
+        shells.push({ name: mesh.name, vertices: written })
+      }
+    })
+    seen.shells = shells
+  })
+  return (
+    <MD2Player ref={root} path="/players/ogro/" skin="igdosh" weapon="weapon" controller={player} position={[0, 0, 20]}>
+      <MD2Shell color="blue" />
+    </MD2Player>
+  )
+}
+
+export default function Checks() {
+  return (
+    <Canvas camera={{ position: [0, 20, 140], fov: 50 }} style={{ height: '100svh' }}>
+      <color attach="background" args={['#1d2733']} />
+      <hemisphereLight args={['#ffffff', '#5a4a3a', 2.5]} />
+      <OrbitControls makeDefault enabled={false} />
+      <Probe />
+      <Suspense fallback={null}>
+        <MD2Instances url="/players/ogro/tris.MD2" limit={2}>
+          <MD2Instance position={PLACES.left} animation="stand" onClick={(event) => { event.stopPropagation(); seen.clicks[0]++ }} />
+          <MD2Instance position={PLACES.right} animation="stand" onClick={(event) => { event.stopPropagation(); seen.clicks[1]++ }} />
+        </MD2Instances>
+        <Player />
+        <MD2Model url="/players/ratamahatta/tris.md2" position={[0, 40, -120]} />
+      </Suspense>
+    </Canvas>
+  )
+}
+`
+
+const APP = `import Checks from './Checks'
+import Game from './Game'
+
+export default function App() {
+  return location.hash === '#game' ? <Game /> : <Checks />
+}
+`
+
+const work = mkdtempSync(join(tmpdir(), 'md2-game-'))
+const { check, finish } = checks()
+try {
+  const { appDir, tarball } = freshViteApp(work)
+  npmInstall([tarball, 'three', '@react-three/fiber@9.8', '@react-three/drei@10.7'], appDir)
+  npmInstall(['-D', '@types/three'], appDir)
+  console.log(
+    `installed: ${['three', '@react-three/fiber', '@react-three/drei', 'react'].map((name) => `${name} ${installedVersion(appDir, name)}`).join(', ')}`,
+  )
+  writeFileSync(join(appDir, 'src/Game.tsx'), game)
+  writeFileSync(join(appDir, 'src/Checks.tsx'), CHECKS)
+  writeFileSync(join(appDir, 'src/App.tsx'), APP)
+  // The template's CSS centres a narrow #root; the game fills the page.
+  writeFileSync(join(appDir, 'src/index.css'), 'body { margin: 0 }\n')
+  cpSync(join(root, 'assets/quake2/ogro'), join(appDir, 'public/players/ogro'), { recursive: true })
+  cpSync(join(root, 'assets/quake2/ratamahatta'), join(appDir, 'public/players/ratamahatta'), { recursive: true })
+  // tsc -b, then vite build: the README's game and the checks type-check as an app's own code.
+  run('npm', ['run', 'build'], appDir)
+  const dist = join(appDir, 'dist')
+
+  await testApp({ chromium, dist, probe: 'checks', check, timeout: 60_000 }, async ({ page, warnings, waitFor }) => {
+    const loaded = await waitFor((s) => s.shells.length > 0 && s.onScreen.left && s.frames.length > 5, 'the player and the crowd to load')
+    const click = async ([x, y]) => {
+      await page.mouse.click(x, y)
+      await frames(page, 3)
+    }
+    await check('a click on one of two instances fires its onClick alone; a click on empty space fires none', async () => {
+      const { left, right } = loaded.onScreen
+      // The chest, above the waist the instance's origin is at.
+      await click([left[0], left[1] - 12])
+      let seen = await waitFor((s) => s.clicks[0] + s.clicks[1] > 0, 'a click on the left instance', 10_000)
+      expect(seen.clicks[0] === 1 && seen.clicks[1] === 0, `clicks ${JSON.stringify(seen.clicks)} after clicking the left one`)
+      await click([right[0], right[1] - 12])
+      seen = await waitFor((s) => s.clicks[1] > 0, 'a click on the right instance', 10_000)
+      expect(seen.clicks[0] === 1 && seen.clicks[1] === 1, `clicks ${JSON.stringify(seen.clicks)} after clicking the right one`)
+      await click([20, 20])
+      await click([(left[0] + right[0]) / 2, left[1] - 120])
+      seen = await waitFor(() => true, 'the probe')
+      expect(seen.clicks[0] === 1 && seen.clicks[1] === 1, `clicks ${JSON.stringify(seen.clicks)} after two clicks on empty space`)
+    })
+    await check('<MD2Player> dressed with <MD2Shell> shows the shell on its body and on its weapon', async () => {
+      const seen = await waitFor((s) => s.shells.length === 2, 'two shells', 10_000)
+      const vertices = seen.shells.map((shell) => shell.vertices)
+      expect(vertices.every((count) => count > 50) && vertices[0] !== vertices[1], `shells ${JSON.stringify(seen.shells)}`)
+    })
+    await check("the player's controller reads out animation.name and a frame that moves", async () => {
+      const seen = await waitFor((s) => s.frames.length >= 20, 'twenty frames')
+      expect(seen.animation === 'stand', `animation.name is ${JSON.stringify(seen.animation)}`)
+      const moving = new Set(seen.frames.map((frame) => frame.toFixed(3))).size
+      expect(moving > 5 && seen.frames.every((frame) => frame >= 0 && frame <= 39), `frames ${seen.frames.join(', ')}`)
+    })
+    await check('a model that names no skin, drawn with none given, warns', async () => {
+      const said = warnings.filter((text) => /ratamahatta\/tris\.md2: no `skin` was given and it names none.*checkerboard/.test(text))
+      expect(said.length === 1, `warnings: ${JSON.stringify(warnings)}`)
+    })
+  })
+
+  await testApp({ chromium, dist, probe: 'checks', check, timeout: 60_000 }, async ({ page }) => {
+    await page.goto(page.url().replace(/#.*$/, '') + '#game')
+    await page.reload()
+    await check("the README's game: a click kills the enemy under the pointer, once", async () => {
+      const kills = async () => Number(/Kills: (\d+)/.exec(await page.textContent('body'))?.[1])
+      // The first enemy, where the game's camera ([0, 30, 130], fov 50, looking down −Z) shows it.
+      const target = await page.evaluate(() => {
+        const fov = (50 * Math.PI) / 180
+        const [x, y, z] = [-90, 6, -120]
+        const depth = 130 - z
+        const f = 1 / Math.tan(fov / 2)
+        const aspect = innerWidth / innerHeight
+        return [((x * f) / aspect / depth + 1) * 0.5 * innerWidth, (1 - ((y - 30) * f) / depth) * 0.5 * innerHeight]
+      })
+      const deadline = Date.now() + 60_000
+      while ((await kills()) === 0 && Date.now() < deadline) {
+        await page.mouse.click(target[0], target[1])
+        await page.waitForTimeout(500)
+      }
+      expect((await kills()) === 1, `kills ${await kills()} after clicking the first enemy`)
+      await page.mouse.click(target[0], target[1])
+      await page.mouse.click(20, 60)
+      await frames(page, 5)
+      expect((await kills()) === 1, `kills ${await kills()} after clicking it again and the sky`)
+      const pixels = await screenshotPixels(page)
+      expect(pixels.width > 0, 'no screenshot')
+    })
+  })
+} catch (error) {
+  await check('the app builds and opens', () => {
+    throw error
+  })
+} finally {
+  finish()
+  if (!keep) rmSync(work, { recursive: true, force: true })
+  else console.log(`kept ${work}`)
+}
