@@ -1,10 +1,12 @@
 import { useFrame } from '@react-three/fiber'
 import { useState } from 'react'
-import type { MD2AnimationCallbacks } from '../core/animation/MD2AnimationController.js'
+import { checkedNumber, type MD2AnimationCallbacks } from '../core/animation/MD2AnimationController.js'
 import { PLAYER_MODEL_FRAMES, PlayerAnimationController } from '../core/animation/PlayerAnimationController.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import { checkPlayerModel } from './checkProps.js'
 import { ANIMATION_FRAME_PRIORITY } from './useMD2Animation.js'
+
+const isSeconds = (value: number): boolean => value >= 0 && Number.isFinite(value)
 
 export interface UsePlayerAnimationOptions extends MD2AnimationCallbacks {
   /**
@@ -35,8 +37,7 @@ export function usePlayerAnimation(
   const options = (model || first === undefined ? second : (first as UsePlayerAnimationOptions)) ?? {}
   if (model) checkPlayerModel(model, PLAYER_MODEL_FRAMES, 'usePlayerAnimation')
   const [controller] = useState(() => new PlayerAnimationController())
-  controller.crossfade =
-    options.crossfade !== undefined && options.crossfade > 0 && Number.isFinite(options.crossfade) ? options.crossfade : 0
+  controller.crossfade = checkedNumber({ name: 'usePlayerAnimation' }, 'crossfade', options.crossfade, 0, isSeconds, 'seconds, 0 or more')
   controller.callbacks = options
   useFrame((_, delta) => controller.update(delta), ANIMATION_FRAME_PRIORITY)
   return controller
