@@ -15,6 +15,8 @@ const PARSED_PROPS = {
   controller: ['pose', 'useMD2Animation(model), usePlayerAnimation() or a class with a `pose`'],
   animationTable: [[], 'parseAnimationTable(text): [{ name, start, end, fps? }]'],
   files: [[], "a listing: ['tris.md2', 'skin.pcx']"],
+  // A string, a number or null is a skin's URL, name, index or none; an object must be a texture.
+  skin: ['isTexture', 'a URL, a name, an index, null, or a three.js texture loader'],
 } as const
 
 export type ParsedProp = keyof typeof PARSED_PROPS
@@ -32,8 +34,9 @@ export function checkProps(component: string, props: object, model?: unknown): v
   for (const prop of Object.keys(PARSED_PROPS) as ParsedProp[]) {
     const value = prop === 'model' ? model : given[prop]
     const [key, maker] = PARSED_PROPS[prop]
-    const valid = typeof key === 'string' ? typeof value === 'object' && value !== null && key in value : Array.isArray(value)
-    if (value === undefined || valid) continue
+    if (value === undefined || value === null) continue
+    const valid = typeof key === 'string' ? (typeof value === 'object' ? key in value : prop === 'skin') : Array.isArray(value)
+    if (valid) continue
     const got = typeof value === 'string' ? `the string ${JSON.stringify(value)}` : Array.isArray(value) ? 'an array' : String(value)
     throw new MD2Error('BAD_ARGUMENT', `<${component} ${prop}> takes what ${maker} makes, not ${got}`)
   }

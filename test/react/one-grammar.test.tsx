@@ -23,7 +23,6 @@ import { clearPlayerFiles } from '../../src/react/loading/playerFiles'
 import { useMD2 } from '../../src/react/loading/useMD2'
 import { useMD2Skin } from '../../src/react/loading/useMD2Skin'
 import { usePlayerAnimation } from '../../src/react/usePlayerAnimation'
-import { getMissingSkinTexture } from '../../src/three/loaders/MD2SkinLoader'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import type { MD2CrowdInstance } from '../../src/three/crowd/MD2CrowdInstance'
 import { ASSETS_DIR, readAsset } from '../support/assets'
@@ -259,26 +258,19 @@ describe('nothing silent', () => {
     }
   })
 
-  it('other wrong values warn once and say what is used instead: an object that is not a texture as the skin, a bad crossfade', async () => {
+  it('other wrong values: an object that is not a texture as the skin is refused; a bad crossfade warns once', async () => {
     const warn = warnings()
-    const group = createRef<Group>()
+    const skin = await errorOf(<MD2Model model={ogro} skin={{ url: 'igdosh.pcx' } as never} />)
+    expect(skin?.code).toBe('BAD_ARGUMENT')
+    expect(skin?.message).toContain('<MD2Model skin> takes what a URL, a name, an index, null, or a three.js texture loader makes')
     let player: PlayerAnimationController | undefined
     function Player() {
       player = usePlayerAnimation({ crossfade: -0.5 })
       return null
     }
-    const r = await mount(
-      <>
-        <MD2Model ref={group} model={ogro} skin={{ url: 'igdosh.pcx' } as never} />
-        <Player />
-      </>,
-    )
+    const r = await mount(<Player />)
     await r.advanceFrames(1, 0.05)
-    const material = (group.current!.children[0] as Mesh).material as { map: unknown }
-    expect(material.map).toBe(getMissingSkinTexture())
     expect(player!.crossfade).toBe(0)
-    const messages = messagesOf(warn)
-    expect(messages.filter((m) => m.includes('is an object but not a three.js Texture'))).toHaveLength(1)
-    expect(messages.filter((m) => m.includes('crossfade={-0.5}') && m.includes('using 0'))).toHaveLength(1)
+    expect(messagesOf(warn).filter((m) => m.includes('crossfade={-0.5}') && m.includes('using 0'))).toHaveLength(1)
   })
 })

@@ -1,7 +1,5 @@
 import { useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react'
 import type { Texture } from 'three'
-import { warnOnce } from '../../core/warnOnce.js'
-import { getMissingSkinTexture } from '../../three/loaders/MD2SkinLoader.js'
 import type { MD2Error } from '../../core/MD2Error.js'
 import { hasUrlScheme, skinUrlNextTo } from '../../core/images/skinPaths.js'
 import type { MD2ModelData } from '../../core/format/types.js'
@@ -59,8 +57,7 @@ export function useSkinProp(model: MD2ModelData, skin: MD2SkinProp, options: Ski
   }, [error])
   // While a new skin loads (the deferred choice lags), what is on screen stays: also a Texture given before.
   const shown = useRef<Texture | undefined>(undefined)
-  const texture =
-    skin === null ? undefined : typeof skin === 'object' ? givenTexture(skin) : sameKey(deferred, choice) ? result?.texture : shown.current
+  const texture = skin === null ? undefined : typeof skin === 'object' ? skin : sameKey(deferred, choice) ? result?.texture : shown.current
   useLayoutEffect(() => {
     shown.current = texture
   })
@@ -101,14 +98,4 @@ function readChoice(model: MD2ModelData, choice: SkinChoice | undefined): SkinUr
 /** A file name with no folder and no scheme (`khorne.pcx`, `ctf_b.PCX`). */
 function isFileName(skin: string): boolean {
   return !/[/\\]/.test(skin) && !hasUrlScheme(skin)
-}
-
-/** A `Texture` given as the skin; anything else that is an object (a loader's result, `{ url }`) warns once and shows the checkerboard. */
-function givenTexture(skin: Texture): Texture {
-  if ((skin as Partial<Texture>).isTexture) return skin
-  warnOnce(
-    'skin-object',
-    'skin={…} is an object but not a three.js Texture (give a URL, a name, an index or a Texture); showing a checkerboard',
-  )
-  return getMissingSkinTexture()
 }
