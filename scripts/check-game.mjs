@@ -72,7 +72,7 @@ function Player() {
     seen.shells = shells
   })
   return (
-    <MD2Player ref={root} path="/players/ogro/" skin="igdosh" weapon="weapon" controller={player} position={[0, 0, 20]}>
+    <MD2Player ref={root} path="/players/ogro/" files={['tris.MD2', 'igdosh.pcx', 'weapon.md2', 'weapon.pcx']} skin="igdosh" weapon="weapon" controller={player} position={[0, 0, 20]}>
       <MD2Shell color="blue" />
     </MD2Player>
   )
@@ -163,9 +163,7 @@ try {
     })
   })
 
-  await testApp({ chromium, dist, probe: 'checks', check, timeout: 60_000 }, async ({ page }) => {
-    await page.goto(page.url().replace(/#.*$/, '') + '#game')
-    await page.reload()
+  await testApp({ chromium, dist, path: '#game', probe: 'checks', check, timeout: 60_000 }, async ({ page }) => {
     await check("the README's game: a click kills the enemy under the pointer, once", async () => {
       const kills = async () => Number(/Kills: (\d+)/.exec(await page.textContent('body'))?.[1])
       // The first enemy, where the game's camera ([0, 30, 130], fov 50, looking down −Z) shows it.

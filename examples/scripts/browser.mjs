@@ -66,7 +66,7 @@ export async function watchedPage(browser, viewport = { width: 800, height: 600 
 }
 
 /**
- * Runs `test(app)` on the built app in `dist`, served on 127.0.0.1 and open in a watched page of Debian's
+ * Runs `test(app)` on the built app in `dist`, served on 127.0.0.1 and open (at `path`, e.g. a `#hash`) in a watched page of Debian's
  * Chromium. `app` holds the `page`, the paths it requested (`requests`), the console's `warnings`, `state()`, the app's state now as
  * plain data (`window[probe].state()`; undefined until the app has set its probe), and
  * `waitFor(accept, what, ms = timeout)`, which polls `state()` until `accept` holds and returns that
@@ -74,7 +74,10 @@ export async function watchedPage(browser, viewport = { width: 800, height: 600 
  * on the page: no console error, page error or failed request. Closes the browser and the server
  * whatever happened.
  */
-export async function testApp({ chromium, dist, probe, check, timeout, lastSeen = (state) => `last ${JSON.stringify(state)}` }, test) {
+export async function testApp(
+  { chromium, dist, path = '', probe, check, timeout, lastSeen = (state) => `last ${JSON.stringify(state)}` },
+  test,
+) {
   const server = await serve(dist)
   const browser = await launch(chromium)
   try {
@@ -89,7 +92,7 @@ export async function testApp({ chromium, dist, probe, check, timeout, lastSeen 
         await page.waitForTimeout(100)
       }
     }
-    await page.goto(server.url)
+    await page.goto(server.url + path)
     await test({ page, requests, warnings, state, waitFor })
     await check('no console error, page error or failed request', async () => {
       expect(problems.length === 0, problems.join('\n      '))

@@ -19,6 +19,9 @@ function useKeys() {
   return keys
 }
 
+/** The player folder's files (a build-time listing): each found in its case, with no request that misses. */
+const OGRO_FILES = ['tris.MD2', 'igdosh.pcx', 'w_railgun.MD2', 'g_rail.pcx']
+
 /** W/S run, A/D turn, C crouch, F (held) fires, Q toggles quad damage. */
 function Player() {
   const player = usePlayerAnimation({ crossfade: 0.1 })
@@ -42,7 +45,7 @@ function Player() {
     input.attacking = held.has('f')
   })
   return (
-    <MD2Player ref={root} path="/players/ogro/" skin="igdosh" weapon="weapon" controller={player}>
+    <MD2Player ref={root} path="/players/ogro/" files={OGRO_FILES} skin="igdosh" weapon="railgun" controller={player}>
       {/* Looks dress the body and the weapon alike. */}
       <MD2Quake2Lighting shadelight={0.9} />
       <MD2BlobShadow floor={-24} />
@@ -73,7 +76,7 @@ function Enemies({ onKill }: { onKill: () => void }) {
           }}
         />
       ))}
-      <MD2Instances url="/players/ogro/weapon.md2" sync />
+      <MD2Instances url="/players/ogro/w_railgun.MD2" sync />
     </MD2Instances>
   )
 }
