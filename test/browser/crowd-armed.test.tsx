@@ -72,7 +72,7 @@ for (const renderer of RENDERER_KINDS)
     for (const { lighting, decode } of cases) {
       test(`lighting="${lighting}"${decode ? ` decode="${decode}" on the leaders` : ''}`, async () => {
         const { models, tags } = await loadAll()
-        const look = { lighting, shadelight: 0.8 } as const
+        const look = { shadelight: 0.8 } as const
         const crowds: MD2Crowd[] = []
         const light = <directionalLight position={[30, 50, 80]} intensity={2.5} />
         /** A model as both paths draw it: with its skin, and the soldier's body with its tags. */
@@ -109,13 +109,15 @@ for (const renderer of RENDERER_KINDS)
             {SCENE.map(({ which, controller, position, yaw, scale }) => {
               const follower = FOLLOWER[which]
               return (
-                <MD2Instances key={which} {...modelOf(which)} limit={2} decode={decode} {...look}>
+                <MD2Instances key={which} {...modelOf(which)} limit={2} decode={decode}>
+                  {/* Worn by the leader; its followers are lit as it is, with nothing of their own. */}
+                  {lighting === 'quake2' && <MD2Quake2Lighting shadelight={look.shadelight} />}
                   <MD2Instance controller={controller} position={position} rotation={[0, yaw, 0]} scale={scale} />
                   {armed &&
                     (which === 'soldier' ? (
-                      <MD2Instances {...modelOf(follower)} tag="tag_head" {...look} />
+                      <MD2Instances {...modelOf(follower)} tag="tag_head" />
                     ) : (
-                      <MD2Instances {...modelOf(follower)} sync {...look} />
+                      <MD2Instances {...modelOf(follower)} sync />
                     ))}
                 </MD2Instances>
               )

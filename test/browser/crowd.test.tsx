@@ -348,7 +348,7 @@ test("frames past the device's row limit, in a second and third block of rows, d
   const { stage, render } = await mount(
     <>
       {light}
-      <MD2Model model={model} controller={controller} position={[0, -8, 0]} rotation={[0, 0.5, 0]} scale={1.4} />
+      <MD2Model model={model} skin={null} controller={controller} position={[0, -8, 0]} rotation={[0, 0.5, 0]} scale={1.4} />
     </>,
   )
   const gpu = (
