@@ -107,7 +107,7 @@ export function encodePCX(image: DecodedImage, options: EncodePCXOptions = {}): 
   for (let y = 0; y < height; y++) {
     line.set(indices.subarray(y * width, (y + 1) * width))
     // Runs stop at the end of each scanline, as the format asks.
-    for (let x = 0; x < bytesPerLine; ) {
+    for (let x = 0; x < bytesPerLine;) {
       const value = line[x]!
       let run = 1
       while (x + run < bytesPerLine && run < MAX_RUN && line[x + run] === value) run++

@@ -53,9 +53,12 @@ function badOption(message: string): never {
   throw new MD2Error('BAD_ARGUMENT', message, { section: 'options' })
 }
 
-/** Frames a clip of `duration` seconds gives at `fps`: its start, then every 1/fps up to its end. */
+/**
+ * Frames a clip of `duration` seconds gives at `fps`: its start, then every 1/fps up to its end. glTF keeps
+ * times as float32, so an end a thousandth of a frame short still counts as reached.
+ */
 function frameCount(duration: number, fps: number): number {
-  return Math.floor(duration * fps + 1e-6) + 1
+  return Math.floor(duration * fps + 1e-3) + 1
 }
 
 /**
@@ -183,7 +186,10 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
     )
   const durations = baked.map((clip) => Math.max(0, clip.duration))
   const counts = durations.map((duration) => frameCount(duration, fps))
-  const frames = Math.max(1, counts.reduce((sum, count) => sum + count, 0))
+  const frames = Math.max(
+    1,
+    counts.reduce((sum, count) => sum + count, 0),
+  )
   if (frames > ENGINE_LIMITS.frames) {
     const rate = fittingFps(durations, fps, ENGINE_LIMITS.frames)
     refuse(
@@ -230,7 +236,9 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
         skinMaterial = material
         skinTexture = map
       } else if (map && map !== skinTexture && map.source !== skinTexture?.source)
-        warn(`"${mesh.name || material.name}" has a base-colour map of its own; MD2 has one skin, so its texture coordinates land on the first one's`)
+        warn(
+          `"${mesh.name || material.name}" has a base-colour map of its own; MD2 has one skin, so its texture coordinates land on the first one's`,
+        )
     }
   skinMaterial ??= materialsOf(parts[0]!.mesh)[0]
   const image = skinTexture?.image as { width?: number; height?: number } | undefined

@@ -16,10 +16,14 @@ export function skinImageOf(texture: Texture): DecodedImage {
   const width = image?.width ?? 0
   const height = image?.height ?? 0
   if (!image || !(width > 0 && height > 0))
-    throw new MD2Error('BAD_ARGUMENT', `texture "${texture.name}" has no image to read (not loaded, or not decoded here)`, { section: 'skin' })
+    throw new MD2Error('BAD_ARGUMENT', `texture "${texture.name}" has no image to read (not loaded, or not decoded here)`, {
+      section: 'skin',
+    })
   if (image.data) {
     if (!(image.data instanceof Uint8Array || image.data instanceof Uint8ClampedArray) || image.data.length !== width * height * 4)
-      throw new MD2Error('BAD_ARGUMENT', `texture "${texture.name}" holds data other than ${width} × ${height} 8-bit RGBA`, { section: 'skin' })
+      throw new MD2Error('BAD_ARGUMENT', `texture "${texture.name}" holds data other than ${width} × ${height} 8-bit RGBA`, {
+        section: 'skin',
+      })
     return { width, height, data: new Uint8Array(image.data) }
   }
   const canvas =
