@@ -1,4 +1,19 @@
-import { AnimationMixer, LoopOnce, Matrix4, Vector3, type AnimationClip, type Mesh, type Object3D, type SkinnedMesh } from 'three'
+import {
+  AnimationMixer,
+  LoopOnce,
+  Matrix4,
+  Vector3,
+  type AnimationClip,
+  type Group,
+  type Mesh,
+  type Object3D,
+  type SkinnedMesh,
+} from 'three'
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { dropImages } from '../../src/cli/convert'
+import type { MD2ModelData } from '../../src/core/format/types'
+import { packGLB, readGLB } from '../../src/core/gltf/glb'
+import { createMD2Geometry, writeMD2Frame } from '../../src/three/mesh/MD2Geometry'
 
 /**
  * Where three draws every visible mesh's vertices at `time` into `clip`, in world space, worked out here
@@ -79,4 +94,24 @@ export function worstNearest(a: ArrayLike<number>, b: ArrayLike<number>, toleran
     return worst
   }
   return Math.max(one(a, b), one(b, a))
+}
+
+/** A .glb through three's GLTFLoader in Node (its texture left out: Node cannot draw images). */
+export async function loadGLB(glb: Uint8Array): Promise<{ scene: Group; animations: AnimationClip[] }> {
+  const { json, bin } = readGLB(glb)
+  dropImages(json)
+  return new GLTFLoader().parseAsync(packGLB(json, bin).slice().buffer, '')
+}
+
+/** Frame `f` as the library draws it (createMD2Geometry + writeMD2Frame), three.js coordinates. */
+export function drawnFrame(model: MD2ModelData, f: number): Float32Array {
+  const geometry = createMD2Geometry(model)
+  writeMD2Frame(geometry, model, f, f, 0)
+  return Float32Array.from(geometry.getAttribute('position').array)
+}
+
+/** Half the frame's quantum per three.js axis (MD2 x, y, z are three's Z, X, Y), and float slack. */
+export function halfStep(model: MD2ModelData, f: number): [number, number, number] {
+  const s = model.frameTransforms
+  return [s[f * 6 + 1]! / 2 + 1e-5, s[f * 6 + 2]! / 2 + 1e-5, s[f * 6]! / 2 + 1e-5]
 }

@@ -4,38 +4,13 @@
  * that time, within the MD2's quantization; MD2's limits refused before anything is written.
  */
 import { AnimationClip, BufferGeometry, Float32BufferAttribute, Group, Mesh, NumberKeyframeTrack, type Object3D } from 'three'
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { dropImages } from '../../src/cli/convert'
 import { isMD2Error } from '../../src/core/MD2Error'
 import { parseMD2 } from '../../src/core/format/parseMD2'
-import type { MD2ModelData } from '../../src/core/format/types'
 import { writeMD2 } from '../../src/core/format/writeMD2'
-import { packGLB, readGLB } from '../../src/core/gltf/glb'
 import { bakeMD2 } from '../../src/three/convert/bakeMD2'
-import { createMD2Geometry, writeMD2Frame } from '../../src/three/mesh/MD2Geometry'
 import { buildRig, exportRig } from '../support/rig'
-import { threePose, worstNearest } from '../support/skinnedReference'
-
-/** A .glb through three's GLTFLoader in Node (its texture left out: Node cannot draw images). */
-export async function loadGLB(glb: Uint8Array): Promise<{ scene: Group; animations: AnimationClip[] }> {
-  const { json, bin } = readGLB(glb)
-  dropImages(json)
-  return new GLTFLoader().parseAsync(packGLB(json, bin).slice().buffer, '')
-}
-
-/** Frame `f` as the library draws it (createMD2Geometry + writeMD2Frame), three.js coordinates. */
-export function drawnFrame(model: MD2ModelData, f: number): Float32Array {
-  const geometry = createMD2Geometry(model)
-  writeMD2Frame(geometry, model, f, f, 0)
-  return Float32Array.from(geometry.getAttribute('position').array)
-}
-
-/** Half the frame's quantum per three.js axis (MD2 x, y, z are three's Z, X, Y), and float slack. */
-export function halfStep(model: MD2ModelData, f: number): [number, number, number] {
-  const s = model.frameTransforms
-  return [s[f * 6 + 1]! / 2 + 1e-5, s[f * 6 + 2]! / 2 + 1e-5, s[f * 6]! / 2 + 1e-5]
-}
+import { drawnFrame, halfStep, loadGLB, threePose, worstNearest } from '../support/skinnedReference'
 
 function thrown(run: () => unknown): { code: string; message: string } {
   try {
