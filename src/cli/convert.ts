@@ -484,8 +484,6 @@ function numberOption(name: string, text: string | undefined, check: (value: num
   return value
 }
 
-type SkinFormat = 'pcx' | 'tga' | 'png'
-
 /** Node cannot draw images: the loader is handed the glTF's PNG textures decoded here (JPEG and others are not). */
 function nodeTextures(json: Record<string, unknown>, bin: Uint8Array, input: string) {
   type TextureDef = { source?: number; extensions?: Record<string, { source?: number }> }
