@@ -13,7 +13,7 @@ import { decodePCX, decodePCXIndexed } from '../../src/core/images/pcx'
 import { QUAKE2_PALETTE } from '../../src/core/images/quake2Palette'
 import { decodeTGA } from '../../src/core/images/tga'
 import { runOnDisk as run } from '../support/cli'
-import { RIG_COLOURS, RIG_TEXTURE, buildRig, exportRig, rigTexturePixels } from '../support/rig'
+import { RIG_COLOURS, RIG_TEXTURE, buildRig, exportRig, rigTexturePixels } from '../../stories/support/rig'
 import { drawnFrame, halfStep, loadGLB, threePose, worstNearest } from '../support/skinnedReference'
 
 let dir: string

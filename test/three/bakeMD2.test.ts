@@ -9,7 +9,7 @@ import { isMD2Error } from '../../src/core/MD2Error'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { writeMD2 } from '../../src/core/format/writeMD2'
 import { bakeMD2 } from '../../src/three/convert/bakeMD2'
-import { buildRig, exportRig } from '../support/rig'
+import { buildRig, exportRig } from '../../stories/support/rig'
 import { drawnFrame, halfStep, loadGLB, threePose, worstNearest } from '../support/skinnedReference'
 
 function thrown(run: () => unknown): { code: string; message: string } {

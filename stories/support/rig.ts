@@ -2,7 +2,8 @@
  * A rigged character built with three.js as Mixamo-style exports look: an armature scaled 0.01 and turned,
  * three bones, a skinned body, a rigid part hung on a bone, clips of different lengths and kinds, and a
  * base-colour texture in Quake II palette colours. Exported with three's GLTFExporter (binary), in Node
- * (its FileReader use is given Node's Blob) and in a browser alike.
+ * (its FileReader use is given Node's Blob) and in a browser alike: the Viewer story's sample and the
+ * bake tests' rig.
  */
 import { encode as encodePng } from 'fast-png'
 import {
@@ -135,7 +136,9 @@ function provideFileReader(): void {
     }
     readAsDataURL(blob: Blob) {
       void blob.arrayBuffer().then((buffer) => {
-        this.result = `data:${blob.type || 'application/octet-stream'};base64,${Buffer.from(buffer).toString('base64')}`
+        let text = ''
+        for (const byte of new Uint8Array(buffer)) text += String.fromCharCode(byte)
+        this.result = `data:${blob.type || 'application/octet-stream'};base64,${btoa(text)}`
         this.onloadend?.()
       })
     }
