@@ -360,12 +360,12 @@ export function Viewer({ initial }: ViewerProps) {
           {source && path && model && (
             <ViewerBoundary key={`${source.name}:${path}`}>
               {source.gltf && (
-                <group position={[-16, -24, 0]}>
+                <group position={[-20, -24, 0]}>
                   <GLTFPreview gltf={source.gltf} animation={animation} frame={scrub} />
                 </group>
               )}
               <MD2Archive archive={source.archive}>
-                <group position={source.gltf ? [16, -24, 0] : [0, 0, 0]}>
+                <group position={source.gltf ? [10, -24, 0] : [0, 0, 0]}>
                   <MD2Model
                     ref={group}
                     url={path}
