@@ -76,6 +76,28 @@ describe('convert a skinned .glb → .md2', () => {
     expect([decoded.width, decoded.height]).toEqual([64, 32])
   })
 
+  it('--mesh bakes the named meshes only; a .gltf with its texture in a file next to it', async () => {
+    const club = await run(['convert', rig, join(dir, 'club.md2'), '--mesh', 'club'])
+    expect(club.code).toBe(0)
+    expect(club.stdout).toMatch(/, 8 vertices, 12 triangles, 3 animations/)
+
+    const { json, bin } = readGLB(new Uint8Array(readFileSync(rig)))
+    const image = (json.images as { bufferView?: number; uri?: string; mimeType?: string }[])[0]!
+    const view = (json.bufferViews as { byteOffset: number; byteLength: number }[])[image.bufferView!]!
+    writeFileSync(join(dir, 'rig skin.png'), bin.subarray(view.byteOffset, view.byteOffset + view.byteLength))
+    delete image.bufferView
+    delete image.mimeType
+    image.uri = 'rig%20skin.png'
+    ;(json.buffers as { uri?: string }[])[0]!.uri = `data:application/octet-stream;base64,${Buffer.from(bin).toString('base64')}`
+    writeFileSync(join(dir, 'split.gltf'), JSON.stringify(json))
+    const split = await run(['convert', join(dir, 'split.gltf'), join(dir, 'split.md2')])
+    expect(split.code).toBe(0)
+    expect(split.stdout).toMatch(/skin 64×32 written to .*split\.pcx/)
+    expect(
+      Buffer.compare(Buffer.from(decodePCX(new Uint8Array(readFileSync(join(dir, 'split.pcx')))).data), Buffer.from(rigTexturePixels())),
+    ).toBe(0)
+  })
+
   it('refuses over-limit input with the limit named, bad options with the usage', async () => {
     const many = await run(['convert', rig, join(dir, 'many.md2'), '--fps', '300'])
     expect(many.code).toBe(1)

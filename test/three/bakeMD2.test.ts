@@ -3,7 +3,17 @@
  * animation per clip at the rate asked, every frame as the library draws it on three's own skinned pose at
  * that time, within the MD2's quantization; MD2's limits refused before anything is written.
  */
-import { AnimationClip, BufferGeometry, Float32BufferAttribute, Group, Mesh, NumberKeyframeTrack, type Object3D } from 'three'
+import {
+  AnimationClip,
+  BufferGeometry,
+  DataTexture,
+  Float32BufferAttribute,
+  Group,
+  Mesh,
+  MeshBasicMaterial,
+  NumberKeyframeTrack,
+  type Object3D,
+} from 'three'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { isMD2Error } from '../../src/core/MD2Error'
 import { parseMD2 } from '../../src/core/format/parseMD2'
@@ -107,6 +117,27 @@ describe('bakeMD2 on an exported rig', () => {
     expect(thrown(() => bakeMD2(scene, [], { meshes: ['head'] }))).toMatchObject({ code: 'BAD_ARGUMENT', message: /"head"/ })
     // Without clips: the pose as it is, one frame.
     expect(bakeMD2(scene, []).model.frameNames).toEqual(['pose01'])
+  })
+})
+
+describe('bakeMD2 and the skin', () => {
+  it('measures st on the base-colour map, its offset and repeat applied, in the image as stored', () => {
+    const pixels = new Uint8Array(64 * 32 * 4)
+    const map = new DataTexture(pixels, 64, 32)
+    map.repeat.set(0.5, 0.5)
+    map.offset.set(0.5, 0)
+    const mesh = new Mesh(
+      new BufferGeometry().setAttribute('position', new Float32BufferAttribute([0, 0, 0, 1, 0, 0, 0, 1, 0], 3)),
+      new MeshBasicMaterial({ map }),
+    )
+    mesh.geometry.setAttribute('uv', new Float32BufferAttribute([0, 0, 1, 0, 0, 1], 2))
+    const { model, skinTexture } = bakeMD2(new Group().add(mesh), [])
+    expect(skinTexture).toBe(map)
+    expect([model.header.skinWidth, model.header.skinHeight]).toEqual([64, 32])
+    // DataTexture keeps flipY false, as glTF's textures: v runs down the image, as MD2's t.
+    const st = new Set<string>()
+    for (let i = 0; i < model.st.length; i += 2) st.add(`${model.st[i]},${model.st[i + 1]}`)
+    expect(st).toEqual(new Set(['32,0', '64,0', '32,16']))
   })
 })
 

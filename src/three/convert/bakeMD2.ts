@@ -251,13 +251,20 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   const uv = new Float32Array(vertexCount * 2)
   let corner = 0
   let offset = 0
+  // The map's own transform (offset, repeat, rotation; glTF's KHR_texture_transform) applies before sampling.
+  if (skinTexture?.matrixAutoUpdate) skinTexture.updateMatrix()
+  const mapped = new Vector3()
   for (const { mesh, count, index: own } of parts) {
     const uvs = mesh.geometry.getAttribute('uv')
     if (!uvs) warn(`"${mesh.name}" has no texture coordinates: its vertices take the skin's top-left texel`)
+    const onSkin = materialsOf(mesh).some((material) => (material as { map?: Texture | null }).map === skinTexture)
+    const transform = skinTexture && onSkin ? skinTexture.matrix : undefined
     for (let i = 0; i < count; i++) {
-      uv[(offset + i) * 2] = uvs ? uvs.getX(i) : 0
+      mapped.set(uvs ? uvs.getX(i) : 0, uvs ? uvs.getY(i) : 0, 1)
+      if (transform) mapped.applyMatrix3(transform)
+      uv[(offset + i) * 2] = mapped.x
       // md2FromGeometry takes three's convention, v up.
-      uv[(offset + i) * 2 + 1] = uvs ? (vDown ? 1 - uvs.getY(i) : uvs.getY(i)) : 1
+      uv[(offset + i) * 2 + 1] = vDown ? 1 - mapped.y : mapped.y
     }
     for (let c = 0; c < Math.floor(own.length / 3) * 3; c++) index[corner++] = own[c]! + offset
     offset += count
