@@ -101,7 +101,7 @@ describe('convert a skinned .glb → .md2', () => {
   it('refuses over-limit input with the limit named, bad options with the usage', async () => {
     const many = await run(['convert', rig, join(dir, 'many.md2'), '--fps', '300'])
     expect(many.code).toBe(1)
-    expect(many.stderr).toMatch(/rig\.glb: UNWRITABLE: frames: 588 frames \(3 clips at 300 fps\), 76 past MD2's 512 .*261 fps fits/)
+    expect(many.stderr).toMatch(/rig\.glb: UNWRITABLE: frames: 588 frames, 76 past MD2's 512 .*261 fps fits/)
     const { scene, clips } = buildRig({ segments: [64, 40] })
     const dense = join(dir, 'dense.glb')
     writeFileSync(dense, await exportRig(scene, clips))

@@ -49,6 +49,12 @@ function refuse(message: string, section: string): never {
   throw new MD2Error('UNWRITABLE', message, { section })
 }
 
+/** Past one of Quake II's limits: the count, the excess, the limit, and what to do about it. */
+function overLimit(what: 'vertices' | 'triangles' | 'frames', count: number, advice: string, section = what): never {
+  const limit = ENGINE_LIMITS[what]
+  refuse(`${count} ${what}, ${count - limit} past MD2's ${limit} (Quake II's limit): ${advice}`, section)
+}
+
 function badOption(message: string): never {
   throw new MD2Error('BAD_ARGUMENT', message, { section: 'options' })
 }
@@ -165,12 +171,11 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   if (!(fps > 0 && fps <= 1000)) badOption(`fps ${fps} is not a rate from above 0 to 1000`)
   if (!(Number.isFinite(scale) && scale > 0)) badOption(`scale ${scale} is not a positive number`)
   const warn = options.onWarning ?? (() => {})
-  for (const skin of options.skins ?? [])
-    if (new TextEncoder().encode(skin).length > MAX_SKIN_NAME_LENGTH)
-      refuse(
-        `skin path "${skin}" is ${new TextEncoder().encode(skin).length} bytes, ${new TextEncoder().encode(skin).length - MAX_SKIN_NAME_LENGTH} past MD2's ${MAX_SKIN_NAME_LENGTH}`,
-        'skins',
-      )
+  for (const skin of options.skins ?? []) {
+    const bytes = new TextEncoder().encode(skin).length
+    if (bytes > MAX_SKIN_NAME_LENGTH)
+      refuse(`skin path "${skin}" is ${bytes} bytes, ${bytes - MAX_SKIN_NAME_LENGTH} past MD2's ${MAX_SKIN_NAME_LENGTH}`, 'skins')
+  }
 
   scene.updateMatrixWorld(true)
   const parts = collectParts(scene, options.meshes)
@@ -178,12 +183,8 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
 
   // Limits, before any sampling.
   const triangles = parts.reduce((sum, part) => sum + Math.floor(part.index.length / 3), 0)
-  if (triangles > ENGINE_LIMITS.triangles)
-    refuse(
-      `${triangles} triangles, ${triangles - ENGINE_LIMITS.triangles} past MD2's ${ENGINE_LIMITS.triangles} (Quake II's limit): ` +
-        `simplify the mesh${parts.length > 1 ? ', or bake fewer meshes' : ''}`,
-      'triangles',
-    )
+  const simplify = `simplify the mesh${parts.length > 1 ? ', or bake fewer meshes' : ''}`
+  if (triangles > ENGINE_LIMITS.triangles) overLimit('triangles', triangles, simplify)
   const durations = baked.map((clip) => Math.max(0, clip.duration))
   const counts = durations.map((duration) => frameCount(duration, fps))
   const frames = Math.max(
@@ -192,11 +193,8 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   )
   if (frames > ENGINE_LIMITS.frames) {
     const rate = fittingFps(durations, fps, ENGINE_LIMITS.frames)
-    refuse(
-      `${frames} frames (${baked.length} clip${baked.length === 1 ? '' : 's'} at ${fps} fps), ${frames - ENGINE_LIMITS.frames} past MD2's ` +
-        `${ENGINE_LIMITS.frames} (Quake II's limit): ${rate > 0 ? `a rate of ${rate} fps fits them, ` : ''}or bake fewer clips`,
-      'frames',
-    )
+    const fits = rate > 0 ? `a rate of ${rate} fps fits them, ` : ''
+    overLimit('frames', frames, `${fits}or bake fewer clips (${baked.length} clip${baked.length === 1 ? '' : 's'} at ${fps} fps)`)
   }
 
   const vertexCount = parts.reduce((sum, part) => sum + part.count, 0)
@@ -218,12 +216,7 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
 
   const first = sample()
   const least = distinctPositions(first)
-  if (least > ENGINE_LIMITS.vertices)
-    refuse(
-      `${least} vertices, ${least - ENGINE_LIMITS.vertices} past MD2's ${ENGINE_LIMITS.vertices} (Quake II's limit): ` +
-        `simplify the mesh${parts.length > 1 ? ', or bake fewer meshes' : ''}`,
-      'frames',
-    )
+  if (least > ENGINE_LIMITS.vertices) overLimit('vertices', least, simplify, 'frames')
 
   // The skin: the first baked mesh's base-colour map; st are measured on it.
   let skinMaterial: Material | undefined
@@ -328,11 +321,6 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
     name: options.name,
   })
   // Vertices apart in some frame stay apart: welded, the count can still exceed the limit checked above.
-  if (model.header.numVertices > ENGINE_LIMITS.vertices)
-    refuse(
-      `${model.header.numVertices} vertices, ${model.header.numVertices - ENGINE_LIMITS.vertices} past MD2's ${ENGINE_LIMITS.vertices} ` +
-        `(Quake II's limit): simplify the mesh${parts.length > 1 ? ', or bake fewer meshes' : ''}`,
-      'frames',
-    )
+  if (model.header.numVertices > ENGINE_LIMITS.vertices) overLimit('vertices', model.header.numVertices, simplify, 'frames')
   return { model, clips: clipFrames, skinMaterial, skinTexture }
 }
