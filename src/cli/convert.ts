@@ -13,6 +13,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js'
 import { isMD2Error, MD2Error } from '../core/MD2Error.js'
 import { parseMD2 } from '../core/format/parseMD2.js'
+import { QUAKE2_FPS } from '../core/format/spec.js'
 import type { MD2AnimationDef } from '../core/format/types.js'
 import { writeMD2 } from '../core/format/writeMD2.js'
 import { packGLB, readGLB, type GLBContents } from '../core/gltf/glb.js'
@@ -564,10 +565,18 @@ async function bakeGLTF(input: string, { json, bin }: GLBContents, output: strin
       throw new CliFailure(`${skinFile}: cannot write: ${describeFileError(error)}`)
     }
     skinNote = `skin ${image.width}×${image.height} written to ${skinFile}${format === 'pcx' ? " (Quake II's palette)" : ''}`
-  } else if (undecoded)
-    io.stderr(
-      `${input}: the base-colour texture is ${undecoded === 'missing' ? 'not in the file' : undecoded}, which convert cannot decode in Node; no skin written (--skin FILE gives one)\n`,
-    )
+  } else {
+    // No skin file: the model names none.
+    baked.model.skins.splice(0)
+    if (undecoded)
+      io.stderr(
+        `${input}: ` +
+          (undecoded === 'missing'
+            ? 'the base-colour texture is neither in the file nor beside it'
+            : `the base-colour texture is ${undecoded}, which convert cannot decode in Node`) +
+          '; no skin written (--skin FILE gives one)\n',
+      )
+  }
   const data = writeMD2(baked.model)
   const written = parseMD2(data, { name: output })
   const { header } = written
@@ -575,7 +584,7 @@ async function bakeGLTF(input: string, { json, bin }: GLBContents, output: strin
     `wrote ${output}: ${data.byteLength} bytes, ${header.numFrames} frames, ${header.numVertices} vertices, ${header.numTris} triangles, ` +
       `${written.animations.length} animation${written.animations.length === 1 ? '' : 's'} (` +
       baked.clips.map((clip) => `${clip.animation} ${clip.end - clip.start + 1}`).join(', ') +
-      `) at ${fps ?? 10} fps, ${skinNote}\n`,
+      `) at ${fps ?? QUAKE2_FPS} fps, ${skinNote}\n`,
   )
   for (const warning of written.warnings) io.stderr(`${output}: warning: ${warning}\n`)
   return data

@@ -126,6 +126,7 @@ describe('convert a skinned .glb → .md2', () => {
     const result = await run(['convert', jpeg, join(dir, 'jpeg.md2')])
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/no skin/)
+    expect(parseMD2(new Uint8Array(readFileSync(join(dir, 'jpeg.md2')))).skins).toEqual([])
     expect(result.stderr).toMatch(
       /the base-colour texture is JPEG, which convert cannot decode in Node; no skin written \(--skin FILE gives one\)/,
     )
