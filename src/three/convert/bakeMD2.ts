@@ -39,9 +39,10 @@ export interface BakedMD2 {
   model: MD2ModelData
   /** Which frames each clip became, by the clip's own name. */
   clips: { clip: string; animation: string; start: number; end: number }[]
-  /** The material whose base-colour map the st are measured on (the first baked mesh's with a map). */
-  skinMaterial: Material | undefined
-  /** That map: the skin to write beside the model (`skinImageOf` reads its pixels in a browser). */
+  /**
+   * The base-colour map the st are measured on (the first baked mesh's with one): the skin to write beside
+   * the model (`skinImageOf` reads its pixels).
+   */
   skinTexture: Texture | undefined
 }
 
@@ -219,21 +220,17 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   if (least > ENGINE_LIMITS.vertices) overLimit('vertices', least, simplify, 'frames')
 
   // The skin: the first baked mesh's base-colour map; st are measured on it.
-  let skinMaterial: Material | undefined
   let skinTexture: Texture | undefined
   const materialsOf = (mesh: Mesh) => (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as Material[]
   for (const { mesh } of parts)
     for (const material of materialsOf(mesh)) {
       const map = (material as { map?: Texture | null }).map
-      if (map && !skinTexture) {
-        skinMaterial = material
-        skinTexture = map
-      } else if (map && map !== skinTexture && map.source !== skinTexture?.source)
+      if (map && !skinTexture) skinTexture = map
+      else if (map && map !== skinTexture && map.source !== skinTexture?.source)
         warn(
           `"${mesh.name || material.name}" has a base-colour map of its own; MD2 has one skin, so its texture coordinates land on the first one's`,
         )
     }
-  skinMaterial ??= materialsOf(parts[0]!.mesh)[0]
   const image = skinTexture?.image as { width?: number; height?: number } | undefined
   const skinWidth = options.skinWidth ?? (image?.width || 256)
   const skinHeight = options.skinHeight ?? (image?.height || 256)
@@ -322,5 +319,5 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   })
   // Vertices apart in some frame stay apart: welded, the count can still exceed the limit checked above.
   if (model.header.numVertices > ENGINE_LIMITS.vertices) overLimit('vertices', model.header.numVertices, simplify, 'frames')
-  return { model, clips: clipFrames, skinMaterial, skinTexture }
+  return { model, clips: clipFrames, skinTexture }
 }
