@@ -48,7 +48,8 @@ Options:
                          output from a baked glTF, the skin to write instead of its texture
   --skin-size WxH        the skin size the texture coordinates are measured in, for .md2 output
                          (default: the embedded image's size, else 256x256)
-  --fps N                keyframes per second a clip is sampled at (default 10, Quake II's rate)
+  --fps N                keyframes per second a clip is sampled at (default 10, Quake II's rate;
+                         another rate is written in OUT.anm, as UFO:AI keeps animation tables)
   --clips A,B            bake these clips only, in this order (default: all)
   --mesh NAME            bake this mesh (or the meshes under this node) only; repeat for more
   --scale S              multiply positions (Quake II's players stand about 56 units tall)
@@ -577,6 +578,18 @@ async function bakeGLTF(input: string, { json, bin }: GLBContents, output: strin
           '; no skin written (--skin FILE gives one)\n',
       )
   }
+  // MD2 keeps no rate (readers assume Quake II's): another one goes in an animation table beside the model.
+  let tableNote = ''
+  if (fps !== undefined && fps !== QUAKE2_FPS && baked.model.animations.length > 0) {
+    const tableFile = output.replace(/\.md2$/i, '') + '.anm'
+    const lines = baked.model.animations.map(({ name, start, end }) => `${name} ${start} ${end} ${fps}`)
+    try {
+      io.writeFile(tableFile, new TextEncoder().encode(`// name first last fps (react-three-md2 convert)\n${lines.join('\n')}\n`))
+    } catch (error) {
+      throw new CliFailure(`${tableFile}: cannot write: ${describeFileError(error)}`)
+    }
+    tableNote = `, animation table in ${tableFile}`
+  }
   const data = writeMD2(baked.model)
   const written = parseMD2(data, { name: output })
   const { header } = written
@@ -584,7 +597,7 @@ async function bakeGLTF(input: string, { json, bin }: GLBContents, output: strin
     `wrote ${output}: ${data.byteLength} bytes, ${header.numFrames} frames, ${header.numVertices} vertices, ${header.numTris} triangles, ` +
       `${written.animations.length} animation${written.animations.length === 1 ? '' : 's'} (` +
       baked.clips.map((clip) => `${clip.animation} ${clip.end - clip.start + 1}`).join(', ') +
-      `) at ${fps ?? QUAKE2_FPS} fps, ${skinNote}\n`,
+      `) at ${fps ?? QUAKE2_FPS} fps${tableNote}, ${skinNote}\n`,
   )
   for (const warning of written.warnings) io.stderr(`${output}: warning: ${warning}\n`)
   return data

@@ -2,11 +2,12 @@
  * `react-three-md2 convert rig.glb rig.md2` on a rig built with three.js and exported by GLTFExporter:
  * skinned, a rigid part on a bone, an armature scaled 0.01, three clips, a PNG base-colour texture.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decode as decodePng } from 'fast-png'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseAnimationTable } from '../../src/core/format/animationTable'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { readGLB, packGLB } from '../../src/core/gltf/glb'
 import { decodePCX, decodePCXIndexed } from '../../src/core/images/pcx'
@@ -34,7 +35,7 @@ describe('convert a skinned .glb → .md2', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(
-      /wrote .*rig\.md2: \d+ bytes, 42 frames, \d+ vertices, 156 triangles, 3 animations \(Walk 21, Wave 13, Idle_Breath 8\) at 20 fps, skin 64×32 written to .*rig\.pcx \(Quake II's palette\)/,
+      /wrote .*rig\.md2: \d+ bytes, 42 frames, \d+ vertices, 156 triangles, 3 animations \(Walk 21, Wave 13, Idle_Breath 8\) at 20 fps, animation table in .*rig\.anm, skin 64×32 written to .*rig\.pcx \(Quake II's palette\)/,
     )
     const model = parseMD2(new Uint8Array(readFileSync(out)), { name: 'rig.md2' })
     expect(model.warnings).toEqual([])
@@ -46,6 +47,13 @@ describe('convert a skinned .glb → .md2', () => {
       ['Idle_Breath', 34, 41],
     ])
 
+    // MD2 keeps no rate: the animation table beside it does, as parseAnimationTable reads it.
+    const table = parseAnimationTable(readFileSync(join(dir, 'rig.anm'), 'utf8'))
+    expect(table.map(({ name, start, end, fps }) => [name, start, end, fps])).toEqual([
+      ['Walk', 0, 20, 20],
+      ['Wave', 21, 33, 20],
+      ['Idle_Breath', 34, 41, 20],
+    ])
     const reference = await loadGLB(new Uint8Array(readFileSync(rig)))
     for (const animation of model.animations) {
       const clip = reference.animations.find((c) => c.name.replace(' ', '_') === animation.name)!
@@ -67,6 +75,7 @@ describe('convert a skinned .glb → .md2', () => {
   it('--clips, --skin-format tga and png', async () => {
     const tga = await run(['convert', rig, join(dir, 'wave.md2'), '--clips', 'Wave', '--skin-format', 'tga'])
     expect(tga.code).toBe(0)
+    expect(existsSync(join(dir, 'wave.anm'))).toBe(false)
     expect(tga.stdout).toMatch(/7 frames, .* 1 animation \(Wave 7\) at 10 fps, skin 64×32 written to .*wave\.tga/)
     const image = decodeTGA(new Uint8Array(readFileSync(join(dir, 'wave.tga'))))
     expect(Buffer.compare(Buffer.from(image.data), Buffer.from(rigTexturePixels()))).toBe(0)
