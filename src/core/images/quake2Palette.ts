@@ -1,7 +1,7 @@
 /**
  * Quake II's 256-colour palette (the one in its pics/colormap.pcx), as 768 bytes of RGB. Read from the
  * palette section of the Quake II player skins in assets/quake2 (pknight/evil.pcx, faerie/*.pcx carry it
- * unchanged; test/core/writePCX.test.ts checks the table against them). Index 255 is the engine's
+ * unchanged; test/core/images/encode-skins.test.ts checks the table against them). Index 255 is the engine's
  * transparent colour.
  */
 export const QUAKE2_PALETTE: Uint8Array = /* @__PURE__ */ hexBytes(
