@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, waitFor } from 'storybook/test'
 import { coverage, difference, findStage, type Picture } from './support/pixels'
+import { buildRig, exportRig } from './support/rig'
 import { sourceOfFiles, Viewer } from './support/Viewer'
 
 /**
@@ -95,5 +96,35 @@ export const WithOgro: Story = {
   play: async ({ canvasElement }) => {
     const stage = await findStage(canvasElement)
     await stage.until((p) => coverage(p) > 0.03 && magentaShare(p) < 0.01, 'the ogro drawn with its skin')
+  },
+}
+
+/**
+ * A rigged character dropped as a `.glb` (built with three.js and exported by GLTFExporter: an armature
+ * scaled 0.01, three bones, a club on the arm, three clips, a texture in Quake II colours): baked in the
+ * page to an MD2 with one animation per clip and a PCX skin, the source playing on the left, the MD2 on
+ * the right.
+ */
+export const DropAGlb: Story = {
+  play: async ({ canvasElement }) => {
+    const { scene, clips } = buildRig()
+    const glb = await exportRig(scene, clips)
+    const zone = canvasElement.querySelector<HTMLElement>('[data-testid="viewer-drop"]')!
+    const transfer = new DataTransfer()
+    transfer.items.add(new File([glb.slice()], 'rig.glb'))
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
+
+    await waitFor(() => expect(canvasElement.querySelector<HTMLSelectElement>('[data-testid="viewer-model"]')?.value).toBe('rig.md2'), {
+      timeout: 30_000,
+    })
+    expect(canvasElement.querySelector('[data-testid="viewer-header"]')!.textContent).toContain('numFrames22')
+    const options = [...canvasElement.querySelectorAll<HTMLOptionElement>('[data-testid="viewer-animation"] option')].map((o) => o.value)
+    expect(options).toEqual(['Walk', 'Wave', 'Idle_Breath'])
+    // Both drawn, side by side: the source on the left, the MD2 (in its PCX skin, no checkerboard) on the right.
+    const stage = await findStage(canvasElement)
+    await stage.until(
+      (p) => coverage(p, { right: 0.5 }) > 0.01 && coverage(p, { left: 0.5 }) > 0.01 && magentaShare(p) < 0.01,
+      'the source and its bake drawn side by side',
+    )
   },
 }

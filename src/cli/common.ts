@@ -33,6 +33,12 @@ export interface Parsed {
   store: boolean
   skin: string | undefined
   skinSize: string | undefined
+  /** convert's bake options, as given (checked by convert). */
+  fps: string | undefined
+  clips: string | undefined
+  meshes: string[]
+  scale: string | undefined
+  skinFormat: string | undefined
 }
 
 /** An MD2Error as one line without a stack: code, where, why. */

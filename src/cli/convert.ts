@@ -1,17 +1,31 @@
 import { decode as decodePng } from 'fast-png'
-import { Matrix3, Matrix4, type BufferAttribute, type BufferGeometry, type InterleavedBufferAttribute, type Mesh } from 'three'
+import {
+  DataTexture,
+  Matrix3,
+  Matrix4,
+  Texture,
+  type BufferAttribute,
+  type BufferGeometry,
+  type InterleavedBufferAttribute,
+  type Mesh,
+} from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js'
 import { isMD2Error, MD2Error } from '../core/MD2Error.js'
 import { parseMD2 } from '../core/format/parseMD2.js'
+import { QUAKE2_FPS } from '../core/format/spec.js'
 import type { MD2AnimationDef } from '../core/format/types.js'
 import { writeMD2 } from '../core/format/writeMD2.js'
 import { packGLB, readGLB, type GLBContents } from '../core/gltf/glb.js'
 import { writeGLB } from '../core/gltf/writeGLB.js'
-import type { DecodedImage } from '../core/images/decodedImage.js'
+import { sniffImageType, type DecodedImage } from '../core/images/decodedImage.js'
+import { encodePCX } from '../core/images/encodePCX.js'
+import { encodeTGA } from '../core/images/encodeTGA.js'
+import { encodePNG } from '../core/images/png.js'
 import { decodePCX } from '../core/images/pcx.js'
 import { skinCandidates } from '../core/images/skinPaths.js'
 import { decodeTGA } from '../core/images/tga.js'
+import { bakeMD2 } from '../three/convert/bakeMD2.js'
 import { md2FromGeometry } from '../three/convert/md2FromGeometry.js'
 import { EXIT_FAILED, EXIT_OK, UsageError, describeError, describeFileError, folderOf, type CliIO, type Parsed } from './common.js'
 
@@ -20,15 +34,31 @@ export const CONVERT_USAGE = `Usage: react-three-md2 convert IN OUT [options]
 The formats come from the extensions:
   .md2 → .glb or .gltf   a mesh with a morph target per keyframe, a clip per animation and the skin
                          embedded as PNG (the model's first skin found next to it, or --skin)
-  .glb, .gltf → .md2     the first mesh: its morph targets become the frames (the base mesh alone
-                         when it has none), clips that step through keyframes become the animations
+  .glb, .gltf → .md2     a skinned or animated scene, or several meshes: baked to keyframes (every
+                         visible mesh merged, each clip sampled from its start to its end, frames
+                         named after it: run01, run02, …), the base-colour texture written as the
+                         skin beside OUT (OUT.pcx by default);
+                         one mesh with morph targets and no skin: its morph targets become the frames
+                         (the base mesh alone when it has none), clips that step through them the
+                         animations
   .obj → .md2            one frame
 
 Options:
-  --skin FILE            the skin to embed (.pcx, .tga or .png), instead of the model's own
+  --skin FILE            the skin to embed (.pcx, .tga or .png), instead of the model's own; for .md2
+                         output from a baked glTF, the skin to write instead of its texture
   --skin-size WxH        the skin size the texture coordinates are measured in, for .md2 output
                          (default: the embedded image's size, else 256x256)
+  --fps N                keyframes per second a clip is sampled at (default 10, Quake II's rate;
+                         another rate is written in OUT.anm, as UFO:AI keeps animation tables)
+  --clips A,B            bake these clips only, in this order (default: all)
+  --mesh NAME            bake this mesh (or the meshes under this node) only; repeat for more
+  --scale S              multiply positions (Quake II's players stand about 56 units tall)
+  --skin-format FORMAT   pcx (default: 8-bit in Quake II's palette, as the engine loads it), tga or png
   -h, --help             show this help
+
+A baked model must fit MD2 as Quake II loads it: at most 2,048 vertices, 4,096 triangles and 512 frames;
+past one, convert says which and by how much (and, for frames, a rate that fits). In Node, a JPEG
+texture cannot be decoded: the skin is then left out with a note (--skin FILE gives one).
 `
 
 /** Animations a glTF clip cannot express as an MD2 range are skipped with a note. */
@@ -117,10 +147,10 @@ function findSkin(input: string, skins: readonly string[], io: CliIO): { path: s
   return undefined
 }
 
-function decodeSkin(path: string, bytes: Uint8Array): DecodedImage {
-  if (/\.pcx$/i.test(path)) return decodePCX(bytes, { name: path })
-  if (/\.tga$/i.test(path)) return decodeTGA(bytes, { name: path })
-  if (/\.png$/i.test(path)) {
+function decodeSkin(path: string, bytes: Uint8Array, type = /\.(pcx|tga|png)$/i.exec(path)?.[1]?.toLowerCase()): DecodedImage {
+  if (type === 'pcx') return decodePCX(bytes, { name: path })
+  if (type === 'tga') return decodeTGA(bytes, { name: path })
+  if (type === 'png') {
     let png: ReturnType<typeof decodePng>
     try {
       png = decodePng(bytes)
@@ -174,10 +204,16 @@ function fromBase64(text: string): Uint8Array {
 
 async function toMD2(input: string, from: 'glb' | 'gltf' | 'obj', output: string, parsed: Parsed, io: CliIO): Promise<Uint8Array> {
   const bytes = read(input, io)
-  const source =
-    from === 'obj'
-      ? meshFromOBJ(input, bytes)
-      : await meshFromGLTF(input, from === 'glb' ? readGLB(bytes, { name: input }) : gltfContents(input, bytes, io), io)
+  const contents = from === 'obj' ? undefined : from === 'glb' ? readGLB(bytes, { name: input }) : gltfContents(input, bytes, io)
+  const baking = contents !== undefined && needsBaking(contents.json, parsed)
+  if (!baking) {
+    const given = ['--fps', '--clips', '--mesh', '--scale', '--skin-format'].filter(
+      (_, i) => [parsed.fps, parsed.clips, parsed.meshes[0], parsed.scale, parsed.skinFormat][i] !== undefined,
+    )
+    if (given.length > 0) throw new UsageError(`${given.join(', ')}: for glTF scenes baked to .md2 only`)
+  }
+  if (contents && baking) return bakeGLTF(input, contents, output, parsed, io)
+  const source = contents === undefined ? meshFromOBJ(input, bytes) : await meshFromGLTF(input, contents, io)
   const [skinWidth, skinHeight] = parsed.skinSize !== undefined ? sizeOf(parsed.skinSize) : (source.imageSize ?? [256, 256])
   const name = output.replace(/^.*[/\\]/, '')
   const model = md2FromGeometry(source.geometry, {
@@ -423,4 +459,146 @@ function firstImageSize(json: Record<string, unknown>, bin: Uint8Array): [number
   if (!bytes || bytes.length < 24 || bytes[1] !== 0x50 || bytes[2] !== 0x4e || bytes[3] !== 0x47) return undefined
   const view = new DataView(bytes.buffer, bytes.byteOffset, 24)
   return [view.getUint32(16), view.getUint32(20)]
+}
+
+// Skinned or animated glTF → .md2, baked
+
+/**
+ * Baked rather than read as morph targets: a skin, node animation, several meshes, or a bake option given.
+ * A single morphed mesh whose clips step through its targets keeps its frames as they are.
+ */
+function needsBaking(json: Record<string, unknown>, parsed: Parsed): boolean {
+  if (parsed.fps !== undefined || parsed.clips !== undefined || parsed.meshes.length > 0 || parsed.scale !== undefined) return true
+  if (parsed.skinFormat !== undefined) return true
+  if (((json.skins as unknown[] | undefined) ?? []).length > 0) return true
+  const nodes = (json.nodes as { mesh?: number }[] | undefined) ?? []
+  if (nodes.filter((node) => node.mesh !== undefined).length > 1) return true
+  type Animation = { channels?: { target?: { path?: string } }[] }
+  return ((json.animations as Animation[] | undefined) ?? []).some((animation) =>
+    (animation.channels ?? []).some((channel) => channel.target?.path !== 'weights'),
+  )
+}
+
+function numberOption(name: string, text: string | undefined, check: (value: number) => boolean, what: string): number | undefined {
+  if (text === undefined) return undefined
+  const value = Number(text)
+  if (text.trim() === '' || !Number.isFinite(value) || !check(value)) throw new UsageError(`${name} takes ${what}, got "${text}"`)
+  return value
+}
+
+/** Node cannot draw images: the loader is handed the glTF's PNG textures decoded here (JPEG and others are not). */
+function nodeTextures(json: Record<string, unknown>, bin: Uint8Array, input: string) {
+  type TextureDef = { source?: number; extensions?: Record<string, { source?: number }> }
+  type ImageDef = { bufferView?: number; mimeType?: string }
+  return () => ({
+    name: 'react-three-md2:node-textures',
+    loadTexture(index: number): Promise<Texture> {
+      const def = ((json.textures as TextureDef[] | undefined) ?? [])[index] ?? {}
+      const source = def.source ?? Object.values(def.extensions ?? {}).find((ext) => ext.source !== undefined)?.source
+      const image = source === undefined ? undefined : ((json.images as ImageDef[] | undefined) ?? [])[source]
+      let bytes = image ? imageBytes.get(image) : undefined
+      if (!bytes && image?.bufferView !== undefined) {
+        const view = (json.bufferViews as { byteOffset?: number; byteLength: number }[] | undefined)?.[image.bufferView]
+        if (view) bytes = bin.subarray(view.byteOffset ?? 0, (view.byteOffset ?? 0) + view.byteLength)
+      }
+      const type = bytes ? sniffImageType(bytes) : undefined
+      if (!bytes || type !== 'png') {
+        const texture = new Texture()
+        texture.userData.undecoded = bytes ? (type ?? image?.mimeType ?? 'an unknown format').toUpperCase() : 'missing'
+        return Promise.resolve(texture)
+      }
+      const decoded = decodeSkin(`${input} (image ${source})`, bytes, 'png')
+      const texture = new DataTexture(decoded.data, decoded.width, decoded.height)
+      texture.flipY = false
+      texture.needsUpdate = true
+      return Promise.resolve(texture)
+    },
+  })
+}
+
+async function bakeGLTF(input: string, { json, bin }: GLBContents, output: string, parsed: Parsed, io: CliIO): Promise<Uint8Array> {
+  const fps = numberOption('--fps', parsed.fps, (v) => v > 0 && v <= 1000, 'a rate above 0, up to 1000')
+  const scale = numberOption('--scale', parsed.scale, (v) => v > 0, 'a positive number')
+  const format = (parsed.skinFormat ?? 'pcx').toLowerCase()
+  if (format !== 'pcx' && format !== 'tga' && format !== 'png')
+    throw new UsageError(`--skin-format takes pcx, tga or png, got "${parsed.skinFormat}"`)
+  const clips = parsed.clips
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+  const required = (json.extensionsRequired as string[] | undefined) ?? []
+  const unsupported = required.filter(
+    (name) => !/^KHR_(texture_transform|materials_)|^EXT_texture_(webp|avif)$|^KHR_texture_basisu$/.test(name),
+  )
+  if (unsupported.length > 0) throw new CliFailure(`${input}: needs ${unsupported.join(', ')}, which convert does not decode`)
+  json.extensionsRequired = []
+  const loader = new GLTFLoader().register(nodeTextures(json, bin, input))
+  let gltf: Awaited<ReturnType<GLTFLoader['parseAsync']>>
+  try {
+    gltf = await loader.parseAsync(packGLB(json, bin).slice().buffer, '')
+  } catch (error) {
+    throw new CliFailure(`${input}: the glTF loader refused it: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  const skinFile = output.replace(/\.md2$/i, '') + '.' + format
+  const skinName = skinFile.replace(/^.*[/\\]/, '')
+  const given = parsed.skin !== undefined ? decodeSkin(parsed.skin, read(parsed.skin, io)) : undefined
+  const [skinWidth, skinHeight] = parsed.skinSize !== undefined ? sizeOf(parsed.skinSize) : given ? [given.width, given.height] : []
+  const baked = bakeMD2(gltf.scene, gltf.animations, {
+    ...(fps !== undefined ? { fps } : {}),
+    ...(scale !== undefined ? { scale } : {}),
+    ...(clips ? { clips } : {}),
+    ...(parsed.meshes.length > 0 ? { meshes: parsed.meshes } : {}),
+    ...(skinWidth !== undefined ? { skinWidth, skinHeight } : {}),
+    skins: [skinName],
+    name: output.replace(/^.*[/\\]/, ''),
+    onWarning: (message) => io.stderr(`${input}: warning: ${message}\n`),
+  })
+  const texture = baked.skinTexture
+  const undecoded = texture?.userData.undecoded as string | undefined
+  // Decoded above into a DataTexture: its image is RGBA, top row first.
+  const image = given ?? (texture && !undecoded ? (texture.image as DecodedImage) : undefined)
+  let skinNote = 'no skin'
+  if (image) {
+    const encoded = format === 'pcx' ? encodePCX(image) : format === 'tga' ? encodeTGA(image) : encodePNG(image)
+    try {
+      io.writeFile(skinFile, encoded)
+    } catch (error) {
+      throw new CliFailure(`${skinFile}: cannot write: ${describeFileError(error)}`)
+    }
+    skinNote = `skin ${image.width}×${image.height} written to ${skinFile}${format === 'pcx' ? " (Quake II's palette)" : ''}`
+  } else {
+    // No skin file: the model names none.
+    baked.model.skins.splice(0)
+    if (undecoded)
+      io.stderr(
+        `${input}: ` +
+          (undecoded === 'missing'
+            ? 'the base-colour texture is neither in the file nor beside it'
+            : `the base-colour texture is ${undecoded}, which convert cannot decode in Node`) +
+          '; no skin written (--skin FILE gives one)\n',
+      )
+  }
+  // MD2 keeps no rate (readers assume Quake II's): another one goes in an animation table beside the model.
+  let tableNote = ''
+  if (fps !== undefined && fps !== QUAKE2_FPS && baked.model.animations.length > 0) {
+    const tableFile = output.replace(/\.md2$/i, '') + '.anm'
+    const lines = baked.model.animations.map(({ name, start, end }) => `${name} ${start} ${end} ${fps}`)
+    try {
+      io.writeFile(tableFile, new TextEncoder().encode(`// name first last fps (react-three-md2 convert)\n${lines.join('\n')}\n`))
+    } catch (error) {
+      throw new CliFailure(`${tableFile}: cannot write: ${describeFileError(error)}`)
+    }
+    tableNote = `, animation table in ${tableFile}`
+  }
+  const data = writeMD2(baked.model)
+  const written = parseMD2(data, { name: output })
+  const { header } = written
+  io.stdout(
+    `wrote ${output}: ${data.byteLength} bytes, ${header.numFrames} frames, ${header.numVertices} vertices, ${header.numTris} triangles, ` +
+      `${written.animations.length} animation${written.animations.length === 1 ? '' : 's'} (` +
+      baked.clips.map((clip) => `${clip.animation} ${clip.end - clip.start + 1}`).join(', ') +
+      `) at ${fps ?? QUAKE2_FPS} fps${tableNote}, ${skinNote}\n`,
+  )
+  for (const warning of written.warnings) io.stderr(`${output}: warning: ${warning}\n`)
+  return data
 }

@@ -16,6 +16,7 @@ Commands:
   validate FILE...         one line per file: OK, or why it is refused (exit 1 if any is)
   rebuild FILE -o OUT      rewrite in Quake II's qdata layout with rebuilt GL commands
   convert IN OUT           .md2 → .glb/.gltf (morph targets, clips, skin); .glb/.gltf/.obj → .md2
+                           (skinned and animated glTF baked to keyframes, the skin written beside)
   pak list ARCHIVE         the files in a .pak, .pk3 or .zip
   pak extract ARCHIVE DIR  every file under DIR (never outside it; --force overwrites)
   pak add ARCHIVE FILE...  add files (creates the archive; .pak: PACK, .pk3/.zip: zip)
@@ -37,6 +38,11 @@ function parseArguments(argv: readonly string[]): Parsed {
     store: false,
     skin: undefined,
     skinSize: undefined,
+    fps: undefined,
+    clips: undefined,
+    meshes: [],
+    scale: undefined,
+    skinFormat: undefined,
   }
   const value = (arg: string, i: number): string => {
     const given = argv[i]
@@ -51,6 +57,11 @@ function parseArguments(argv: readonly string[]): Parsed {
     else if (arg === '--store') parsed.store = true
     else if (arg === '--skin') parsed.skin = value(arg, ++i)
     else if (arg === '--skin-size') parsed.skinSize = value(arg, ++i)
+    else if (arg === '--fps') parsed.fps = value(arg, ++i)
+    else if (arg === '--clips') parsed.clips = value(arg, ++i)
+    else if (arg === '--mesh') parsed.meshes.push(value(arg, ++i))
+    else if (arg === '--scale') parsed.scale = value(arg, ++i)
+    else if (arg === '--skin-format') parsed.skinFormat = value(arg, ++i)
     else if (arg === '-o' || arg === '--output') {
       const value = argv[++i]
       if (value === undefined) throw new UsageError(`${arg} needs a file name`)

@@ -17,21 +17,31 @@ import {
   type MD2ModelData,
   type MD2Tags,
 } from '../../src/index'
+import { bakedSource, GLTFPreview, type GLTFShown } from './bakedSource'
 import { useStoryRenderer } from './renderers'
 import { Stage } from './Stage'
 
 /** Files a viewer opens: models, skins, animation tables and tags, or whole archives. */
 const ARCHIVE = /\.(pak|pk3|zip)$/i
+const GLTF = /\.(glb|gltf)$/i
 const IMAGE = /\.(pcx|tga|png|jpe?g)$/i
 
 /** What was dropped, as one archive (loose files become one). */
 export interface ViewerSource {
   name: string
   archive: MD2ArchiveFiles
+  /** A dropped glTF the archive's model was baked from, shown beside it. */
+  gltf?: GLTFShown
 }
 
-/** Reads dropped or picked files: the first archive among them, else all of them as loose files. */
+/**
+ * Reads dropped or picked files: the first archive among them, else the first glTF (baked to MD2 in the
+ * page), else all of them as loose files.
+ */
 export async function sourceOfFiles(files: readonly { path: string; file: Blob }[]): Promise<ViewerSource> {
+  const gltf = files.find((f) => GLTF.test(f.path))
+  if (gltf && !files.some((f) => ARCHIVE.test(f.path) || /\.md2$/i.test(f.path)))
+    return { name: gltf.path, ...(await bakedSource(gltf.path, new Uint8Array(await gltf.file.arrayBuffer()))) }
   const archived = files.find((f) => ARCHIVE.test(f.path))
   if (archived) {
     const bytes = new Uint8Array(await archived.file.arrayBuffer())
@@ -104,7 +114,8 @@ export interface ViewerProps {
 }
 
 /**
- * A drop-in MD2 viewer: drop `.md2` files with their skins, a folder, or a `.pak`/`.pk3`/`.zip`; pick a
+ * A drop-in MD2 viewer: drop `.md2` files with their skins, a folder, or a `.pak`/`.pk3`/`.zip` (or an
+ * animated `.glb`: baked to MD2 with `bakeMD2`, the source playing on the left, the MD2 on the right); pick a
  * model; play, scrub and loop its animations; switch skins; show wireframe, normals, bounds and tags;
  * read the header and warnings; export `.glb` or re-save `.md2`. Nothing leaves the browser.
  */
@@ -196,7 +207,10 @@ export function Viewer({ initial }: ViewerProps) {
     >
       <aside style={panel}>
         <strong>MD2 viewer</strong>
-        <p style={muted}>Drop .md2 files with their skins, a folder, or a .pak / .pk3 / .zip. Nothing leaves the browser.</p>
+        <p style={muted}>
+          Drop .md2 files with their skins, a folder, or a .pak / .pk3 / .zip; or an animated .glb, baked to MD2 here and shown beside it.
+          Nothing leaves the browser.
+        </p>
         <label style={row}>
           Files{' '}
           <input type="file" multiple onChange={(e) => open([...(e.target.files ?? [])].map((file) => ({ path: file.name, file })))} />
@@ -345,27 +359,34 @@ export function Viewer({ initial }: ViewerProps) {
         <Stage key={renderer} renderer={renderer}>
           {source && path && model && (
             <ViewerBoundary key={`${source.name}:${path}`}>
+              {source.gltf && (
+                <group position={[-20, -24, 0]}>
+                  <GLTFPreview gltf={source.gltf} animation={animation} frame={scrub} />
+                </group>
+              )}
               <MD2Archive archive={source.archive}>
-                <MD2Model
-                  ref={group}
-                  url={path}
-                  skin={skinProp}
-                  animation={animation || undefined}
-                  playing={playing}
-                  loop={loop}
-                  fps={fps || undefined}
-                  frame={scrub}
-                  wireframe={wireframe}
-                  tags={showTags ? loaded.tags : undefined}
-                  onFrame={(frame) => setFrameShown(frame)}
-                >
-                  {showTags &&
-                    loaded.tags?.names.map((name) => (
-                      <MD2Attach key={name} tag={name}>
-                        <axesHelper args={[10]} />
-                      </MD2Attach>
-                    ))}
-                </MD2Model>
+                <group position={source.gltf ? [10, -24, 0] : [0, 0, 0]}>
+                  <MD2Model
+                    ref={group}
+                    url={path}
+                    skin={skinProp}
+                    animation={animation || undefined}
+                    playing={playing}
+                    loop={loop}
+                    fps={fps || undefined}
+                    frame={scrub}
+                    wireframe={wireframe}
+                    tags={showTags ? loaded.tags : undefined}
+                    onFrame={(frame) => setFrameShown(frame)}
+                  >
+                    {showTags &&
+                      loaded.tags?.names.map((name) => (
+                        <MD2Attach key={name} tag={name}>
+                          <axesHelper args={[10]} />
+                        </MD2Attach>
+                      ))}
+                  </MD2Model>
+                </group>
                 <Helpers group={group} normals={normals} bounds={bounds} />
               </MD2Archive>
             </ViewerBoundary>

@@ -1,0 +1,57 @@
+import { useFrame } from '@react-three/fiber'
+import { useEffect, useMemo } from 'react'
+import { AnimationMixer, Box3, Vector3, type AnimationClip, type Group } from 'three'
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { archiveOfFiles } from '../../src/core/internal'
+import { bakeMD2, encodePCX, skinImageOf, writeMD2, type BakedMD2, type MD2ArchiveFiles } from '../../src/index'
+
+/** Quake II's players stand about 56 units tall: a dropped character is baked at that size. */
+const TARGET_HEIGHT = 56
+
+/** A dropped glTF, as shown beside its bake: the scene (a copy of its own), its clips, the bake's scale. */
+export interface GLTFShown {
+  scene: Group
+  animations: AnimationClip[]
+  scale: number
+  clips: BakedMD2['clips']
+  fps: number
+}
+
+/**
+ * A dropped `.glb` (or `.gltf` with its buffers embedded) baked in the page with `bakeMD2`: the MD2 and its
+ * skin as a PCX in Quake II's palette, as `react-three-md2 convert` writes them, in a one-folder archive the
+ * viewer opens like any other; the source parsed a second time to play beside it.
+ */
+export async function bakedSource(name: string, bytes: Uint8Array): Promise<{ archive: MD2ArchiveFiles; gltf: GLTFShown }> {
+  const parse = () => new GLTFLoader().parseAsync(bytes.slice().buffer, '')
+  const [baking, shown] = await Promise.all([parse(), parse()])
+  const size = new Box3().setFromObject(baking.scene, true).getSize(new Vector3())
+  const scale = size.y > 0 ? TARGET_HEIGHT / size.y : 1
+  const base = name.replace(/^.*\//, '').replace(/\.(glb|gltf)$/i, '')
+  const baked = bakeMD2(baking.scene, baking.animations, { scale, skins: [`${base}.pcx`], name: `${base}.md2` })
+  const files: [string, Uint8Array][] = [[`${base}.md2`, writeMD2(baked.model)]]
+  if (baked.skinTexture) files.push([`${base}.pcx`, encodePCX(skinImageOf(baked.skinTexture))])
+  return {
+    archive: archiveOfFiles(files),
+    gltf: { scene: shown.scene, animations: shown.animations, scale, clips: baked.clips, fps: baked.model.animations[0]?.fps ?? 10 },
+  }
+}
+
+/** The source scene, playing the clip the viewer's animation was baked from (or held at a scrubbed frame). */
+export function GLTFPreview({ gltf, animation, frame }: { gltf: GLTFShown; animation: string; frame: number | undefined }) {
+  const mixer = useMemo(() => new AnimationMixer(gltf.scene), [gltf])
+  const baked = gltf.clips.find((clip) => clip.animation === animation)
+  const clip = gltf.animations.find((c) => c.name === baked?.clip)
+  useEffect(() => {
+    if (!clip) return
+    const action = mixer.clipAction(clip).play()
+    return () => void action.stop()
+  }, [mixer, clip])
+  useFrame((_, delta) => {
+    if (frame !== undefined && baked) {
+      const time = (frame - baked.start) / gltf.fps
+      mixer.setTime(Math.min(Math.max(time, 0), clip?.duration ?? 0))
+    } else mixer.update(delta)
+  })
+  return <primitive object={gltf.scene} scale={gltf.scale} />
+}
