@@ -23,6 +23,7 @@ import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
 import { MD2CrowdInstance } from '../three/crowd/MD2CrowdInstance.js'
 import type { followCrowd as followCrowdFunction } from '../three/crowd/followCrowd.js'
 import type { MD2PoseSource } from './MD2Model.js'
+import { useInstanceEvents } from './instanceEvents.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
@@ -328,6 +329,8 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   useLayoutEffect(() => (controller ? () => control.showFrame(frame.current ?? null) : undefined), [controller, control])
   const group = useRef<Group>(null)
   useImperativeHandle(ref, () => group.current!, [])
+  // Pointer handlers (`onClick`…) on the group: it raycasts its instance, as drei's `<Instance>`.
+  useInstanceEvents(group, crowd, index, groupProps, slots)
   // Before the crowd draws: the place (and a given controller's pose) go to the instance's slot.
   useFrame(() => {
     const node = group.current

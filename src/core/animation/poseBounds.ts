@@ -164,3 +164,44 @@ function findCandidates(model: PoseBoundsSource, from: number, to: number, cache
   list.set(found, 6)
   return list
 }
+
+/**
+ * The box of the blend of frames `blend.from` → `blend.to` at `blend.t` (in [0, 1]) of `model` drawn
+ * through `xyzIndex` (min x, y, z then max x, y, z, Y-up, into `bounds`), from the frame bytes of the
+ * pair's candidates alone: a dozen vertices dequantized instead of the whole pose blended, for a cheap
+ * test before the pose is written (a pointer over a crowd). The kernels' sums in another order: equal
+ * to the drawn box but for float rounding.
+ */
+export function blendBounds(
+  model: PoseBoundsSource,
+  blend: { readonly from: number; readonly to: number; readonly t: number },
+  xyzIndex: Uint16Array | Uint32Array,
+  bounds: Float64Array,
+): void {
+  const { from, to, t } = blend
+  const list = pairCandidates(model, from, to, xyzIndex)
+  const data = model.frameData
+  const m = model.frameTransforms
+  const va = from * model.frameStride + FRAME_HEADER_SIZE
+  const vb = to * model.frameStride + FRAME_HEADER_SIZE
+  let start = 6
+  for (let d = 0; d < 6; d++) {
+    const end = list[d]!
+    let value = d < 3 ? Infinity : -Infinity
+    for (let j = start; j < end; j++) {
+      const entry = list[j]!
+      const c = entry % 3
+      // Y-up axis c is Quake axis (c + 1) mod 3; the entry's output vertex draws MD2 vertex xyzIndex[output].
+      const q = (c + 1) % 3
+      const at = (xyzIndex[(entry - c) / 3]! << 2) + q
+      const x =
+        data[va + at]! * m[from * 6 + q]! * (1 - t) +
+        data[vb + at]! * m[to * 6 + q]! * t +
+        m[from * 6 + 3 + q]! * (1 - t) +
+        m[to * 6 + 3 + q]! * t
+      if (d < 3 ? x < value : x > value) value = x
+    }
+    bounds[d] = value
+    start = end
+  }
+}

@@ -1,6 +1,7 @@
-import { Matrix4, Mesh, Sphere, Vector3, type Box3, type InstancedMesh, type Intersection, type Raycaster } from 'three'
+import { Box3, Matrix4, Mesh, Ray, Sphere, Vector3, type InstancedMesh, type Intersection, type Object3D, type Raycaster } from 'three'
 import { readCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
 import { createPose, type MD2Pose } from '../../core/animation/pose.js'
+import { blendBounds } from '../../core/animation/poseBounds.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { blendPoseYUp, blendVerticesYUp, type BlendTarget } from '../../core/animation/blendVertices.js'
 import { createMD2Geometry, getMD2RenderData } from '../mesh/MD2Geometry.js'
@@ -8,11 +9,14 @@ import type { CrowdInstances } from './CrowdInstances.js'
 
 /**
  * Questions about a crowd's instances as posed now, answered on the CPU: an instance's pose bounds, and
- * which drawn instances a ray hits (against their animated triangles). Queries, not a per-frame path:
- * each instance asked about is posed into one scratch mesh, made at the first question.
+ * which drawn instances a ray hits (against their animated triangles; an instance is posed only once the
+ * ray meets its sphere and its pose's box). Queries, not a per-frame path: each instance asked about is
+ * posed into one scratch mesh, made at the first question.
  */
 export class CrowdQueries {
   private scratch: { mesh: Mesh; pose: MD2Pose; target: BlendTarget } | undefined
+  /** Per instance, the object reporting its hits instead of the crowd (`setHitObject`); empty when none does. */
+  private readonly hitObjects: (Object3D | undefined)[] = []
 
   constructor(
     private readonly crowd: {
@@ -27,7 +31,12 @@ export class CrowdQueries {
   /** Instance `i` posed into the scratch mesh (made at the first query): positions only, by the body's kernels. */
   private pose(i: number): Mesh {
     const scratch = (this.scratch ??= this.makeScratch())
-    const pose = readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
+    return this.posed(readCrowdPose(this.crowd.clock.poses, i, scratch.pose))
+  }
+
+  /** `pose` (the scratch pose, read from the crowd) written into the scratch mesh. */
+  private posed(pose: MD2Pose): Mesh {
+    const scratch = this.scratch!
     // The crowd's poses hold frames of its model (clamped as they are written).
     if (pose.fadeWeight > 0) blendPoseYUp(this.crowd.model, pose, scratch.target)
     else blendVerticesYUp(this.crowd.model, pose, scratch.target)
@@ -63,24 +72,98 @@ export class CrowdQueries {
     return target
   }
 
-  /** Hits against each drawn instance's animated triangles, as the crowd's (`instanceId`: the instance). */
+  /** Hits against each drawn instance's animated triangles, as the crowd's (`instanceId`: the instance), but for those an object of their own reports (`setHitObject`). */
   raycast(raycaster: Raycaster, intersects: Intersection[]): void {
     const { instances } = this.crowd
+    const owned = this.hitObjects.length > 0
     for (let k = 0; k < this.crowd.mesh.count; k++) {
       const i = instances.ids[k]!
-      instanceWorld.fromArray(instances.transforms, i * 16).premultiply(this.crowd.mesh.matrixWorld)
-      worldSphere.copy(instances.sphere).applyMatrix4(instanceWorld)
-      if (!raycaster.ray.intersectsSphere(worldSphere)) continue
-      const posed = this.pose(i)
-      posed.geometry.boundingSphere = instances.sphere
-      posed.matrixWorld.copy(instanceWorld)
-      const before = intersects.length
-      posed.raycast(raycaster, intersects)
-      for (let h = before; h < intersects.length; h++) {
-        intersects[h]!.instanceId = i
-        intersects[h]!.object = this.crowd.mesh
-      }
+      if (owned && this.hitObjects[i] !== undefined) continue
+      if (this.nearRay(i, raycaster)) this.hit(i, raycaster, intersects, this.crowd.mesh)
     }
+  }
+
+  /**
+   * From now on `object`'s raycast reports instance `i` (`raycastInstance`), and the crowd's leaves it
+   * out, so that a hit is reported once, by the object (an `<MD2Instance>` with pointer handlers, whose
+   * events then bubble to the crowd); `null` gives it back to the crowd.
+   */
+  setHitObject(i: number, object: Object3D | null): void {
+    if (object) this.hitObjects[i] = object
+    else if (i < this.hitObjects.length) {
+      this.hitObjects[i] = undefined
+      // Trimmed, so that a crowd whose objects are gone skips the look-up again.
+      let end = this.hitObjects.length
+      while (end > 0 && this.hitObjects[end - 1] === undefined) end--
+      this.hitObjects.length = end
+    }
+  }
+
+  /** Hits against instance `i` alone, if it is drawn (placed, not hidden, in view), reported as `object`'s. */
+  raycastInstance(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
+    const { instances } = this.crowd
+    if (i < 0 || i >= instances.size || instances.hidden[i]) return
+    // Its sphere first: the walk over the drawn list below is only for an instance near the ray.
+    if (!this.nearRay(i, raycaster)) return
+    const ids = instances.ids
+    let k = 0
+    const drawn = this.crowd.mesh.count
+    while (k < drawn && ids[k] !== i) k++
+    if (k < drawn) this.hit(i, raycaster, intersects, object)
+  }
+
+  /** Whether the ray meets instance `i`'s all-frames sphere; leaves its world matrix in `instanceWorld`. */
+  private nearRay(i: number, raycaster: Raycaster): boolean {
+    instanceWorld.fromArray(this.crowd.instances.transforms, i * 16).premultiply(this.crowd.mesh.matrixWorld)
+    worldSphere.copy(this.crowd.instances.sphere).applyMatrix4(instanceWorld)
+    return raycaster.ray.intersectsSphere(worldSphere)
+  }
+
+  /**
+   * Instance `i`'s hits, as `object`'s, once the ray met its sphere (`nearRay`, whose matrix it reads): the
+   * box of its pose first (from a dozen vertices, `blendBounds`), and only then its pose blended and its
+   * triangles met.
+   */
+  private hit(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
+    const scratch = (this.scratch ??= this.makeScratch())
+    const pose = readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
+    const box = this.poseBox(pose, scratch.target.xyzIndex)
+    if (box) {
+      localRay.copy(raycaster.ray).applyMatrix4(inverseWorld.copy(instanceWorld).invert())
+      if (!localRay.intersectsBox(box)) return
+    }
+    const posed = this.posed(pose)
+    posed.geometry.boundingSphere = this.crowd.instances.sphere
+    posed.geometry.boundingBox = box
+    posed.matrixWorld.copy(instanceWorld)
+    const before = intersects.length
+    posed.raycast(raycaster, intersects)
+    for (let h = before; h < intersects.length; h++) {
+      intersects[h]!.instanceId = i
+      intersects[h]!.object = object
+    }
+  }
+
+  /**
+   * The box of `pose` (the union of its two blends' during a crossfade, which lies between them),
+   * a hair larger than the drawn one for the rounding; `null` for a blend outside its pair.
+   */
+  private poseBox(pose: MD2Pose, xyzIndex: Uint16Array | Uint32Array): Box3 | null {
+    const bounds = poseBounds
+    if (pose.t < 0 || pose.t > 1) return null
+    blendBounds(this.crowd.model, pose, xyzIndex, bounds)
+    poseBox.min.set(bounds[0]!, bounds[1]!, bounds[2]!)
+    poseBox.max.set(bounds[3]!, bounds[4]!, bounds[5]!)
+    if (pose.fadeWeight > 0) {
+      if (pose.fadeT < 0 || pose.fadeT > 1) return null
+      fadeBlend.from = pose.fadeFrom
+      fadeBlend.to = pose.fadeTo
+      fadeBlend.t = pose.fadeT
+      blendBounds(this.crowd.model, fadeBlend, xyzIndex, bounds)
+      poseBox.expandByPoint(corner.set(bounds[0]!, bounds[1]!, bounds[2]!))
+      poseBox.expandByPoint(corner.set(bounds[3]!, bounds[4]!, bounds[5]!))
+    }
+    return poseBox.expandByScalar(ROUNDING)
   }
 
   dispose(): void {
@@ -91,3 +174,10 @@ export class CrowdQueries {
 const instanceWorld = new Matrix4()
 const corner = new Vector3()
 const worldSphere = new Sphere()
+const inverseWorld = new Matrix4()
+const localRay = new Ray()
+const poseBox = new Box3()
+const poseBounds = new Float64Array(6)
+const fadeBlend = { from: 0, to: 0, t: 0 }
+/** Model units the pose box is grown by: more than the rounding between the kernels' sums and `blendBounds`'. */
+const ROUNDING = 1e-3

@@ -7,6 +7,7 @@ import {
   type Intersection,
   type Material,
   type Matrix4,
+  type Object3D,
   type Raycaster,
 } from 'three'
 import { findAnimation, type AnimationSelector } from '../../core/format/animationTable.js'
@@ -280,9 +281,30 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     return this.queries.poseBounds(i, target)
   }
 
-  /** Hits against each drawn instance's animated triangles, nearest first by the caller's sort; `instanceId` is the instance. */
+  /**
+   * Hits against each drawn instance's animated triangles, nearest first by the caller's sort; `instanceId` is
+   * the instance. An instance given its own hit object (`setHitObject`) is left to that object's raycast.
+   */
   override raycast(raycaster: Raycaster, intersects: Intersection[]): void {
     this.queries.raycast(raycaster, intersects)
+  }
+
+  /**
+   * Hits against instance `i` alone, if drawn (placed, not hidden, in view), reported as `object`'s with
+   * `instanceId` `i`: the raycast of an object standing for one instance (as drei's `<Instance>`).
+   */
+  raycastInstance(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
+    this.queries.raycastInstance(i, raycaster, intersects, object)
+  }
+
+  /**
+   * Lets `object` report instance `i`'s hits (its raycast calls `raycastInstance`), and the crowd's own
+   * raycast leave it out, so that each hit is reported once; `null` gives it back to the crowd. As a child
+   * of the crowd, the object is met by a recursive raycast of the crowd, and its events bubble to it.
+   */
+  setHitObject(i: number, object: Object3D | null): void {
+    this.instances.checkIndex(i)
+    this.queries.setHitObject(i, object)
   }
 
   /**
