@@ -287,6 +287,8 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
 /**
  * One instance of the enclosing `<MD2Instances>`: a group (its position, rotation and scale place the
  * instance; children follow it) with `<MD2Model>`'s animation props, controller and events.
+ * Its pointer handlers (`onClick`, `onPointerOver`…) fire while the pointer is over the instance's current
+ * pose, as drei's `<Instance>`'s, and bubble to `<MD2Instances>` (`instanceId`: its `controllerRef`'s `index`).
  */
 export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(props, ref) {
   const [animationOptions, { controller, controllerRef, shell, shadow, children, ...groupProps }] = splitAnimationProps(props)
