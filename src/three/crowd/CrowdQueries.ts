@@ -1,7 +1,7 @@
 import { Box3, Matrix4, Mesh, Ray, Sphere, Vector3, type InstancedMesh, type Intersection, type Object3D, type Raycaster } from 'three'
 import { readCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
 import { createPose, type MD2Pose } from '../../core/animation/pose.js'
-import { blendBounds } from '../../core/animation/poseBounds.js'
+import { FRAME_HEADER_SIZE } from '../../core/format/spec.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { blendPoseYUp, blendVerticesYUp, type BlendTarget } from '../../core/animation/blendVertices.js'
 import { createMD2Geometry, getMD2RenderData } from '../mesh/MD2Geometry.js'
@@ -17,6 +17,8 @@ export class CrowdQueries {
   private scratch: { mesh: Mesh; pose: MD2Pose; target: BlendTarget } | undefined
   /** Per instance, the object reporting its hits instead of the crowd (`setHitObject`); empty when none does. */
   private readonly hitObjects: (Object3D | undefined)[] = []
+  /** Per frame, its vertices' least and greatest byte on each Quake axis (`frameByteBoxes`), at the first raycast. */
+  private frameBytes: Uint8Array | undefined
 
   constructor(
     private readonly crowd: {
@@ -121,17 +123,15 @@ export class CrowdQueries {
 
   /**
    * Instance `i`'s hits, as `object`'s, once the ray met its sphere (`nearRay`, whose matrix it reads): the
-   * box of its pose first (from a dozen vertices, `blendBounds`), and only then its pose blended and its
+   * box of its pose first (`poseBox`, from its keyframes' boxes), and only then its pose blended and its
    * triangles met.
    */
   private hit(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
     const scratch = (this.scratch ??= this.makeScratch())
     const pose = readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
-    const box = this.poseBox(pose, scratch.target.xyzIndex)
-    if (box) {
-      localRay.copy(raycaster.ray).applyMatrix4(inverseWorld.copy(instanceWorld).invert())
-      if (!localRay.intersectsBox(box)) return
-    }
+    const box = this.poseBox(pose)
+    localRay.copy(raycaster.ray).applyMatrix4(inverseWorld.copy(instanceWorld).invert())
+    if (!localRay.intersectsBox(box)) return
     const posed = this.posed(pose)
     posed.geometry.boundingSphere = this.crowd.instances.sphere
     posed.geometry.boundingBox = box
@@ -145,25 +145,15 @@ export class CrowdQueries {
   }
 
   /**
-   * The box of `pose` (the union of its two blends' during a crossfade, which lies between them),
-   * a hair larger than the drawn one for the rounding; `null` for a blend outside its pair.
+   * The box of `pose` in the model's space, Y-up: per axis, the blend of its keyframes' boxes (every vertex
+   * blends between its places in the two, so stays between the boxes' blend), and during a crossfade the
+   * union with the outgoing blend's. Each frame's box is read from its extreme bytes, found once per crowd.
    */
-  private poseBox(pose: MD2Pose, xyzIndex: Uint16Array | Uint32Array): Box3 | null {
-    const bounds = poseBounds
-    if (pose.t < 0 || pose.t > 1) return null
-    blendBounds(this.crowd.model, pose, xyzIndex, bounds)
-    poseBox.min.set(bounds[0]!, bounds[1]!, bounds[2]!)
-    poseBox.max.set(bounds[3]!, bounds[4]!, bounds[5]!)
-    if (pose.fadeWeight > 0) {
-      if (pose.fadeT < 0 || pose.fadeT > 1) return null
-      fadeBlend.from = pose.fadeFrom
-      fadeBlend.to = pose.fadeTo
-      fadeBlend.t = pose.fadeT
-      blendBounds(this.crowd.model, fadeBlend, xyzIndex, bounds)
-      poseBox.expandByPoint(corner.set(bounds[0]!, bounds[1]!, bounds[2]!))
-      poseBox.expandByPoint(corner.set(bounds[3]!, bounds[4]!, bounds[5]!))
-    }
-    return poseBox.expandByScalar(ROUNDING)
+  private poseBox(pose: MD2Pose): Box3 {
+    const extremes = (this.frameBytes ??= frameByteBoxes(this.crowd.model))
+    blendBox(this.crowd.model, extremes, pose.from, pose.to, pose.t, poseBox.makeEmpty())
+    if (pose.fadeWeight > 0) blendBox(this.crowd.model, extremes, pose.fadeFrom, pose.fadeTo, pose.fadeT, poseBox)
+    return poseBox
   }
 
   dispose(): void {
@@ -177,7 +167,45 @@ const worldSphere = new Sphere()
 const inverseWorld = new Matrix4()
 const localRay = new Ray()
 const poseBox = new Box3()
-const poseBounds = new Float64Array(6)
-const fadeBlend = { from: 0, to: 0, t: 0 }
-/** Model units the pose box is grown by: more than the rounding between the kernels' sums and `blendBounds`'. */
+/** Model units the pose box is grown by: more than the kernels' float rounding. */
 const ROUNDING = 1e-3
+
+/** Per frame of `model`, its vertices' least then greatest byte on each Quake axis (6 bytes a frame). */
+function frameByteBoxes(model: MD2ModelData): Uint8Array {
+  const { frameData: data, frameStride: stride } = model
+  const { numFrames, numVertices } = model.header
+  const out = new Uint8Array(numFrames * 6)
+  for (let f = 0; f < numFrames; f++) {
+    const start = f * stride + FRAME_HEADER_SIZE
+    out.fill(255, f * 6, f * 6 + 3)
+    for (let v = start; v < start + numVertices * 4; v += 4)
+      for (let q = 0; q < 3; q++) {
+        const b = data[v + q]!
+        if (b < out[f * 6 + q]!) out[f * 6 + q] = b
+        if (b > out[f * 6 + 3 + q]!) out[f * 6 + 3 + q] = b
+      }
+  }
+  return out
+}
+
+/** Grows `box` (Y-up) by the box of the blend of frames `from` → `to` at `t`, a hair larger for the rounding. */
+function blendBox(model: MD2ModelData, extremes: Uint8Array, from: number, to: number, t: number, box: Box3): void {
+  const m = model.frameTransforms
+  for (let c = 0; c < 3; c++) {
+    // Y-up axis c is Quake axis (c + 1) mod 3.
+    const q = (c + 1) % 3
+    let lo = 0
+    let hi = 0
+    for (let k = 0; k < 2; k++) {
+      const f = k === 0 ? from : to
+      const w = k === 0 ? 1 - t : t
+      const a = m[f * 6 + 3 + q]! + m[f * 6 + q]! * extremes[f * 6 + q]!
+      const b = m[f * 6 + 3 + q]! + m[f * 6 + q]! * extremes[f * 6 + 3 + q]!
+      // A negative scale turns the bytes' order; a weight outside [0, 1] (a blend past its pair) turns the box's.
+      lo += w * (w >= 0 === a <= b ? a : b)
+      hi += w * (w >= 0 === a <= b ? b : a)
+    }
+    if (lo - ROUNDING < box.min.getComponent(c)) box.min.setComponent(c, lo - ROUNDING)
+    if (hi + ROUNDING > box.max.getComponent(c)) box.max.setComponent(c, hi + ROUNDING)
+  }
+}
