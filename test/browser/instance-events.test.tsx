@@ -59,6 +59,7 @@ function scene(log: Log, { stopA = false } = {}): ReactNode {
       onPointerLeave: record('leave'),
       onPointerOver: record('over'),
       onPointerOut: record('out'),
+      onPointerMissed: () => log.events.push(`${name} missed`),
     }
   }
   return (
@@ -96,6 +97,8 @@ test('<MD2Instance> pointer handlers fire for the instance under the pointer alo
   await userEvent.click(canvas, { position: overA })
   expect(log.events.filter((e) => e.includes('click'))).toEqual([`A click ${a}`])
   expect(log.crowd).toEqual([a])
+  // onPointerMissed: the click missed B (R3F calls it once per handler the click reaches: a set).
+  expect(new Set(log.events.filter((e) => e.includes('missed')))).toEqual(new Set(['B missed']))
 
   log.events.length = 0
   log.crowd.length = 0
@@ -109,6 +112,7 @@ test('<MD2Instance> pointer handlers fire for the instance under the pointer alo
   await userEvent.click(canvas, { position: empty })
   expect(log.events.filter((e) => e.includes('click'))).toEqual([])
   expect(log.crowd).toEqual([])
+  expect(new Set(log.events.filter((e) => e.includes('missed')))).toEqual(new Set(['A missed', 'B missed']))
 
   // The instance without handlers is hit by the crowd's own raycast, once.
   await userEvent.click(canvas, { position: overC })
