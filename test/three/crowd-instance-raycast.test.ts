@@ -12,10 +12,12 @@ import { findAnimation } from '../../src/core/format/animationTable'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { createMD2Geometry, getMD2RenderData } from '../../src/three/mesh/MD2Geometry'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { readAsset } from '../support/assets'
 import { crowdCamera } from '../support/cameras'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
+const weapon = parseMD2(readAsset('quake2/ogro/weapon.md2').slice(), { name: 'ogro/weapon.md2' })
 const camera = crowdCamera()
 const A = new Vector3(-40, 0, 0)
 const B = new Vector3(40, 0, 0)
@@ -143,6 +145,36 @@ describe("an instance's own raycast", () => {
       expect(hits).toBeGreaterThan(50)
     }
     geometry.dispose()
+    crowd.dispose()
+  })
+
+  it("counts the weapon a follower crowd draws on A as A's, and the follower then leaves it to A's object", () => {
+    const { crowd, a, b } = twoInstances()
+    const armed = new MD2Crowd(weapon, { limit: 4 })
+    followCrowd(armed, crowd)
+    crowd.update(0, camera)
+    // A ray through A's weapon that misses A's body (the weapon's box, scanned).
+    const box = armed.getPoseBounds(0, new Box3())
+    let through: Raycaster | undefined
+    for (let y = box.max.y; y >= box.min.y && !through; y -= 0.5)
+      for (let x = box.min.x; x <= box.max.x && !through; x += 0.5) {
+        const raycaster = rayAt(x, y)
+        if (raycaster.intersectObject(armed, false).length > 0 && raycaster.intersectObject(crowd, false).length === 0) through = raycaster
+      }
+    expect(through).toBeDefined()
+    const byFollower = through!.intersectObject(armed, false)
+    expect(byFollower.every((hit) => hit.object === armed && hit.instanceId === 0)).toBe(true)
+    crowd.setHitObject(0, a)
+    crowd.setHitObject(1, b)
+    // A's object reports the weapon's hits as A's; the follower's own raycast leaves them out.
+    const own = through!.intersectObject(a)
+    expect(own.map((hit) => hit.distance)).toEqual(byFollower.map((hit) => hit.distance))
+    expect(own.every((hit) => hit.object === a && hit.instanceId === 0)).toBe(true)
+    expect(through!.intersectObject(armed, false)).toEqual([])
+    expect(through!.intersectObject(b)).toEqual([])
+    crowd.setHitObject(0, null)
+    expect(through!.intersectObject(armed, false).length).toBe(byFollower.length)
+    armed.dispose()
     crowd.dispose()
   })
 

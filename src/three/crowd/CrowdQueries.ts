@@ -74,13 +74,17 @@ export class CrowdQueries {
     return target
   }
 
-  /** Hits against each drawn instance's animated triangles, as the crowd's (`instanceId`: the instance), but for those an object of their own reports (`setHitObject`). */
-  raycast(raycaster: Raycaster, intersects: Intersection[]): void {
+  /**
+   * Hits against each drawn instance's animated triangles, as the crowd's (`instanceId`: the instance), but for
+   * those an object of `owners`' reports (`setHitObject`: a follower passes its leader's).
+   */
+  raycast(raycaster: Raycaster, intersects: Intersection[], owners: CrowdQueries = this): void {
     const { instances } = this.crowd
-    const owned = this.hitObjects.length > 0
+    const hitObjects = owners.hitObjects
+    const owned = hitObjects.length > 0
     for (let k = 0; k < this.crowd.mesh.count; k++) {
       const i = instances.ids[k]!
-      if (owned && this.hitObjects[i] !== undefined) continue
+      if (owned && hitObjects[i] !== undefined) continue
       if (this.nearRay(i, raycaster)) this.hit(i, raycaster, intersects, this.crowd.mesh)
     }
   }
