@@ -4,7 +4,7 @@
  * has none, and the crowd again once the handlers or the instance are gone.
  */
 import { createRef } from 'react'
-import { Raycaster, Vector3, type Group } from 'three'
+import { Box3, Raycaster, Vector3, type Group } from 'three'
 import { describe, expect, it } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
@@ -14,6 +14,7 @@ import { readAsset } from '../support/assets'
 import { mount } from '../support/render'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
+const weapon = parseMD2(readAsset('quake2/ogro/weapon.md2').slice(), { name: 'ogro/weapon.md2' })
 const A = new Vector3(-40, 0, -100)
 const B = new Vector3(40, 0, -100)
 
@@ -71,5 +72,42 @@ describe('<MD2Instance> pointer handlers', () => {
     await r.advanceFrames(1, 1 / 60)
     expect(a.current!.index).toBe(slotA)
     expect(atA.intersectObject(c, false).length).toBe(hits.length)
+  })
+
+  it("count the weapon an <MD2Instances sync> draws on the instance as the instance's", async () => {
+    const crowd = createRef<MD2Crowd>()
+    const armed = createRef<MD2Crowd>()
+    const group = createRef<Group>()
+    const r = await mount(
+      <MD2Instances ref={crowd} model={ogro} limit={2}>
+        <MD2Instance ref={group} position={A.toArray()} frame={0} onClick={() => {}} />
+        <MD2Instances ref={armed} model={weapon} sync />
+      </MD2Instances>,
+    )
+    // The follower suspends once, while the following code loads.
+    for (let k = 0; k < 100 && !armed.current; k++) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      await r.advanceFrames(1, 1 / 60)
+    }
+    await r.advanceFrames(2, 1 / 60)
+    const c = crowd.current!
+    const w = armed.current!
+    expect(w.leader).toBe(c)
+    // A ray through the weapon that misses the body, scanned over the weapon's box.
+    c.updateMatrixWorld(true)
+    const box = w.getPoseBounds(0, new Box3()).applyMatrix4(w.matrixWorld)
+    const origin = new Vector3(0, 0, 5)
+    let through: Raycaster | undefined
+    for (let y = box.max.y; y >= box.min.y && !through; y -= 0.5)
+      for (let x = box.min.x; x <= box.max.x && !through; x += 0.5) {
+        const raycaster = new Raycaster(origin, new Vector3(x, y, box.max.z).sub(origin).normalize())
+        const hits = raycaster.intersectObject(c, true)
+        if (hits.length > 0 && raycaster.intersectObject(c, false).length === 0 && hits.every((hit) => hit.object === group.current))
+          through = raycaster
+      }
+    expect(through).toBeDefined()
+    // Through the whole scene, as R3F casts: only the instance's group reports it; the weapon's crowd leaves it.
+    expect(through!.intersectObject(w, false)).toEqual([])
+    await r.unmount()
   })
 })
