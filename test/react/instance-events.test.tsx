@@ -78,12 +78,13 @@ describe('<MD2Instance> pointer handlers', () => {
     const crowd = createRef<MD2Crowd>()
     const armed = createRef<MD2Crowd>()
     const group = createRef<Group>()
-    const r = await mount(
+    const scene = (handlers: object) => (
       <MD2Instances ref={crowd} model={ogro} limit={2}>
-        <MD2Instance ref={group} position={A.toArray()} frame={0} onClick={() => {}} />
+        <MD2Instance ref={group} position={A.toArray()} frame={0} {...handlers} />
         <MD2Instances ref={armed} model={weapon} sync />
-      </MD2Instances>,
+      </MD2Instances>
     )
+    const r = await mount(scene({}))
     // The follower suspends once, while the following code loads.
     for (let k = 0; k < 100 && !armed.current; k++) {
       await new Promise((resolve) => setTimeout(resolve, 10))
@@ -93,7 +94,7 @@ describe('<MD2Instance> pointer handlers', () => {
     const c = crowd.current!
     const w = armed.current!
     expect(w.leader).toBe(c)
-    // A ray through the weapon that misses the body, scanned over the weapon's box.
+    // Without handlers: a ray that hits the weapon's crowd and not the body's, scanned over the weapon's box.
     c.updateMatrixWorld(true)
     const box = w.getPoseBounds(0, new Box3()).applyMatrix4(w.matrixWorld)
     const origin = new Vector3(0, 0, 5)
@@ -101,13 +102,17 @@ describe('<MD2Instance> pointer handlers', () => {
     for (let y = box.max.y; y >= box.min.y && !through; y -= 0.5)
       for (let x = box.min.x; x <= box.max.x && !through; x += 0.5) {
         const raycaster = new Raycaster(origin, new Vector3(x, y, box.max.z).sub(origin).normalize())
-        const hits = raycaster.intersectObject(c, true)
-        if (hits.length > 0 && raycaster.intersectObject(c, false).length === 0 && hits.every((hit) => hit.object === group.current))
-          through = raycaster
+        if (raycaster.intersectObject(w, false).length > 0 && raycaster.intersectObject(c, false).length === 0) through = raycaster
       }
     expect(through).toBeDefined()
-    // Through the whole scene, as R3F casts: only the instance's group reports it; the weapon's crowd leaves it.
+    const weaponHits = through!.intersectObject(w, false).map((hit) => hit.distance)
+    // With a handler, the instance's group reports the weapon's hits; the weapon's crowd leaves them to it.
+    await r.update(scene({ onClick: () => {} }))
+    await r.advanceFrames(1, 1 / 60)
     expect(through!.intersectObject(w, false)).toEqual([])
+    const hits = through!.intersectObject(c, true)
+    expect(hits.map((hit) => hit.distance)).toEqual(weaponHits)
+    for (const hit of hits) expect([hit.object, hit.instanceId]).toEqual([group.current, 0])
     await r.unmount()
   })
 })
