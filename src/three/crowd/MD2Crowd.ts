@@ -287,9 +287,9 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
    */
   override raycast(raycaster: Raycaster, intersects: Intersection[]): void {
     // A follower leaves out the instances its first leader's hit objects report (its part of them with them).
-    let first: MD2Crowd = this
-    while (first.leader) first = first.leader
-    this.queries.raycast(raycaster, intersects, first.queries)
+    let first = this.leader
+    while (first?.leader) first = first.leader
+    this.queries.raycast(raycaster, intersects, (first ?? this).queries)
   }
 
   /**
