@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,bounds,crowd,browser,renderers] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,bounds,crowd,events,browser,renderers] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
  * npm run bench -- --only=cpu,control,bounds --against=<revision> [--rounds=N] [--quick]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
@@ -25,6 +25,7 @@ import { runAgainstBench } from './against'
 import { runAnimateCpuBench } from './animate-cpu'
 import { runArchiveBench } from './archive'
 import { runCrowdCpuBench } from './crowd-cpu'
+import { runInstanceEventsBench } from './instance-events'
 import { runAttachmentsBench } from './attachments'
 import { runPoseBoundsBench } from './pose-bounds'
 import { runAnimationControlBench, runQuake2LightingBench } from './animation-control'
@@ -44,7 +45,7 @@ const flags = new Map(
     }),
 )
 const folders = args.filter((arg) => !arg.startsWith('--'))
-const sections = new Set((flags.get('only') ?? 'parse,archive,cpu,control,attach,bounds,crowd,browser').split(','))
+const sections = new Set((flags.get('only') ?? 'parse,archive,cpu,control,attach,bounds,crowd,events,browser').split(','))
 const quick = flags.has('quick')
 const full = !flags.has('only') && !quick
 const write = flags.has('write') || (full && !flags.has('no-write'))
@@ -127,6 +128,12 @@ async function main(): Promise<void> {
   if (sections.has('crowd')) {
     console.log('\n[crowd] MD2Crowd.update for 10,000 instances')
     const table = runCrowdCpuBench(quick ? { rounds: 3, frames: 30 } : { rounds: 7, frames: 60 })
+    printTable(table)
+    tables.push(table)
+  }
+  if (sections.has('events')) {
+    console.log("\n[events] a pointer moving over 1,000 instances: per-instance handlers vs the crowd's")
+    const table = runInstanceEventsBench(quick ? { rounds: 3, moves: 40 } : { rounds: 7, moves: 80 })
     printTable(table)
     tables.push(table)
   }

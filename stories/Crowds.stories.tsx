@@ -1,10 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { useFrame, useThree } from '@react-three/fiber'
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { Vector3 } from 'three'
 import { expect, waitFor } from 'storybook/test'
 import soldierAnm from '../assets/ufoai/soldier-male/body.anm?raw'
 import {
+  MD2Instance,
+  MD2Instances,
   MD2Model,
   MD2Quake2Lighting,
   parseAnimationTable,
@@ -17,7 +19,7 @@ import {
 } from '../src/index'
 import { OGRO, OGRO_SKINS, SOLDIER, SOLDIER_SKIN } from './support/assets'
 import { useLiveArgs } from './support/live-args'
-import { difference, findStage } from './support/pixels'
+import { coverage, difference, findStage } from './support/pixels'
 import { Overlay } from './support/Stage'
 
 /**
@@ -270,5 +272,84 @@ export const ArmyCpu: Story = {
   play: async ({ canvasElement }) => {
     const stage = await findStage(canvasElement)
     await stage.expectModel(undefined, 0.02)
+  },
+}
+
+/** Enemies in the *Click To Kill* story. */
+const ENEMIES = 5
+
+/**
+ * A row of Ogros, each `<MD2Instance>` with its own `onClick`: a click plays that one's death (once, held on
+ * its last frame), as drei's `<Instance onClick>`; the hit is tested against the pose drawn, so a dead one
+ * lying on the floor is only hit where it lies. `stopPropagation` keeps the click from anything behind.
+ */
+function ClickToKill() {
+  const ogro = useMD2(OGRO)
+  const [dead, setDead] = useState<ReadonlySet<number>>(() => new Set())
+  return (
+    <>
+      <MD2Instances model={ogro} skin={OGRO_SKINS.igdosh!} limit={ENEMIES}>
+        {Array.from({ length: ENEMIES }, (_, i) => (
+          <MD2Instance
+            key={i}
+            position={[(i - (ENEMIES - 1) / 2) * 34, 0, 0]}
+            animation={dead.has(i) ? 'death1' : 'stand'}
+            loop={!dead.has(i)}
+            onClick={(event) => {
+              event.stopPropagation()
+              setDead((before) => new Set(before).add(i))
+            }}
+          />
+        ))}
+      </MD2Instances>
+      <Overlay at={{ x: 0.5, y: 0.95 }} role="status">
+        <span>
+          {dead.size} of {ENEMIES} dead: click one
+        </span>
+      </Overlay>
+    </>
+  )
+}
+
+/** A click at a point of the canvas given in fractions of its size, as the mouse sends it (down, up, click). */
+function clickAt(canvas: HTMLCanvasElement, x: number, y: number): void {
+  const box = canvas.getBoundingClientRect()
+  const at = {
+    clientX: box.left + x * box.width,
+    clientY: box.top + y * box.height,
+    bubbles: true,
+    cancelable: true,
+    pointerId: 1,
+    isPrimary: true,
+  }
+  canvas.dispatchEvent(new PointerEvent('pointerdown', { ...at, button: 0, buttons: 1 }))
+  canvas.dispatchEvent(new PointerEvent('pointerup', { ...at, button: 0, buttons: 0 }))
+  canvas.dispatchEvent(new MouseEvent('click', { ...at, button: 0 }))
+}
+
+/** Clicking an Ogro (`<MD2Instance onClick>`) plays its death; a click on empty space kills none. */
+export const ClickToKillStory: Story = {
+  name: 'Click To Kill',
+  render: () => <ClickToKill />,
+  // The army's controls do not apply here.
+  parameters: { stage: { camera: [0, 4, 150], target: [0, 0, 0], floor: null }, controls: { disable: true } },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    await stage.expectModel(undefined, 0.02)
+    // Above the middle Ogro's waist: his chest and head while he stands, nothing once he lies dead.
+    const chest = { left: 0.46, right: 0.54, top: 0.3, bottom: 0.48 }
+    const standing = await stage.until((p) => coverage(p, chest) > 0.15, 'the middle Ogro standing')
+    const status = () => canvasElement.querySelector('[role="status"]')?.textContent ?? ''
+    clickAt(stage.canvas, 0.02, 0.05)
+    await stage.next(4)
+    expect(status()).toMatch(/^0 of 5 dead/)
+    clickAt(stage.canvas, 0.5, 0.42)
+    await waitFor(() => expect(status()).toMatch(/^1 of 5 dead/))
+    const fallen = await stage.until((p) => coverage(p, chest) < 0.05, 'the middle Ogro lying dead')
+    expect(difference(standing, fallen, chest)).toBeGreaterThan(100)
+    // Where he stood is empty now: a second click there hits no one.
+    clickAt(stage.canvas, 0.5, 0.35)
+    await stage.next(4)
+    expect(status()).toMatch(/^1 of 5 dead/)
   },
 }

@@ -24,6 +24,7 @@ import type { followCrowd as followCrowdFunction } from '../three/crowd/followCr
 import type { MD2PoseSource } from './MD2Model.js'
 import { MD2LookContext, type MD2LookOwner, type MD2WornLook } from './MD2ModelContext.js'
 import { checkProps } from './checkProps.js'
+import { useInstanceEvents } from './instanceEvents.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
@@ -312,6 +313,8 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
 /**
  * One instance of the enclosing `<MD2Instances>`: a group (its position, rotation and scale place the
  * instance; children follow it) with `<MD2Model>`'s animation props, controller and events.
+ * Its pointer handlers (`onClick`, `onPointerOver`…) fire while the pointer is over the instance's current
+ * pose, as drei's `<Instance>`'s, and bubble to `<MD2Instances>` (`instanceId`: its `controllerRef`'s `index`).
  */
 export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(props, ref) {
   checkProps('MD2Instance', props)
@@ -382,6 +385,8 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   useLayoutEffect(() => (controller ? () => control.showFrame(frame.current ?? null) : undefined), [controller, control])
   const group = useRef<Group>(null)
   useImperativeHandle(ref, () => group.current!, [])
+  // Pointer handlers (`onClick`…) on the group: it raycasts its instance, as drei's `<Instance>`.
+  useInstanceEvents(group, crowd, index, groupProps, slots)
   // Before the crowd draws: the place (and a given controller's pose) go to the instance's slot.
   useFrame(() => {
     const node = group.current

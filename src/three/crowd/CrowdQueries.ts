@@ -1,6 +1,7 @@
-import { Matrix4, Mesh, Sphere, Vector3, type Box3, type InstancedMesh, type Intersection, type Raycaster } from 'three'
+import { Box3, Matrix4, Mesh, Ray, Sphere, Vector3, type InstancedMesh, type Intersection, type Object3D, type Raycaster } from 'three'
 import { readCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
 import { createPose, type MD2Pose } from '../../core/animation/pose.js'
+import { FRAME_HEADER_SIZE } from '../../core/format/spec.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { blendPoseYUp, blendVerticesYUp, type BlendTarget } from '../../core/animation/blendVertices.js'
 import { createMD2Geometry, getMD2RenderData } from '../mesh/MD2Geometry.js'
@@ -8,11 +9,16 @@ import type { CrowdInstances } from './CrowdInstances.js'
 
 /**
  * Questions about a crowd's instances as posed now, answered on the CPU: an instance's pose bounds, and
- * which drawn instances a ray hits (against their animated triangles). Queries, not a per-frame path:
- * each instance asked about is posed into one scratch mesh, made at the first question.
+ * which drawn instances a ray hits (against their animated triangles; an instance is posed only once the
+ * ray meets its sphere and its pose's box). Queries, not a per-frame path: each instance asked about is
+ * posed into one scratch mesh, made at the first question.
  */
 export class CrowdQueries {
   private scratch: { mesh: Mesh; pose: MD2Pose; target: BlendTarget } | undefined
+  /** Per instance, the object reporting its hits instead of the crowd (`setHitObject`); empty when none does. */
+  private readonly hitObjects: (Object3D | undefined)[] = []
+  /** Per frame, its vertices' least and greatest byte on each Quake axis (`frameByteBoxes`), at the first raycast. */
+  private frameBytes: Uint8Array | undefined
 
   constructor(
     private readonly crowd: {
@@ -27,7 +33,12 @@ export class CrowdQueries {
   /** Instance `i` posed into the scratch mesh (made at the first query): positions only, by the body's kernels. */
   private pose(i: number): Mesh {
     const scratch = (this.scratch ??= this.makeScratch())
-    const pose = readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
+    return this.posed(readCrowdPose(this.crowd.clock.poses, i, scratch.pose))
+  }
+
+  /** `pose` (the scratch pose, read from the crowd) written into the scratch mesh. */
+  private posed(pose: MD2Pose): Mesh {
+    const scratch = this.scratch!
     // The crowd's poses hold frames of its model (clamped as they are written).
     if (pose.fadeWeight > 0) blendPoseYUp(this.crowd.model, pose, scratch.target)
     else blendVerticesYUp(this.crowd.model, pose, scratch.target)
@@ -63,24 +74,90 @@ export class CrowdQueries {
     return target
   }
 
-  /** Hits against each drawn instance's animated triangles, as the crowd's (`instanceId`: the instance). */
-  raycast(raycaster: Raycaster, intersects: Intersection[]): void {
+  /**
+   * Hits against each drawn instance's animated triangles, as the crowd's (`instanceId`: the instance), but for
+   * those an object of `owners`' reports (`setHitObject`: a follower passes its leader's).
+   */
+  raycast(raycaster: Raycaster, intersects: Intersection[], owners: CrowdQueries = this): void {
     const { instances } = this.crowd
+    const hitObjects = owners.hitObjects
+    const owned = hitObjects.length > 0
     for (let k = 0; k < this.crowd.mesh.count; k++) {
       const i = instances.ids[k]!
-      instanceWorld.fromArray(instances.transforms, i * 16).premultiply(this.crowd.mesh.matrixWorld)
-      worldSphere.copy(instances.sphere).applyMatrix4(instanceWorld)
-      if (!raycaster.ray.intersectsSphere(worldSphere)) continue
-      const posed = this.pose(i)
-      posed.geometry.boundingSphere = instances.sphere
-      posed.matrixWorld.copy(instanceWorld)
-      const before = intersects.length
-      posed.raycast(raycaster, intersects)
-      for (let h = before; h < intersects.length; h++) {
-        intersects[h]!.instanceId = i
-        intersects[h]!.object = this.crowd.mesh
-      }
+      if (owned && hitObjects[i] !== undefined) continue
+      if (this.nearRay(i, raycaster)) this.hit(i, raycaster, intersects, this.crowd.mesh)
     }
+  }
+
+  /**
+   * From now on `object`'s raycast reports instance `i` (`raycastInstance`), and the crowd's leaves it
+   * out, so that a hit is reported once, by the object (an `<MD2Instance>` with pointer handlers, whose
+   * events then bubble to the crowd); `null` gives it back to the crowd.
+   */
+  setHitObject(i: number, object: Object3D | null): void {
+    if (object) this.hitObjects[i] = object
+    else if (i < this.hitObjects.length) {
+      this.hitObjects[i] = undefined
+      // Trimmed, so that a crowd whose objects are gone skips the look-up again.
+      let end = this.hitObjects.length
+      while (end > 0 && this.hitObjects[end - 1] === undefined) end--
+      this.hitObjects.length = end
+    }
+  }
+
+  /** Hits against instance `i` alone, if it is drawn (placed, not hidden, in view), reported as `object`'s. */
+  raycastInstance(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
+    const { instances } = this.crowd
+    if (i < 0 || i >= instances.size || instances.hidden[i]) return
+    // Its sphere first: the walk over the drawn list below is only for an instance near the ray.
+    if (!this.nearRay(i, raycaster)) return
+    const ids = instances.ids
+    let k = 0
+    const drawn = this.crowd.mesh.count
+    while (k < drawn && ids[k] !== i) k++
+    if (k < drawn) this.hit(i, raycaster, intersects, object)
+  }
+
+  /** Whether the ray meets instance `i`'s all-frames sphere; leaves its world matrix in `instanceWorld`. */
+  private nearRay(i: number, raycaster: Raycaster): boolean {
+    instanceWorld.fromArray(this.crowd.instances.transforms, i * 16).premultiply(this.crowd.mesh.matrixWorld)
+    worldSphere.copy(this.crowd.instances.sphere).applyMatrix4(instanceWorld)
+    return raycaster.ray.intersectsSphere(worldSphere)
+  }
+
+  /**
+   * Instance `i`'s hits, as `object`'s, once the ray met its sphere (`nearRay`, whose matrix it reads): the
+   * box of its pose first (`poseBox`, from its keyframes' boxes), and only then its pose blended and its
+   * triangles met.
+   */
+  private hit(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
+    const scratch = (this.scratch ??= this.makeScratch())
+    const pose = readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
+    const box = this.poseBox(pose)
+    localRay.copy(raycaster.ray).applyMatrix4(inverseWorld.copy(instanceWorld).invert())
+    if (!localRay.intersectsBox(box)) return
+    const posed = this.posed(pose)
+    posed.geometry.boundingSphere = this.crowd.instances.sphere
+    posed.geometry.boundingBox = box
+    posed.matrixWorld.copy(instanceWorld)
+    const before = intersects.length
+    posed.raycast(raycaster, intersects)
+    for (let h = before; h < intersects.length; h++) {
+      intersects[h]!.instanceId = i
+      intersects[h]!.object = object
+    }
+  }
+
+  /**
+   * The box of `pose` in the model's space, Y-up: per axis, the blend of its keyframes' boxes (every vertex
+   * blends between its places in the two, so stays between the boxes' blend), and during a crossfade the
+   * union with the outgoing blend's. Each frame's box is read from its extreme bytes, found once per crowd.
+   */
+  private poseBox(pose: MD2Pose): Box3 {
+    const extremes = (this.frameBytes ??= frameByteBoxes(this.crowd.model))
+    blendBox(this.crowd.model, extremes, pose.from, pose.to, pose.t, poseBox.makeEmpty())
+    if (pose.fadeWeight > 0) blendBox(this.crowd.model, extremes, pose.fadeFrom, pose.fadeTo, pose.fadeT, poseBox)
+    return poseBox
   }
 
   dispose(): void {
@@ -91,3 +168,48 @@ export class CrowdQueries {
 const instanceWorld = new Matrix4()
 const corner = new Vector3()
 const worldSphere = new Sphere()
+const inverseWorld = new Matrix4()
+const localRay = new Ray()
+const poseBox = new Box3()
+/** Model units the pose box is grown by: more than the kernels' float rounding. */
+const ROUNDING = 1e-3
+
+/** Per frame of `model`, its vertices' least then greatest byte on each Quake axis (6 bytes a frame). */
+function frameByteBoxes(model: MD2ModelData): Uint8Array {
+  const { frameData: data, frameStride: stride } = model
+  const { numFrames, numVertices } = model.header
+  const out = new Uint8Array(numFrames * 6)
+  for (let f = 0; f < numFrames; f++) {
+    const start = f * stride + FRAME_HEADER_SIZE
+    out.fill(255, f * 6, f * 6 + 3)
+    for (let v = start; v < start + numVertices * 4; v += 4)
+      for (let q = 0; q < 3; q++) {
+        const b = data[v + q]!
+        if (b < out[f * 6 + q]!) out[f * 6 + q] = b
+        if (b > out[f * 6 + 3 + q]!) out[f * 6 + 3 + q] = b
+      }
+  }
+  return out
+}
+
+/** Grows `box` (Y-up) by the box of the blend of frames `from` → `to` at `t`, a hair larger for the rounding. */
+function blendBox(model: MD2ModelData, extremes: Uint8Array, from: number, to: number, t: number, box: Box3): void {
+  const m = model.frameTransforms
+  for (let c = 0; c < 3; c++) {
+    // Y-up axis c is Quake axis (c + 1) mod 3.
+    const q = (c + 1) % 3
+    let lo = 0
+    let hi = 0
+    for (let k = 0; k < 2; k++) {
+      const f = k === 0 ? from : to
+      const w = k === 0 ? 1 - t : t
+      const a = m[f * 6 + 3 + q]! + m[f * 6 + q]! * extremes[f * 6 + q]!
+      const b = m[f * 6 + 3 + q]! + m[f * 6 + q]! * extremes[f * 6 + 3 + q]!
+      // A negative scale turns the bytes' order; a weight outside [0, 1] (a blend past its pair) turns the box's.
+      lo += w * (w >= 0 === a <= b ? a : b)
+      hi += w * (w >= 0 === a <= b ? b : a)
+    }
+    if (lo - ROUNDING < box.min.getComponent(c)) box.min.setComponent(c, lo - ROUNDING)
+    if (hi + ROUNDING > box.max.getComponent(c)) box.max.setComponent(c, hi + ROUNDING)
+  }
+}

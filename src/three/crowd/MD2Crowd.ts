@@ -7,6 +7,7 @@ import {
   type Intersection,
   type Material,
   type Matrix4,
+  type Object3D,
   type Raycaster,
 } from 'three'
 import { findAnimation, type AnimationSelector } from '../../core/format/animationTable.js'
@@ -283,9 +284,36 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     return this.queries.poseBounds(i, target)
   }
 
-  /** Hits against each drawn instance's animated triangles, nearest first by the caller's sort; `instanceId` is the instance. */
+  /**
+   * Hits against each drawn instance's animated triangles, nearest first by the caller's sort; `instanceId` is
+   * the instance. An instance given its own hit object (`setHitObject`) is left to that object's raycast.
+   */
   override raycast(raycaster: Raycaster, intersects: Intersection[]): void {
-    this.queries.raycast(raycaster, intersects)
+    // A follower leaves out the instances its first leader's hit objects report (its part of them with them).
+    let first = this.leader
+    while (first?.leader) first = first.leader
+    this.queries.raycast(raycaster, intersects, (first ?? this).queries)
+  }
+
+  /**
+   * Hits against instance `i` alone, if drawn (placed, not hidden, in view), and its followers' instance `i`
+   * (`followCrowd`), reported as `object`'s with `instanceId` `i`: the raycast of an object standing for one
+   * instance (as drei's `<Instance>`).
+   */
+  raycastInstance(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
+    this.queries.raycastInstance(i, raycaster, intersects, object)
+    // What its followers draw on it (a weapon, a head) is part of the instance.
+    for (const follower of this.parts.link?.followers ?? []) follower.owner.raycastInstance(i, raycaster, intersects, object)
+  }
+
+  /**
+   * Lets `object` report instance `i`'s hits (its raycast calls `raycastInstance`), and the raycasts of the
+   * crowd and its followers leave it out, so that each hit is reported once; `null` gives it back to the crowd. As a child
+   * of the crowd, the object is met by a recursive raycast of the crowd, and its events bubble to it.
+   */
+  setHitObject(i: number, object: Object3D | null): void {
+    this.instances.checkIndex(i)
+    this.queries.setHitObject(i, object)
   }
 
   /**
