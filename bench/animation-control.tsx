@@ -7,7 +7,7 @@ import type { MD2AnimationController } from '../src/core/animation/MD2AnimationC
 import { parseMD2 } from '../src/core/format/parseMD2'
 import type { MD2ModelData } from '../src/core/format/types'
 import { MD2Model } from '../src/react/MD2Model'
-import { MD2Quake2Lighting } from '../src/react/MD2Quake2Lighting'
+import { MD2Quake2Lighting } from '../src/react/looks/MD2Quake2Lighting'
 import { useMD2Animation } from '../src/react/useMD2Animation'
 import { OGRO, readArrayBuffer } from './lib/models'
 import { compareOgros, compareScenes } from './lib/compare'

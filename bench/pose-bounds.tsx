@@ -2,7 +2,7 @@
  * Pose bounds on the CPU: N running ogros with `<MD2PoseBounds>` (the box of the pose found in the pass
  * that writes the vertices) against N with the default all-frames box, same run, alternating.
  */
-import { MD2PoseBounds } from '../src/react/MD2PoseBounds'
+import { MD2PoseBounds } from '../src/react/looks/MD2PoseBounds'
 import { compareOgros, type CountedCompareOptions } from './lib/compare'
 import { type Table, fmt, perFrameNote, ratio } from './lib/stats'
 

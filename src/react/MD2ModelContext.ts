@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react'
+import { createContext, isValidElement, useContext, type ReactNode } from 'react'
 import type { BufferGeometry, Object3D } from 'three'
 import type { MD2Pose } from '../core/animation/pose.js'
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
@@ -70,4 +70,16 @@ export const MD2LookContext = createContext<MD2LookOwner | null>(null)
 /** The nearest enclosing `<MD2Model>`, or null. */
 export function useMD2ModelContext(): MD2ModelContextValue | null {
   return useContext(MD2ModelContext)
+}
+
+/** Marks a component as a look (`looks/`), so that `<MD2Player>` dresses its weapon with it too. */
+export function markLook<T extends object>(component: T): T {
+  looks.add(component)
+  return component
+}
+const looks = new WeakSet<object>()
+
+/** Whether `node` is a look element (`<MD2Shell>`…), as `<MD2Player>` hands its looks to its weapon. */
+export function isLookElement(node: ReactNode): boolean {
+  return isValidElement(node) && typeof node.type !== 'string' && looks.has(node.type as object)
 }

@@ -1,10 +1,10 @@
 import type { ThreeElements } from '@react-three/fiber'
 import { forwardRef, useLayoutEffect, useMemo } from 'react'
 import type { Mesh } from 'three'
-import { warnOnce } from '../core/warnOnce.js'
-import { createMD2ShadowMaterial } from '../three/materials/shadowMaterial.js'
-import { createMD2ShadowGeometry, placeBlobShadow } from '../three/mesh/shellShadowGeometry.js'
-import type { MD2LookOwner, MD2PoseLayer } from './MD2ModelContext.js'
+import { warnOnce } from '../../core/warnOnce.js'
+import { createMD2ShadowMaterial } from '../../three/materials/shadowMaterial.js'
+import { createMD2ShadowGeometry, placeBlobShadow } from '../../three/mesh/shellShadowGeometry.js'
+import type { MD2LookOwner, MD2PoseLayer } from '../MD2ModelContext.js'
 import { WornLook, layerMeshProps, markLook, useLayerOwner, useLayerResources } from './useLayerOwner.js'
 
 export interface MD2BlobShadowProps extends Omit<ThreeElements['mesh'], 'ref' | 'geometry' | 'material' | 'children'> {

@@ -1,9 +1,9 @@
 import { useLayoutEffect, useMemo, type ReactNode } from 'react'
-import type { MD2ModelData } from '../core/format/types.js'
-import type { Quake2LightFlags } from '../core/lighting/quake2Light.js'
-import { warnOnce } from '../core/warnOnce.js'
-import { Quake2Lighting } from '../three/materials/Quake2Lighting.js'
-import type { MD2LookOwner, MD2PoseLayer } from './MD2ModelContext.js'
+import type { MD2ModelData } from '../../core/format/types.js'
+import type { Quake2LightFlags } from '../../core/lighting/quake2Light.js'
+import { warnOnce } from '../../core/warnOnce.js'
+import { Quake2Lighting } from '../../three/materials/Quake2Lighting.js'
+import type { MD2LookOwner, MD2PoseLayer } from '../MD2ModelContext.js'
 import { WornLook, markLook, useLayerOwner } from './useLayerOwner.js'
 
 export interface MD2Quake2LightingProps extends Quake2LightFlags {

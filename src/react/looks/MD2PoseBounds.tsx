@@ -1,6 +1,6 @@
 import { useLayoutEffect, useMemo, type ReactNode } from 'react'
-import { poseBox } from '../core/animation/blendVerticesBounded.js'
-import type { MD2PoseLayer } from './MD2ModelContext.js'
+import { poseBox } from '../../core/animation/blendVerticesBounded.js'
+import type { MD2PoseLayer } from '../MD2ModelContext.js'
 import { WornLook, markLook, useLayerOwner } from './useLayerOwner.js'
 
 /**

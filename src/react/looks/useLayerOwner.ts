@@ -1,8 +1,9 @@
-import { isValidElement, useContext, useEffect, useLayoutEffect, useMemo, type ReactNode } from 'react'
+import { useContext, useEffect, useLayoutEffect, useMemo } from 'react'
 import { Mesh, type BufferGeometry, type Material } from 'three'
-import type { MD2ModelData } from '../core/format/types.js'
-import { warnOnce } from '../core/warnOnce.js'
-import { MD2LookContext, type MD2LookOwner, type MD2WornLook } from './MD2ModelContext.js'
+import type { MD2ModelData } from '../../core/format/types.js'
+import { warnOnce } from '../../core/warnOnce.js'
+import { MD2LookContext, type MD2LookOwner, type MD2WornLook } from '../MD2ModelContext.js'
+export { markLook } from '../MD2ModelContext.js'
 
 /**
  * What a look (`<MD2Shell>`, `<MD2BlobShadow>`, `<MD2Quake2Lighting>`, `<MD2PoseBounds>`) dresses: the nearest
@@ -16,18 +17,6 @@ export function useLayerOwner(component: string): MD2LookOwner | null {
       `<${component}> dresses the <MD2Model>, <MD2Player>, <MD2Instances> or <MD2Instance> it is put in, and is in none; drawing nothing`,
     )
   return owner
-}
-
-/** Marks a component as a look, so that `<MD2Player>` dresses its weapon with it too. */
-export function markLook<T extends object>(component: T): T {
-  looks.add(component)
-  return component
-}
-const looks = new WeakSet<object>()
-
-/** Whether `node` is a look element (`<MD2Shell>`…), as `<MD2Player>` hands its looks to its weapon. */
-export function isLookElement(node: ReactNode): boolean {
-  return isValidElement(node) && typeof node.type !== 'string' && looks.has(node.type as object)
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { ThreeElements } from '@react-three/fiber'
 import { forwardRef, useLayoutEffect } from 'react'
 import type { Mesh } from 'three'
-import type { ShellSpec } from '../core/lighting/quake2Light.js'
-import { createMD2ShellMaterial, setShellColor } from '../three/materials/shellMaterial.js'
-import { createMD2ShellGeometry } from '../three/mesh/shellShadowGeometry.js'
-import type { MD2LookOwner } from './MD2ModelContext.js'
+import type { ShellSpec } from '../../core/lighting/quake2Light.js'
+import { createMD2ShellMaterial, setShellColor } from '../../three/materials/shellMaterial.js'
+import { createMD2ShellGeometry } from '../../three/mesh/shellShadowGeometry.js'
+import type { MD2LookOwner } from '../MD2ModelContext.js'
 import { WornLook, layerMeshProps, markLook, useLayerOwner, useLayerResources } from './useLayerOwner.js'
 
 export interface MD2ShellProps extends Omit<ThreeElements['mesh'], 'ref' | 'geometry' | 'material' | 'children'> {
