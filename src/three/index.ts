@@ -28,3 +28,13 @@ export { exportGLTF, type ExportGLTFOptions } from './convert/exportGLTF.js'
 export { MD2Crowd, type MD2CrowdOptions } from './crowd/MD2Crowd.js'
 export { followCrowd, type CrowdFollowOptions } from './crowd/followCrowd.js'
 export { MD2CrowdInstance } from './crowd/MD2CrowdInstance.js'
+export { createMD2MorphGeometry, type CreateMD2MorphGeometryOptions, type MD2Handedness } from './mesh/createMD2MorphGeometry.js'
+export { threeAnimationGroups } from '../core/format/threeAnimationGroups.js'
+export { MD2Character } from './character/MD2Character.js'
+export { MD2CharacterComplex, type MD2CharacterControls } from './character/MD2CharacterComplex.js'
+export {
+  MD2CharacterMesh,
+  type MD2CharacterConfig,
+  type MD2CharacterAnimations,
+  type MD2CharacterOptions,
+} from './character/MD2CharacterParts.js'
