@@ -66,11 +66,14 @@ export async function watchedPage(browser, viewport = { width: 800, height: 600 
  * Chromium. `app` holds the `page`, the paths it requested (`requests`), `state()`, the app's state now as
  * plain data (`window[probe].state()`; undefined until the app has set its probe), and
  * `waitFor(accept, what, ms = timeout)`, which polls `state()` until `accept` holds and returns that
- * state, or fails naming `what` and `lastSeen(state)`. Then checks (with `check`) that nothing went wrong
+ * state, or fails naming `what` and `lastSeen(state)`. `path` opens another page of the app than index.html. Then checks (with `check`) that nothing went wrong
  * on the page: no console error, page error or failed request. Closes the browser and the server
  * whatever happened.
  */
-export async function testApp({ chromium, dist, probe, check, timeout, lastSeen = (state) => `last ${JSON.stringify(state)}` }, test) {
+export async function testApp(
+  { chromium, dist, probe, check, timeout, path = '', lastSeen = (state) => `last ${JSON.stringify(state)}` },
+  test,
+) {
   const server = await serve(dist)
   const browser = await launch(chromium)
   try {
@@ -85,7 +88,7 @@ export async function testApp({ chromium, dist, probe, check, timeout, lastSeen 
         await page.waitForTimeout(100)
       }
     }
-    await page.goto(server.url)
+    await page.goto(server.url + path)
     await test({ page, requests, state, waitFor })
     await check('no console error, page error or failed request', async () => {
       expect(problems.length === 0, problems.join('\n      '))
