@@ -328,8 +328,9 @@ async function loadCharacters({ n, Class }: { n: number; Class: new () => unknow
           const character = new Class() as CharacterLike
           character.root.position.set(...position)
           character.onLoadComplete = () => {
-            character.setWeapon(0)
+            // In this order: three's setWeapon before any setAnimation throws (it syncs to no clip).
             character.setAnimation('run')
+            character.setWeapon(0)
             resolve(character)
           }
           character.loadParts(config)

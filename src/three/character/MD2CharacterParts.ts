@@ -60,16 +60,15 @@ export interface MD2CharacterOptions {
 }
 
 /** A body or weapon mesh: three's part meshes carry both materials, and here the model they draw. */
-export class MD2CharacterMesh extends Mesh<BufferGeometry, MeshLambertMaterial> {
+export class MD2CharacterMesh extends Mesh<BufferGeometry & { animations: MD2Animation[] }, MeshLambertMaterial> {
   readonly materialTexture: MeshLambertMaterial
   readonly materialWireframe: MeshLambertMaterial
   /** The parsed model the mesh draws (shared by every character made with `shareParts`). */
   readonly model: MD2ModelData
 
-  constructor(model: MD2ModelData, animations: readonly MD2Animation[], skin: Texture | undefined) {
-    const geometry = createMD2Geometry(model)
+  constructor(model: MD2ModelData, animations: MD2Animation[], skin: Texture | undefined) {
     // Three's GUI builds its animation menu from `geometry.animations` by name.
-    ;(geometry as BufferGeometry & { animations: readonly MD2Animation[] }).animations = animations
+    const geometry = Object.assign(createMD2Geometry(model), { animations })
     const materialTexture = new MeshLambertMaterial({ color: 0xffffff, wireframe: false, map: skin ?? null })
     super(geometry, materialTexture)
     this.materialTexture = materialTexture
@@ -192,8 +191,7 @@ export abstract class MD2CharacterParts {
 
   protected setBody(mesh: MD2CharacterMesh): void {
     this.meshBody = mesh
-    const animations = (mesh.geometry as BufferGeometry & { animations: MD2Animation[] }).animations
-    this.controller = new MD2AnimationController(mesh.model, animations)
+    this.controller = new MD2AnimationController(mesh.model, mesh.geometry.animations)
   }
 
   setWireframe(wireframeEnabled: boolean): void {
