@@ -131,9 +131,9 @@ export abstract class MD2CharacterParts {
 
   /** Loads the body, weapons and skins of three's config; `onLoadComplete` is called when all are in. */
   loadParts(config: MD2CharacterConfig): void {
+    checkConfig(config)
     this.readConfig(config)
-    const weapons = config.weapons ?? []
-    const skins = config.skins ?? []
+    const { weapons, skins } = config
     this.loadCounter = weapons.length * 2 + skins.length + 1
     let failed = false
     const loaded = () => {
@@ -227,6 +227,21 @@ export abstract class MD2CharacterParts {
     writeMD2Pose(this.meshBody.geometry, controller.pose)
     const weapon = this.meshWeapon
     if (weapon) writeMD2Pose(weapon.geometry, clampPoseFrames(copyPose(this.weaponPose, controller.pose), weapon.model))
+  }
+}
+
+/** Three's config shape, or an `MD2Error` naming the field that is not. */
+function checkConfig(config: MD2CharacterConfig): void {
+  const isText = (value: unknown) => typeof value === 'string'
+  const bad = (field: string, wanted: string, value: unknown) =>
+    new MD2Error('BAD_ARGUMENT', `MD2Character.loadParts: config.${field} is ${JSON.stringify(value) ?? String(value)}, not ${wanted}`)
+  if (typeof config !== 'object' || config === null)
+    throw new MD2Error('BAD_ARGUMENT', `MD2Character.loadParts: the config is ${String(config)}, not an object`)
+  if (!isText(config.baseUrl)) throw bad('baseUrl', 'a URL prefix (a string)', config.baseUrl)
+  if (!isText(config.body)) throw bad('body', "the body's file name", config.body)
+  if (!Array.isArray(config.skins) || !config.skins.every(isText)) throw bad('skins', 'an array of file names', config.skins)
+  if (!Array.isArray(config.weapons) || !config.weapons.every((pair) => Array.isArray(pair) && isText(pair[0]) && isText(pair[1]))) {
+    throw bad('weapons', 'an array of [model, skin] file names', config.weapons)
   }
 }
 
