@@ -140,7 +140,7 @@ const CASES = [
   {
     name: 'character',
     label: "three.js's `MD2Character` code on the library (`/three`)",
-    budget: 16,
+    budget: 18,
     code: app(
       `import { MD2Character } from 'react-three-md2/three'`,
       '',
