@@ -11,7 +11,6 @@ import { parseMD2 } from '../../src/core/format/parseMD2'
 import { threeAnimationGroups } from '../../src/core/format/threeAnimationGroups'
 import { createMD2Geometry, getMD2RenderData, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
 import { createMD2MorphGeometry } from '../../src/three/mesh/createMD2MorphGeometry'
-import { MD2Loader } from '../../src/three/loaders/MD2Loader'
 import { readAsset } from '../support/assets'
 import { expectMD2Error } from '../support/errors'
 
@@ -116,13 +115,5 @@ describe('threeAnimationGroups', () => {
     expect(ratamahatta.animations).toHaveLength(27)
     const pain = threeAnimationGroups(ratamahatta).find((a) => a.name === 'pain')!
     expect(pain.end - pain.start + 1).toBe(12)
-  })
-
-  it("is an option of MD2Loader (setAnimationTable takes it): the model comes with three's list", () => {
-    const model = new MD2Loader().setAnimationTable(threeAnimationGroups).parse(bytes, 'tris.md2')
-    expect(model.animations.map((a) => [a.name, a.start, a.end])).toEqual(
-      threeAnimationGroups(ratamahatta).map((a) => [a.name, a.start, a.end]),
-    )
-    expect(new MD2Loader().parse(bytes, 'tris.md2').animations).toHaveLength(27)
   })
 })

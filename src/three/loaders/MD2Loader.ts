@@ -1,5 +1,4 @@
 import { isMD2Error } from '../../core/MD2Error.js'
-import { resolveAnimations } from '../../core/format/animationTable.js'
 import { parseMD2 } from '../../core/format/parseMD2.js'
 import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
 import { FormatLoader } from './fetchBytes.js'
@@ -24,13 +23,10 @@ export function md2SourceUrl(model: MD2ModelData): string | undefined {
  * `MD2Error` naming the URL: `LOAD_FAILED` for the fetch, the parser's code otherwise.
  */
 export class MD2Loader extends FormatLoader<MD2ModelData> {
-  /**
-   * An animation table to apply instead of grouping frames by name, or a function making one from the parsed
-   * model (`threeAnimationGroups` lists them as three.js does).
-   */
-  animationTable: readonly MD2AnimationDef[] | ((model: MD2ModelData) => readonly MD2AnimationDef[]) | undefined
+  /** An animation table to apply instead of grouping frames by name. */
+  animationTable: readonly MD2AnimationDef[] | undefined
 
-  setAnimationTable(table: readonly MD2AnimationDef[] | ((model: MD2ModelData) => readonly MD2AnimationDef[]) | undefined): this {
+  setAnimationTable(table: readonly MD2AnimationDef[] | undefined): this {
     this.animationTable = table
     return this
   }
@@ -45,12 +41,7 @@ export class MD2Loader extends FormatLoader<MD2ModelData> {
 
   parse(data: ArrayBuffer | Uint8Array, name?: string): MD2ModelData {
     try {
-      const table = this.animationTable
-      if (typeof table !== 'function') return parseMD2(data, { name, animations: table })
-      const model = parseMD2(data, { name })
-      // Checked as any table is: an entry that does not fit the frames is skipped with a warning.
-      model.animations = resolveAnimations(model.frameNames, table(model), model.warnings)
-      return model
+      return parseMD2(data, { name, animations: this.animationTable })
     } catch (error) {
       throw isMD2Error(error) && name !== undefined ? error.withFile(name) : error
     }
