@@ -200,6 +200,83 @@ function countAt(ms: number, a: [number, number], b: [number, number]): number {
 
 const MB = 1024 * 1024
 
+/**
+ * Coming from three.js: N Ogros as N `MD2Character`s, the library's against three.js's own (three's code as its
+ * webgl_loader_md2 page writes it, each character loaded by `loadParts`, armed and running), pages alternating.
+ */
+export async function runCharacterBench(options: {
+  counts: number[]
+  rounds: number
+  frames: number
+  maxMsPerPage: number
+}): Promise<Table> {
+  const served = await serve()
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] })
+  const libs = ['md2-character', 'three-character']
+  try {
+    const samples = new Map<string, AnimateSample[]>()
+    for (let round = 0; round < options.rounds; round++) {
+      for (const n of options.counts) {
+        for (const lib of round % 2 ? [...libs].reverse() : libs) {
+          const key = `${lib}:${n}`
+          samples.set(key, [...(samples.get(key) ?? []), await animatePage(browser, served.url, lib, n, options)])
+          process.stdout.write('.')
+        }
+      }
+    }
+    process.stdout.write('\n')
+    const cell = (lib: string, n: number) => {
+      const list = samples.get(`${lib}:${n}`)!
+      return {
+        frameMs: median(list.map((s) => s.frameMs)),
+        cpuMs: median(list.map((s) => s.cpuMs)),
+        host: median(list.map((s) => s.host)),
+        gpu: list[0]!.gpu,
+        frames: list.reduce((t, s) => t + s.frames, 0),
+      }
+    }
+    const gpuMB = (gpu: Record<string, number>) => Object.values(gpu).reduce((a, b) => a + b, 0) / MB
+    const rows = options.counts.flatMap((n) => {
+      const md2 = cell('md2-character', n)
+      const three = cell('three-character', n)
+      return [
+        [
+          n,
+          "library's MD2Character",
+          fmt(md2.frameMs, 1),
+          fmt(md2.cpuMs, 2),
+          fmt(gpuMB(md2.gpu), 1),
+          fmt(md2.host / MB, 1),
+          ratio(three.frameMs / md2.frameMs, 1),
+          md2.frames,
+        ],
+        [
+          n,
+          "three.js's MD2Character",
+          fmt(three.frameMs, 1),
+          fmt(three.cpuMs, 2),
+          fmt(gpuMB(three.gpu), 1),
+          fmt(three.host / MB, 1),
+          '1×',
+          three.frames,
+        ],
+      ]
+    })
+    return {
+      title: "Coming from three.js: N armed, running Ogros as MD2Characters, the library's vs three.js's",
+      note:
+        `${options.rounds} round(s), pages alternating, ${options.frames} frames a page (≤ ${fmt(options.maxMsPerPage / 1000, 0)} s). ` +
+        'frame ms = JS + waiting for the GPU (a 1-pixel readPixels); JS ms = update() of every character and the render call. ' +
+        'GPU MB = geometry and morph data handed to WebGL; heap MB = JS heap + array buffers after a full GC.',
+      head: ['N', 'class', 'frame ms', 'JS ms', 'GPU MB', 'heap MB', 'speed-up', 'frames timed'],
+      rows,
+    }
+  } finally {
+    await browser.close()
+    await served.close()
+  }
+}
+
 export async function runBrowserBench(
   options: BrowserOptions,
 ): Promise<{ animate: Table; memory: Table; load: Table; crowd?: Table; renderers?: Table }> {

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,bounds,crowd,events,browser,renderers] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,bounds,crowd,events,browser,renderers,three-compat] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
  * npm run bench -- --only=cpu,control,bounds --against=<revision> [--rounds=N] [--quick]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
@@ -10,6 +10,8 @@
  *    The GPU crowd per renderer (WebGLRenderer, WebGPURenderer on WebGPU and on WebGL2) is part of
  *    `browser`; `--only=renderers` runs that table alone. `--compute` adds the crowd with
  *    `decode: "compute"` on WebGPU to it (the keyframe blend in a compute pass).
+ *
+ * three-compat (not in a full run): N Ogros as three.js's MD2Character and as the library's, in Chromium.
  *
  * --against=<revision>: the CPU rows of `cpu`, `control` and `bounds` for this checkout and for a git
  * revision side by side in one process, alternating (bench/against.tsx), instead of those sections' tables.
@@ -29,7 +31,7 @@ import { runInstanceEventsBench } from './instance-events'
 import { runAttachmentsBench } from './attachments'
 import { runPoseBoundsBench } from './pose-bounds'
 import { runAnimationControlBench, runQuake2LightingBench } from './animation-control'
-import { CHROMIUM, type RendererOptions, consoleMessages, runBrowserBench, runRendererBench } from './browser'
+import { CHROMIUM, type RendererOptions, consoleMessages, runBrowserBench, runCharacterBench, runRendererBench } from './browser'
 import { ASSETS, ROOT, listModels } from './lib/models'
 import { CLOCK, type Table, markdownTable, printTable } from './lib/stats'
 import { runParseBench } from './parse'
@@ -170,6 +172,16 @@ async function main(): Promise<void> {
     printTable(table)
     tables.push(table)
     console.log(`(renderers: ${((Date.now() - started) / 60000).toFixed(1)} min)`)
+  }
+  if (sections.has('three-compat')) {
+    console.log("\n[three-compat] browser: N MD2Characters, the library's vs three.js's")
+    const table = await runCharacterBench(
+      quick
+        ? { counts: [50, 200], rounds: 1, frames: 15, maxMsPerPage: 5000 }
+        : { counts: [50, 200], rounds: 2, frames: 30, maxMsPerPage: 8000 },
+    )
+    printTable(table)
+    tables.push(table)
   }
   if (sections.has('browser')) {
     console.log('\n[3/4, 4/4] browser: building the page, then N = 50, 200, 500 for each library, the GPU crowd, per renderer, then load')

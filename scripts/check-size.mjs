@@ -66,6 +66,10 @@ const CASES = [
       LIBRARY('react[/\\\\]MD2(Shell|BlobShadow|Quake2Lighting|PoseBounds)'),
       LIBRARY('core[/\\\\]animation[/\\\\](blendPoseInto|blendVerticesLit|blendVerticesBounded|poseBounds)'),
       LIBRARY('core[/\\\\]tags'),
+      // three.js's character classes and morph geometry are modules of their own.
+      LIBRARY('three[/\\\\]character'),
+      LIBRARY('three[/\\\\]mesh[/\\\\]createMD2MorphGeometry'),
+      LIBRARY('core[/\\\\]format[/\\\\]threeAnimationGroups'),
     ],
   },
   {
@@ -132,6 +136,32 @@ const CASES = [
 })`,
     ),
     forbid: [...ARCHIVES, ...WEBGPU, LIBRARY('react')],
+  },
+  {
+    name: 'character',
+    label: "three.js's `MD2Character` code on the library (`/three`)",
+    budget: 18,
+    code: app(
+      `import { MD2Character } from 'react-three-md2/three'`,
+      '',
+      `const character = new MD2Character()
+character.onLoadComplete = () => character.setAnimation('run')
+character.loadParts({ baseUrl: '/players/ogro/', body: 'tris.md2', skins: ['igdosh.png'], weapons: [['weapon.md2', 'weapon.png']] })
+setInterval(() => character.update(1 / 60), 16)`,
+    ),
+    forbid: [...ARCHIVES, ...WEBGPU, LIBRARY('react'), LIBRARY('three[/\\\\]crowd')],
+  },
+  {
+    name: 'three-character',
+    label: "… and three.js's own `MD2Character` (for comparison)",
+    code: app(
+      `import { MD2Character } from 'three/addons/misc/MD2Character.js'`,
+      '',
+      `const character = new MD2Character()
+character.onLoadComplete = () => character.setAnimation('run')
+character.loadParts({ baseUrl: '/players/ogro/', body: 'tris.md2', skins: ['igdosh.png'], weapons: [['weapon.md2', 'weapon.png']] })
+setInterval(() => character.update(1 / 60), 16)`,
+    ),
   },
 ]
 

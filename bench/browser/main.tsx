@@ -7,6 +7,8 @@
  *     soldier-gpu / soldier-gpu-armed: UFO:AI soldiers walking, without and with a rifle on tag_rweapon;
  *     md2-compute: md2-gpu with decode "compute": the blend in a compute pass on WebGPU;
  *     md2-gpu-shadowed / md2-compute-shadowed: the same crowds also casting a shadow map)
+ *     md2-character / three-character: N MD2Characters (the library's / three.js's class, three's code as the
+ *     webgl_loader_md2 page writes it: loadParts each, weapon shown, running)
  *   &renderer=webgl|webgpu|webgpu-webgl2   the renderer (default webgl; see renderers.ts)
  *   ?mode=load&lib=md2|three[&skin=1]   the soldier: suspend → first drawn frame
  *   ?mode=parts                         where the soldier's load time goes
@@ -31,6 +33,8 @@ import {
   TextureLoader,
 } from 'three'
 import { MD2Loader as ThreeMD2Loader } from 'three/addons/loaders/MD2Loader.js'
+import { MD2Character as ThreeMD2Character } from 'three/addons/misc/MD2Character.js'
+import { MD2Character } from '../../src/three/character/MD2Character'
 import { parseAnimationTable } from '../../src/core/format/animationTable'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { decodePCX } from '../../src/core/images/pcx'
@@ -290,6 +294,59 @@ function ThreeOgros({
   )
 }
 
+/** What the bench uses of an MD2Character, three's or the library's. */
+interface CharacterLike {
+  scale: number
+  root: Object3D
+  onLoadComplete: () => void
+  loadParts(config: object): void
+  setAnimation(name: string): void
+  setWeapon(index: number): void
+  update(delta: number): void
+}
+
+/** Moves every character on by the frame's delta. */
+function StepCharacters({ characters }: { characters: CharacterLike[] }) {
+  useFrame((_, delta) => {
+    for (let i = 0; i < characters.length; i++) characters[i]!.update(delta)
+  })
+  return null
+}
+
+/** N Ogros as N MD2Characters, each loaded by `loadParts` (as three's class does, one load per character), running, armed. */
+async function loadCharacters({ n, Class }: { n: number; Class: new () => unknown }): Promise<ReactNode> {
+  const config = {
+    baseUrl: '/quake2/ogro/',
+    body: 'tris.MD2',
+    skins: ['../png/igdosh.png'],
+    weapons: [['weapon.md2', '../png/weapon.jpg']],
+  }
+  const characters = await Promise.all(
+    grid(n, 60).map(
+      (position) =>
+        new Promise<CharacterLike>((resolve) => {
+          const character = new Class() as CharacterLike
+          character.root.position.set(...position)
+          character.onLoadComplete = () => {
+            // In this order: three's setWeapon before any setAnimation throws (it syncs to no clip).
+            character.setAnimation('run')
+            character.setWeapon(0)
+            resolve(character)
+          }
+          character.loadParts(config)
+        }),
+    ),
+  )
+  return (
+    <>
+      <StepCharacters characters={characters} />
+      {characters.map((character, i) => (
+        <primitive key={i} object={character.root} />
+      ))}
+    </>
+  )
+}
+
 /** N running Ogros as one GPU crowd (one draw call), its poses blended where `decode` says. */
 function GpuOgros({
   model,
@@ -397,6 +454,8 @@ async function animate(): Promise<void> {
     const weapon: MD2ModelData = parseMD2(weaponBytes, { name: OGRO_WEAPON_URL })
     const weaponSkin = createSkinTexture(decodePCX(new Uint8Array(weaponSkinBytes)), OGRO_WEAPON_SKIN_URL)
     scene = <ArmedCrowd model={model} skin={skin} n={count} animation="run" weapon={{ model: weapon, skin: weaponSkin }} />
+  } else if (lib === 'md2-character' || lib === 'three-character') {
+    scene = await loadCharacters({ n: count, Class: lib === 'md2-character' ? MD2Character : ThreeMD2Character })
   } else if (lib === 'three') {
     const geometry = new ThreeMD2Loader().parse(buffer)
     const clip = (geometry as BufferGeometry & { animations: AnimationClip[] }).animations.find((candidate) => candidate.name === 'run')!

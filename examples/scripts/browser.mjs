@@ -66,13 +66,13 @@ export async function watchedPage(browser, viewport = { width: 800, height: 600 
 }
 
 /**
- * Runs `test(app)` on the built app in `dist`, served on 127.0.0.1 and open (at `path`, e.g. a `#hash`) in a watched page of Debian's
- * Chromium. `app` holds the `page`, the paths it requested (`requests`), the console's `warnings`, `state()`, the app's state now as
- * plain data (`window[probe].state()`; undefined until the app has set its probe), and
- * `waitFor(accept, what, ms = timeout)`, which polls `state()` until `accept` holds and returns that
- * state, or fails naming `what` and `lastSeen(state)`. Then checks (with `check`) that nothing went wrong
- * on the page: no console error, page error or failed request. Closes the browser and the server
- * whatever happened.
+ * Runs `test(app)` on the built app in `dist`, served on 127.0.0.1 and open in a watched page of Debian's
+ * Chromium (at `path`: another page than index.html, or a `#hash`). `app` holds the `page`, the paths it
+ * requested (`requests`), the console's `warnings`, `state()`, the app's state now as plain data
+ * (`window[probe].state()`; undefined until the app has set its probe), and `waitFor(accept, what, ms =
+ * timeout)`, which polls `state()` until `accept` holds and returns that state, or fails naming `what` and
+ * `lastSeen(state)`. Then checks (with `check`) that nothing went wrong on the page: no console error, page
+ * error or failed request. Closes the browser and the server whatever happened.
  */
 export async function testApp(
   { chromium, dist, path = '', probe, check, timeout, lastSeen = (state) => `last ${JSON.stringify(state)}` },

@@ -35,3 +35,13 @@ export { followCrowd, type CrowdFollowOptions } from './crowd/followCrowd.js'
 export { MD2CrowdInstance } from './crowd/MD2CrowdInstance.js'
 export type { MD2AnimationReadout } from '../core/animation/MD2AnimationReadout.js'
 export type { MD2AnimationCallbacks } from '../core/animation/MD2AnimationController.js'
+export { createMD2MorphGeometry, type CreateMD2MorphGeometryOptions, type MD2Handedness } from './mesh/createMD2MorphGeometry.js'
+export { threeAnimationGroups } from '../core/format/threeAnimationGroups.js'
+export { MD2Character } from './character/MD2Character.js'
+export { MD2CharacterComplex, type MD2CharacterControls } from './character/MD2CharacterComplex.js'
+export {
+  MD2CharacterMesh,
+  type MD2CharacterConfig,
+  type MD2CharacterAnimations,
+  type MD2CharacterOptions,
+} from './character/MD2CharacterParts.js'
