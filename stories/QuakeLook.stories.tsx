@@ -419,7 +419,7 @@ interface CrowdLooksArgs {
 
 /**
  * Shells and blob shadows on the GPU crowd: twelve armed ogros in one draw (and one for their weapons),
- * each with its own shell or none (an `<MD2Shell>` inside its `<MD2Instance>`), and blob shadows (`<MD2BlobShadow>`).
+ * each with its own shell or none (an `<MD2Shell>` inside its `<MD2Instance>`) and its blob shadow (`<MD2BlobShadow>`).
  * All the shells are one more draw, all the shadows another; the weapons wear their bearers' shells, shadows and light.
  */
 function CrowdLooksScene(props: CrowdLooksArgs) {
@@ -428,7 +428,6 @@ function CrowdLooksScene(props: CrowdLooksArgs) {
     <>
       <MD2Instances url={OGRO} limit={12}>
         {lighting === 'quake2' && <MD2Quake2Lighting />}
-        {shadows && <MD2BlobShadow floor={-24} />}
         {Array.from({ length: 12 }, (_, i) => (
           <MD2Instance
             key={i}
@@ -438,6 +437,7 @@ function CrowdLooksScene(props: CrowdLooksArgs) {
             playing={playing}
           >
             <MD2Shell color={shells && i % 2 === 0 ? SHELLS[(i / 2) % SHELLS.length]![0] : []} />
+            {shadows && <MD2BlobShadow floor={-24} />}
           </MD2Instance>
         ))}
         <MD2Instances url={OGRO_WEAPON} sync />

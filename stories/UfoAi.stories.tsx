@@ -123,7 +123,7 @@ function ArmedSoldierScene({ showHead = true, showRifle = true, ...props }: Sold
       )}
       {showRifle && (
         <MD2Attach tag="tag_rweapon">
-          <MD2Model model={rifle} color="#3a3f44" />
+          <MD2Model model={rifle} skin={null} color="#3a3f44" />
         </MD2Attach>
       )}
     </MD2Model>

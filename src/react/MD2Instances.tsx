@@ -84,6 +84,8 @@ interface CrowdSlots {
   controls: (MD2CrowdInstance | undefined)[]
   claim(): number
   free(i: number): void
+  /** The floor an instance's `<MD2BlobShadow floor>` gives: the crowd's (one floor for all its shadows). */
+  setFloor(floor: number): void
 }
 
 const CrowdContext = createContext<CrowdSlots | null>(null)
@@ -196,6 +198,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     }
     // The looks its children wear (<MD2Shell>, <MD2BlobShadow>, <MD2Quake2Lighting>), as the crowd's options.
     const [worn, setWorn] = useState<Partial<Record<MD2WornLook['kind'], MD2WornLook>>>({})
+    const [instanceFloor, setInstanceFloor] = useState<number | undefined>(undefined)
     // A follower is lit as its leader is (Quake II lights a weapon as its bearer) unless it wears its own.
     const leaderLight = useContext(CrowdLightContext)
     const light = worn.light?.kind === 'light' ? worn.light : follows ? leaderLight : undefined
@@ -208,7 +211,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       opacity,
       shell: worn.shell?.kind === 'shell' ? worn.shell.color : undefined,
       shadow: worn.shadow ? ('blob' as const) : undefined,
-      shadowFloor: worn.shadow?.kind === 'shadow' ? worn.shadow.floor : undefined,
+      shadowFloor: (worn.shadow?.kind === 'shadow' ? worn.shadow.floor : undefined) ?? instanceFloor,
       map,
     }
     const crowd = useMD2Crowd(model, { limit, ...look, decode: decode ?? leader?.decode })
@@ -241,6 +244,15 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       return {
         crowd,
         controls,
+        setFloor: (floor: number) =>
+          setInstanceFloor((given) => {
+            if (given !== undefined && given !== floor)
+              warnOnce(
+                `${model.name}:instance-floors`,
+                `<MD2BlobShadow floor> differs between the instances of one crowd (${model.name ?? 'model'}: ${given}, ${floor}): a crowd's shadows lie on one floor; using ${floor}`,
+              )
+            return floor
+          }),
         claim: () => {
           if (leader)
             throw new MD2Error(
@@ -265,7 +277,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
           free.push(i)
         },
       }
-    }, [crowd, leader])
+    }, [crowd, leader, model])
     const lookOwner = useMemo<MD2LookOwner>(
       () => ({
         component: '<MD2Instances>',
@@ -352,7 +364,7 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
     const { shell, shadow, light } = worn
     crowd.setShell(index.value, shell?.kind === 'shell' ? shell.color : undefined)
     crowd.setShadow(index.value, shadow ? 'blob' : undefined)
-    if (shadow?.kind === 'shadow' && shadow.floor !== undefined) onlyForCrowd(crowd.model, '<MD2BlobShadow floor>', 'the floor')
+    if (shadow?.kind === 'shadow' && shadow.floor !== undefined) slots.setFloor(shadow.floor)
     if (light?.kind === 'light') {
       if (light.minlight !== undefined || light.fullbright !== undefined || light.glow !== undefined)
         onlyForCrowd(crowd.model, '<MD2Quake2Lighting minlight|fullbright|glow>', 'those flags')
@@ -363,7 +375,7 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
         )
       else if (light.shadelight !== undefined) crowd.setShadelight(index.value, light.shadelight)
     }
-  }, [crowd, index, worn])
+  }, [crowd, index, worn, slots])
   // Played by the crowd's own clock (advanced by the crowd, typed arrays for every instance), as the props say.
   const animations = useAnimationList(crowd.model, animationOptions.animationTable)
   const control = useMemo(() => new MD2CrowdInstance(crowd, -1, animations), [crowd, animations])

@@ -98,6 +98,7 @@ describe('looks are children on every component', () => {
     const r = await mount(scene(<MD2Shell color={[]} />))
     await r.advanceFrames(1, 0.05)
     expect(crowd.current!.lighting).toBe('quake2')
+    expect(crowd.current!.shadowFloor).toBeUndefined()
     const shelled = () => {
       const layer = crowd.current!.shell
       return layer.visible ? layer.count : 0
@@ -107,6 +108,11 @@ describe('looks are children on every component', () => {
     await r.update(scene(null))
     await r.advanceFrames(1, 0.05)
     expect(shelled()).toBe(2)
+    // One instance's blob shadow: its floor is the crowd's, for every shadow it draws.
+    await r.update(scene(<MD2BlobShadow floor={-24} />))
+    await r.advanceFrames(1, 0.05)
+    expect(crowd.current!.shadowFloor).toBe(-24)
+    expect(crowd.current!.shadow.visible).toBe(true)
   })
 
   it('a look where it cannot apply warns once and draws nothing, never throws', async () => {
