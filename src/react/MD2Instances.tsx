@@ -84,7 +84,7 @@ interface CrowdSlots {
   controls: (MD2CrowdInstance | undefined)[]
   claim(): number
   free(i: number): void
-  /** The floor an instance's `<MD2BlobShadow floor>` gives: the crowd's (one floor for all its shadows). */
+  /** The floor an instance's `<MD2BlobShadow floor>` gives: the crowd's (one floor for all its shadows; the last given). */
   setFloor(floor: number): void
 }
 
@@ -197,7 +197,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       )
     }
     // The looks its children wear (<MD2Shell>, <MD2BlobShadow>, <MD2Quake2Lighting>), as the crowd's options.
-    const [worn, setWorn] = useState<Partial<Record<MD2WornLook['kind'], MD2WornLook>>>({})
+    const [worn, lookOwner] = useWornLooks('<MD2Instances>', model)
     const [instanceFloor, setInstanceFloor] = useState<number | undefined>(undefined)
     // A follower is lit as its leader is (Quake II lights a weapon as its bearer) unless it wears its own.
     const leaderLight = useContext(CrowdLightContext)
@@ -244,15 +244,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       return {
         crowd,
         controls,
-        setFloor: (floor: number) =>
-          setInstanceFloor((given) => {
-            if (given !== undefined && given !== floor)
-              warnOnce(
-                `${model.name}:instance-floors`,
-                `<MD2BlobShadow floor> differs between the instances of one crowd (${model.name ?? 'model'}: ${given}, ${floor}): a crowd's shadows lie on one floor; using ${floor}`,
-              )
-            return floor
-          }),
+        setFloor: setInstanceFloor,
         claim: () => {
           if (leader)
             throw new MD2Error(
@@ -277,22 +269,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
           free.push(i)
         },
       }
-    }, [crowd, leader, model])
-    const lookOwner = useMemo<MD2LookOwner>(
-      () => ({
-        component: '<MD2Instances>',
-        model,
-        wear(look) {
-          if (look.kind === 'bounds') {
-            notForCrowds(model, '<MD2Instances>')
-            return () => {}
-          }
-          setWorn((shown) => ({ ...shown, [look.kind]: look }))
-          return () => setWorn((shown) => (shown[look.kind] === look ? { ...shown, [look.kind]: undefined } : shown))
-        },
-      }),
-      [model],
-    )
+    }, [crowd, leader])
     return (
       <group {...groupProps}>
         <primitive object={crowd}>
@@ -343,38 +320,23 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
     }
   }, [slots, index])
   // The looks its children wear, applied once it has its slot (children's effects run before its own).
-  const [worn, setWorn] = useState<Partial<Record<MD2WornLook['kind'], MD2WornLook>>>({})
-  const lookOwner = useMemo<MD2LookOwner>(
-    () => ({
-      component: '<MD2Instance>',
-      model: crowd.model,
-      wear(look) {
-        if (look.kind === 'bounds') {
-          notForCrowds(crowd.model, '<MD2Instance>')
-          return () => {}
-        }
-        setWorn((shown) => ({ ...shown, [look.kind]: look }))
-        return () => setWorn((shown) => (shown[look.kind] === look ? { ...shown, [look.kind]: undefined } : shown))
-      },
-    }),
-    [crowd],
-  )
+  const [worn, lookOwner] = useWornLooks('<MD2Instance>', crowd.model)
   useLayoutEffect(() => {
-    if (index.value < 0) return
+    const i = index.value
+    if (i < 0) return
     const { shell, shadow, light } = worn
-    crowd.setShell(index.value, shell?.kind === 'shell' ? shell.color : undefined)
-    crowd.setShadow(index.value, shadow ? 'blob' : undefined)
+    crowd.setShell(i, shell?.kind === 'shell' ? shell.color : undefined)
+    crowd.setShadow(i, shadow ? 'blob' : undefined)
     if (shadow?.kind === 'shadow' && shadow.floor !== undefined) slots.setFloor(shadow.floor)
-    if (light?.kind === 'light') {
-      if (light.minlight !== undefined || light.fullbright !== undefined || light.glow !== undefined)
-        onlyForCrowd(crowd.model, '<MD2Quake2Lighting minlight|fullbright|glow>', 'those flags')
-      if (crowd.lighting !== 'quake2')
-        warnOnce(
-          `${crowd.model.name}:instance-light`,
-          `<MD2Quake2Lighting> inside an <MD2Instance> (${crowd.model.name ?? 'model'}) sets its shadelight in a crowd lit the Quake II way: put one inside <MD2Instances> too; lit by three's lights meanwhile`,
-        )
-      else if (light.shadelight !== undefined) crowd.setShadelight(index.value, light.shadelight)
-    }
+    if (light?.kind !== 'light') return
+    // Only the light at its feet is an instance's own; the crowd's shader and flags are the crowd's.
+    if (crowd.lighting === 'quake2' && light.minlight === undefined && light.fullbright === undefined && light.glow === undefined) {
+      if (light.shadelight !== undefined) crowd.setShadelight(i, light.shadelight)
+    } else
+      warnOnce(
+        `${crowd.model.name}:instance-light`,
+        `<MD2Quake2Lighting> in an <MD2Instance> (${crowd.model.name ?? 'model'}) gives its shadelight alone, in a crowd lit by an <MD2Quake2Lighting> in <MD2Instances>; ignored here`,
+      )
   }, [crowd, index, worn, slots])
   // Played by the crowd's own clock (advanced by the crowd, typed arrays for every instance), as the props say.
   const animations = useAnimationList(crowd.model, animationOptions.animationTable)
@@ -414,18 +376,28 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   )
 })
 
-/** `<MD2PoseBounds>` in a crowd: the crowd has no geometry of its own per instance to bound. */
-function notForCrowds(model: MD2ModelData, component: string): void {
-  warnOnce(
-    `${model.name}:crowd-bounds`,
-    `<MD2PoseBounds> inside ${component} (${model.name ?? 'model'}) has nothing to bound: a crowd's instances share one geometry; ask crowd.getPoseBounds(i, box)`,
-  )
-}
+type WornLooks = Partial<Record<MD2WornLook['kind'], MD2WornLook>>
 
-/** A look's setting that a crowd has once for all its instances, given on one. */
-function onlyForCrowd(model: MD2ModelData, what: string, setting: string): void {
-  warnOnce(
-    `${model.name}:instance-only:${what}`,
-    `${what} inside an <MD2Instance> (${model.name ?? 'model'}): ${setting} apply to the whole crowd; put it inside <MD2Instances>. Ignored here`,
+/** The looks a crowd's or an instance's children wear (`wear`), one of each kind, as state. */
+function useWornLooks(component: string, model: MD2ModelData): [WornLooks, MD2LookOwner] {
+  const [worn, setWorn] = useState<WornLooks>({})
+  const owner = useMemo<MD2LookOwner>(
+    () => ({
+      component,
+      model,
+      wear(look) {
+        if (look.kind === 'bounds') {
+          warnOnce(
+            `${model.name}:crowd-bounds`,
+            `<MD2PoseBounds> in ${component} (${model.name ?? 'model'}) has no geometry of its own to bound; ask crowd.getPoseBounds(i, box)`,
+          )
+          return () => {}
+        }
+        setWorn((shown) => ({ ...shown, [look.kind]: look }))
+        return () => setWorn((shown) => (shown[look.kind] === look ? { ...shown, [look.kind]: undefined } : shown))
+      },
+    }),
+    [component, model],
   )
+  return [worn, owner]
 }
