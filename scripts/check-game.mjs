@@ -158,7 +158,7 @@ try {
       expect(moving > 5 && seen.frames.every((frame) => frame >= 0 && frame <= 39), `frames ${seen.frames.join(', ')}`)
     })
     await check('a model that names no skin, drawn with none given, warns', async () => {
-      const said = warnings.filter((text) => /ratamahatta\/tris\.md2: no `skin` was given and it names none.*checkerboard/.test(text))
+      const said = warnings.filter((text) => /ratamahatta\/tris\.md2 has no skin to show and none was given.*checkerboard/.test(text))
       expect(said.length === 1, `warnings: ${JSON.stringify(warnings)}`)
     })
   })

@@ -37,6 +37,10 @@ import {
   type UseMD2AnimationOptions,
 } from './useMD2Animation.js'
 
+// Bundlers replace `process.env.NODE_ENV` with a string: in production builds the checks of props, and their
+// code, are left out (the test is written out at each call: a minifier folds it only there).
+declare const process: { env: { NODE_ENV?: string } }
+
 /** Options of `useMD2Crowd`: the crowd's, with the device's texture limit filled in. */
 export type UseMD2CrowdOptions = Omit<MD2CrowdOptions, 'maxTextureSize'>
 
@@ -58,7 +62,8 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [model, limit, lighting, translucent, shell, options.shadow, options.decode, maxTextureSize],
   )
-  crowd.shadowFloor = options.shadowFloor
+  // In an effect: an instance's `<MD2BlobShadow floor>` sets it too, and a render of the crowd keeps it.
+  useLayoutEffect(() => void (crowd.shadowFloor = options.shadowFloor), [crowd, options.shadowFloor])
   useEffect(() => () => crowd.dispose(), [crowd])
   useLayoutEffect(() => {
     const material = crowd.material as MeshLambertMaterial | MeshBasicMaterial
@@ -84,13 +89,11 @@ interface CrowdSlots {
   controls: (MD2CrowdInstance | undefined)[]
   claim(): number
   free(i: number): void
-  /** The floor an instance's `<MD2BlobShadow floor>` gives: the crowd's (one floor for all its shadows; the last given). */
-  setFloor(floor: number): void
 }
 
 const CrowdContext = createContext<CrowdSlots | null>(null)
 /** The Quake II light an `<MD2Instances>` wears, for the crowds that follow it. */
-const CrowdLightContext = createContext<Extract<MD2WornLook, { kind: 'light' }> | undefined>(undefined)
+const CrowdLightContext = createContext<MD2WornLook['options'] | undefined>(undefined)
 
 let followCrowdModule: Promise<typeof followCrowdFunction> | undefined
 /** The follower chain's code, loaded once on demand: crowds that never follow do not ship it. */
@@ -141,7 +144,7 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
  * An `<MD2Instances sync>` or `tag` inside draws another model on every instance (`followCrowd`).
  */
 export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2Instances({ url, model, ...props }, ref) {
-  checkProps('MD2Instances', props, model)
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') checkProps('MD2Instances', props, model)
   if (model) return <InstancesView ref={ref} model={model} {...props} />
   if (url !== undefined) return <InstancesFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Instances> needs a `url` or a `model`')
@@ -197,24 +200,13 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       )
     }
     // The looks its children wear (<MD2Shell>, <MD2BlobShadow>, <MD2Quake2Lighting>), as the crowd's options.
-    const [worn, lookOwner] = useWornLooks('<MD2Instances>', model)
-    const [instanceFloor, setInstanceFloor] = useState<number | undefined>(undefined)
     // A follower is lit as its leader is (Quake II lights a weapon as its bearer) unless it wears its own.
     const leaderLight = useContext(CrowdLightContext)
-    const light = worn.light?.kind === 'light' ? worn.light : follows ? leaderLight : undefined
-    const look = {
-      lighting: light ? ('quake2' as const) : undefined,
-      shadelight: light?.shadelight,
-      minlight: light?.minlight,
-      fullbright: light?.fullbright,
-      glow: light?.glow,
-      opacity,
-      shell: worn.shell?.kind === 'shell' ? worn.shell.color : undefined,
-      shadow: worn.shadow ? ('blob' as const) : undefined,
-      shadowFloor: (worn.shadow?.kind === 'shadow' ? worn.shadow.floor : undefined) ?? instanceFloor,
-      map,
-    }
+    const [worn, setWorn] = useState<WornLooks>({})
+    const light = worn.light ?? (follows ? leaderLight : undefined)
+    const look = { ...worn.shell, ...worn.shadow, ...light, opacity, map }
     const crowd = useMD2Crowd(model, { limit, ...look, decode: decode ?? leader?.decode })
+    const lookOwner = useWornLooks('<MD2Instances>', model, crowd, setWorn)
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false
     crowd.receiveShadow = receiveShadow ?? false
@@ -244,7 +236,6 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       return {
         crowd,
         controls,
-        setFloor: setInstanceFloor,
         claim: () => {
           if (leader)
             throw new MD2Error(
@@ -306,7 +297,7 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
  * pose, as drei's `<Instance>`'s, and bubble to `<MD2Instances>` (`instanceId`: its `controllerRef`'s `index`).
  */
 export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(props, ref) {
-  checkProps('MD2Instance', props)
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') checkProps('MD2Instance', props)
   const [animationOptions, { controller, controllerRef, children, ...groupProps }] = splitAnimationProps(props)
   const slots = useContext(CrowdContext)
   if (!slots) throw new MD2Error('BAD_ARGUMENT', '<MD2Instance> must be inside <MD2Instances>')
@@ -320,24 +311,19 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
     }
   }, [slots, index])
   // The looks its children wear, applied once it has its slot (children's effects run before its own).
-  const [worn, lookOwner] = useWornLooks('<MD2Instance>', crowd.model)
+  const [worn, setWorn] = useState<WornLooks>({})
+  const lookOwner = useWornLooks('<MD2Instance>', crowd.model, crowd, setWorn)
   useLayoutEffect(() => {
     const i = index.value
     if (i < 0) return
     const { shell, shadow, light } = worn
-    crowd.setShell(i, shell?.kind === 'shell' ? shell.color : undefined)
-    crowd.setShadow(i, shadow ? 'blob' : undefined)
-    if (shadow?.kind === 'shadow' && shadow.floor !== undefined) slots.setFloor(shadow.floor)
-    if (light?.kind !== 'light') return
-    // Only the light at its feet is an instance's own; the crowd's shader and flags are the crowd's.
-    if (crowd.lighting === 'quake2' && light.minlight === undefined && light.fullbright === undefined && light.glow === undefined) {
-      if (light.shadelight !== undefined) crowd.setShadelight(i, light.shadelight)
-    } else
-      warnOnce(
-        `${crowd.model.name}:instance-light`,
-        `<MD2Quake2Lighting> in an <MD2Instance> (${crowd.model.name ?? 'model'}) gives its shadelight alone, in a crowd lit by an <MD2Quake2Lighting> in <MD2Instances>; ignored here`,
-      )
-  }, [crowd, index, worn, slots])
+    crowd.setShell(i, shell?.shell)
+    crowd.setShadow(i, shadow?.shadow)
+    // A crowd's shadows lie on one floor: an instance's sets it for all (the last given).
+    if (shadow?.shadowFloor !== undefined) crowd.shadowFloor = shadow.shadowFloor
+    // Its looks see to it that an instance's light is only a shadelight, in a crowd lit so.
+    if (light?.shadelight !== undefined) crowd.setShadelight(i, light.shadelight)
+  }, [crowd, index, worn])
   // Played by the crowd's own clock (advanced by the crowd, typed arrays for every instance), as the props say.
   const animations = useAnimationList(crowd.model, animationOptions.animationTable)
   const control = useMemo(() => new MD2CrowdInstance(crowd, -1, animations), [crowd, animations])
@@ -376,28 +362,27 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   )
 })
 
-type WornLooks = Partial<Record<MD2WornLook['kind'], MD2WornLook>>
+/** The looks a crowd's or an instance's children wear, one of each kind: the crowd's options each stands for. */
+type WornLooks = Partial<Record<MD2WornLook['kind'], MD2WornLook['options']>>
 
-/** The looks a crowd's or an instance's children wear (`wear`), one of each kind, as state. */
-function useWornLooks(component: string, model: MD2ModelData): [WornLooks, MD2LookOwner] {
-  const [worn, setWorn] = useState<WornLooks>({})
-  const owner = useMemo<MD2LookOwner>(
+/** What the looks inside a crowd or an instance dress (`wear` sets `worn`). */
+function useWornLooks(
+  component: string,
+  model: MD2ModelData,
+  crowd: MD2Crowd,
+  setWorn: (update: (worn: WornLooks) => WornLooks) => void,
+): MD2LookOwner {
+  const { lighting } = crowd
+  return useMemo<MD2LookOwner>(
     () => ({
       component,
       model,
-      wear(look) {
-        if (look.kind === 'bounds') {
-          warnOnce(
-            `${model.name}:crowd-bounds`,
-            `<MD2PoseBounds> in ${component} (${model.name ?? 'model'}) has no geometry of its own to bound; ask crowd.getPoseBounds(i, box)`,
-          )
-          return () => {}
-        }
-        setWorn((shown) => ({ ...shown, [look.kind]: look }))
-        return () => setWorn((shown) => (shown[look.kind] === look ? { ...shown, [look.kind]: undefined } : shown))
+      lighting,
+      wear({ kind, options }) {
+        setWorn((shown) => ({ ...shown, [kind]: options }))
+        return () => setWorn((shown) => (shown[kind] === options ? { ...shown, [kind]: undefined } : shown))
       },
     }),
-    [component, model],
+    [component, model, lighting, setWorn],
   )
-  return [worn, owner]
 }

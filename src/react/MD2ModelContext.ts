@@ -5,7 +5,7 @@ import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import type { PoseBoxKernels } from '../core/animation/blendVerticesBounded.js'
 import type { MD2PoseLight } from '../three/mesh/MD2Geometry.js'
-import type { Quake2LightFlags, ShellSpec } from '../core/lighting/quake2Light.js'
+import type { MD2CrowdOptions } from '../three/crowd/MD2CrowdOptions.js'
 
 /**
  * A drawing made from the model's pose in the model's own pass (`<MD2Shell>`, `<MD2BlobShadow>`): its
@@ -39,17 +39,18 @@ export interface MD2ModelContextValue {
   addLayer(layer: MD2PoseLayer): () => void
 }
 
-export const MD2ModelContext = createContext<MD2ModelContextValue | null>(null)
+export const MD2ModelContext = /* @__PURE__ */ createContext<MD2ModelContextValue | null>(null)
 
 /**
  * A look worn by a crowd (`<MD2Instances>`: every instance) or one instance (`<MD2Instance>`), where the
- * GPU draws it from the instances' rows instead of a layer written on the CPU.
+ * GPU draws it from the instances' rows instead of a layer written on the CPU: its kind, and the crowd's
+ * options it stands for (`<MD2Shell color>` is `{ shell: color }`, `<MD2BlobShadow floor>` `{ shadow: 'blob',
+ * shadowFloor: floor }`, `<MD2Quake2Lighting>` `{ lighting: 'quake2', shadelight, … }`).
  */
-export type MD2WornLook =
-  | { kind: 'shell'; color: ShellSpec | readonly ShellSpec[] }
-  | { kind: 'shadow'; floor: number | undefined }
-  | ({ kind: 'light'; shadelight: number | readonly [number, number, number] | undefined } & Quake2LightFlags)
-  | { kind: 'bounds' }
+export interface MD2WornLook {
+  kind: 'shell' | 'shadow' | 'light'
+  options: Pick<MD2CrowdOptions, 'shell' | 'shadow' | 'shadowFloor' | 'lighting' | 'shadelight' | 'minlight' | 'fullbright' | 'glow'>
+}
 
 /**
  * What the looks (`<MD2Shell>`, `<MD2BlobShadow>`, `<MD2Quake2Lighting>`, `<MD2PoseBounds>`) dress: the
@@ -63,9 +64,11 @@ export interface MD2LookOwner {
   addLayer?(layer: MD2PoseLayer): () => void
   /** A crowd's or an instance's: wears a look; returns what takes it off. */
   wear?(look: MD2WornLook): () => void
+  /** A crowd's or an instance's: how the crowd is lit (an instance's light is only its shadelight, in a crowd lit `quake2`). */
+  lighting?: MD2CrowdOptions['lighting']
 }
 
-export const MD2LookContext = createContext<MD2LookOwner | null>(null)
+export const MD2LookContext = /* @__PURE__ */ createContext<MD2LookOwner | null>(null)
 
 /** The nearest enclosing `<MD2Model>`, or null. */
 export function useMD2ModelContext(): MD2ModelContextValue | null {
@@ -77,7 +80,7 @@ export function markLook<T extends object>(component: T): T {
   looks.add(component)
   return component
 }
-const looks = new WeakSet<object>()
+const looks = /* @__PURE__ */ new WeakSet<object>()
 
 /** Whether `node` is a look element (`<MD2Shell>`…), as `<MD2Player>` hands its looks to its weapon. */
 export function isLookElement(node: ReactNode): boolean {

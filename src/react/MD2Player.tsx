@@ -9,6 +9,10 @@ import { fileIn, folderUrl, useFolderModel } from './loading/playerFiles.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 
+// Bundlers replace `process.env.NODE_ENV` with a string: in production builds the checks of props, and their
+// code, are left out (the test is written out at each call: a minifier folds it only there).
+declare const process: { env: { NODE_ENV?: string } }
+
 /** What the body and its weapon share of `<MD2Model>`'s look (Quake II draws the weapon with the body's flags). */
 const LOOK_PROPS = ['opacity', 'wireframe', 'color', 'material', 'castShadow', 'receiveShadow'] as const
 type LookProps = Pick<MD2ModelProps, (typeof LOOK_PROPS)[number]>
@@ -58,7 +62,7 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   { path, skin, weapon, files, fallbackWeapon, onWeaponError, children, ...props },
   ref,
 ) {
-  checkProps('MD2Player', props)
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') checkProps('MD2Player', props)
   const folder = useArchiveUrl(folderUrl(path))
   const fallbackUrl = useArchiveUrl(fallbackWeapon ?? undefined)
   const bodyUrl = useFolderModel({ url: folder, names: ['tris.md2'], files })

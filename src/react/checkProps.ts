@@ -2,10 +2,6 @@ import { MD2Error } from '../core/MD2Error.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import { warnOnce } from '../core/warnOnce.js'
 
-// Bundlers replace `process.env.NODE_ENV` with a string, so production builds drop the check below (the
-// test is written out where it is used: a minifier folds it only there).
-declare const process: { env: { NODE_ENV?: string } }
-
 /**
  * Each prop that takes made or parsed data: the key its value has (or `[]`, an array), and what makes it.
  */
@@ -26,10 +22,10 @@ export type ParsedProp = keyof typeof PARSED_PROPS
  * something else (a URL where parsed tags go, the old API) is refused with an `MD2Error` `BAD_ARGUMENT`
  * naming the component, the prop, what it got and what makes the right value, instead of a `TypeError`
  * from deep inside or nothing at all; a prop removed in 0.x warns once, naming its replacement. The
- * mistakes are of code, found before it ships.
+ * mistakes are of code, found before it ships: each call is written `if (typeof process !== 'undefined' &&
+ * process.env.NODE_ENV !== 'production')`, which production builds fold away with this module.
  */
 export function checkProps(component: string, props: object, model?: unknown): void {
-  if (typeof process === 'undefined' || process.env.NODE_ENV === 'production') return
   const given = props as Partial<Record<ParsedProp, unknown>>
   for (const prop of Object.keys(PARSED_PROPS) as ParsedProp[]) {
     const value = prop === 'model' ? model : given[prop]
@@ -52,9 +48,8 @@ export function checkPlayerModel(model: MD2ModelData, frames: number, user: stri
   )
 }
 
-/** A controller that needs more frames than `model` has (a player's rules on a weapon pickup), in development builds. */
+/** A controller that needs more frames than `model` has (a player's rules on a weapon pickup): development builds check. */
 export function checkControllerFrames(model: MD2ModelData, controller: { readonly minFrames?: number } | undefined): void {
-  if (typeof process === 'undefined' || process.env.NODE_ENV === 'production') return
   if (controller?.minFrames !== undefined) checkPlayerModel(model, controller.minFrames, '<MD2Model controller> (usePlayerAnimation)')
 }
 

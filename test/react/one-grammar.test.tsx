@@ -132,9 +132,7 @@ describe('looks are children on every component', () => {
     const messages = messagesOf(warn)
     expect(messages.filter((m) => m.includes('<MD2Shell> dresses the <MD2Model>') && m.includes('is in none'))).toHaveLength(1)
     expect(messages.filter((m) => m.includes('<MD2PoseBounds> in <MD2Instances>') && m.includes('getPoseBounds'))).toHaveLength(1)
-    expect(
-      messages.filter((m) => m.includes('<MD2Quake2Lighting> in an <MD2Instance>') && m.includes('ignored here')),
-    ).toHaveLength(1)
+    expect(messages.filter((m) => m.includes('<MD2Quake2Lighting> in an <MD2Instance>') && m.includes('ignored here'))).toHaveLength(1)
   })
 })
 

@@ -376,9 +376,13 @@ describe('<MD2Model skin>', () => {
     expect(mapOf(c.current!)).toBe(getMissingSkinTexture())
     const messages = warn.mock.calls.map(([message]) => String(message))
     expect(
-      messages.filter((m) => /ogro\/tris\.MD2: no .skin. was given and without its URL none can be found.*checkerboard/.test(m)),
+      messages.filter((m) =>
+        /ogro\/tris\.MD2 has no skin to show \(given parsed, without its URL\) and none was given.*checkerboard/.test(m),
+      ),
     ).toHaveLength(1)
-    expect(messages.filter((m) => /ratamahatta.*no .skin. was given and it names none.*checkerboard/.test(m))).toHaveLength(1)
+    expect(
+      messages.filter((m) => /ratamahatta.*has no skin to show and none was given \(it names no skins\).*checkerboard/.test(m)),
+    ).toHaveLength(1)
     // skin={null} is a choice: no skin, no warning.
     warn.mockClear()
     await r.update(

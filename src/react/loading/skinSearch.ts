@@ -146,10 +146,7 @@ export function missingSkin(model: MD2ModelData, index: number, modelUrl: string
   const count = model.skins.length
   const names = count === 0 ? 'names no skins' : `names ${count} (0–${count - 1})`
   const problem =
-    index < 0 ? `no \`skin\` was given and ${count ? 'without its URL none can be found' : 'it names none'}` : `has no skin ${index}`
-  warnOnce(
-    `skin-index:${modelUrl}:${index}`,
-    `${modelUrl || 'model'}: ${problem} (it ${names}); showing a checkerboard (skin={null}: none)`,
-  )
+    index < 0 ? `has no skin to show${count ? ' (given parsed, without its URL)' : ''} and none was given` : `has no skin ${index}`
+  warnOnce(`skin-index:${modelUrl}:${index}`, `${modelUrl || 'model'} ${problem} (it ${names}); showing a checkerboard (skin={null}: none)`)
   return getMissingSkinTexture()
 }

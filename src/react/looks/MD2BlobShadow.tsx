@@ -27,7 +27,10 @@ export const MD2BlobShadow = markLook(
   forwardRef<Mesh, MD2BlobShadowProps>(function MD2BlobShadow(props, ref) {
     const owner = useLayerOwner('MD2BlobShadow')
     if (!owner) return null
-    if (owner.wear) return <WornLook owner={owner} look={{ kind: 'shadow', floor: checkedFloor(owner.model.name, props.floor) }} />
+    if (owner.wear) {
+      const look = { kind: 'shadow', options: { shadow: 'blob', shadowFloor: checkedFloor(owner.model.name, props.floor) } } as const
+      return <WornLook owner={owner} look={look} />
+    }
     return <ModelBlobShadow ref={ref} owner={owner} {...props} />
   }),
 )

@@ -1,7 +1,8 @@
 import { useLayoutEffect, useMemo, type ReactNode } from 'react'
 import { poseBox } from '../../core/animation/blendVerticesBounded.js'
 import type { MD2PoseLayer } from '../MD2ModelContext.js'
-import { WornLook, markLook, useLayerOwner } from './useLayerOwner.js'
+import { warnOnce } from '../../core/warnOnce.js'
+import { markLook, useLayerOwner } from './useLayerOwner.js'
 
 /**
  * Makes the `<MD2Model>` it is put in keep the box of the pose it draws in its geometry's `boundingBox` and
@@ -13,7 +14,13 @@ import { WornLook, markLook, useLayerOwner } from './useLayerOwner.js'
 export const MD2PoseBounds = markLook(function MD2PoseBounds(): ReactNode {
   const owner = useLayerOwner('MD2PoseBounds')
   if (!owner) return null
-  if (owner.wear) return <WornLook owner={owner} look={{ kind: 'bounds' }} />
+  if (owner.wear) {
+    warnOnce(
+      `${owner.model.name}:crowd-bounds`,
+      `<MD2PoseBounds> in ${owner.component} (${owner.model.name ?? 'model'}) has no geometry of its own to bound; ask crowd.getPoseBounds(i, box)`,
+    )
+    return null
+  }
   return <ModelPoseBounds addLayer={owner.addLayer!} />
 })
 

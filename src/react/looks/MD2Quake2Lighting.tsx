@@ -27,8 +27,20 @@ export const MD2Quake2Lighting = markLook(function MD2Quake2Lighting(props: MD2Q
   if (!owner) return null
   if (owner.wear) {
     const { shadelight, minlight, fullbright, glow } = props
+    // In one instance only its shadelight, in a crowd lit the Quake II way: the shader and the flags are the crowd's.
+    if (
+      owner.component === '<MD2Instance>' &&
+      (owner.lighting !== 'quake2' || minlight !== undefined || fullbright !== undefined || glow !== undefined)
+    ) {
+      warnOnce(
+        `${owner.model.name}:instance-light`,
+        `<MD2Quake2Lighting> in an <MD2Instance> (${owner.model.name ?? 'model'}) gives its shadelight alone, in a crowd lit by an <MD2Quake2Lighting> in <MD2Instances>; ignored here`,
+      )
+      return null
+    }
     const level = shadelight === undefined ? undefined : checkedShadelight(owner.model, shadelight)
-    return <WornLook owner={owner} look={{ kind: 'light', shadelight: level, minlight, fullbright, glow }} />
+    const look = { kind: 'light', options: { lighting: 'quake2', shadelight: level, minlight, fullbright, glow } } as const
+    return <WornLook owner={owner} look={look} />
   }
   return <ModelLighting owner={owner} {...props} />
 })

@@ -30,7 +30,7 @@ export const MD2Shell = markLook(
   forwardRef<Mesh, MD2ShellProps>(function MD2Shell(props, ref) {
     const owner = useLayerOwner('MD2Shell')
     if (!owner) return null
-    if (owner.wear) return <WornLook owner={owner} look={{ kind: 'shell', color: props.color }} />
+    if (owner.wear) return <WornLook owner={owner} look={{ kind: 'shell', options: { shell: props.color } }} />
     return <ModelShell ref={ref} owner={owner} {...props} />
   }),
 )
