@@ -22,7 +22,7 @@ import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
 import { MD2CrowdInstance } from '../three/crowd/MD2CrowdInstance.js'
 import type { followCrowd as followCrowdFunction } from '../three/crowd/followCrowd.js'
 import type { MD2PoseSource } from './MD2Model.js'
-import { MD2LookContext, type MD2LookOwner, type MD2WornLook } from './MD2ModelContext.js'
+import { crowdLookSupport, type InstanceSlot } from './MD2ModelContext.js'
 import { checkProps } from './checkProps.js'
 import { useInstanceEvents } from './instanceEvents.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
@@ -92,8 +92,6 @@ interface CrowdSlots {
 }
 
 const CrowdContext = createContext<CrowdSlots | null>(null)
-/** The Quake II light an `<MD2Instances>` wears, for the crowds that follow it. */
-const CrowdLightContext = createContext<MD2WornLook['options'] | undefined>(undefined)
 
 let followCrowdModule: Promise<typeof followCrowdFunction> | undefined
 /** The follower chain's code, loaded once on demand: crowds that never follow do not ship it. */
@@ -200,13 +198,9 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       )
     }
     // The looks its children wear (<MD2Shell>, <MD2BlobShadow>, <MD2Quake2Lighting>), as the crowd's options.
-    // A follower is lit as its leader is (Quake II lights a weapon as its bearer) unless it wears its own.
-    const leaderLight = useContext(CrowdLightContext)
-    const [worn, setWorn] = useState<WornLooks>({})
-    const light = worn.light ?? (follows ? leaderLight : undefined)
-    const look = { ...worn.shell, ...worn.shadow, ...light, opacity, map }
-    const crowd = useMD2Crowd(model, { limit, ...look, decode: decode ?? leader?.decode })
-    const lookOwner = useWornLooks('<MD2Instances>', model, crowd, setWorn)
+    const [looks] = useState(() => crowdLookSupport.current)
+    const worn = looks?.useCrowdLooks(follows)
+    const crowd = useMD2Crowd(model, { limit, ...worn?.options, opacity, map, decode: decode ?? leader?.decode })
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false
     crowd.receiveShadow = receiveShadow ?? false
@@ -265,9 +259,13 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       <group {...groupProps}>
         <primitive object={crowd}>
           <CrowdContext.Provider value={slots}>
-            <CrowdLightContext.Provider value={light}>
-              <MD2LookContext.Provider value={lookOwner}>{children}</MD2LookContext.Provider>
-            </CrowdLightContext.Provider>
+            {looks ? (
+              <looks.CrowdLooks crowd={crowd} worn={worn!}>
+                {children}
+              </looks.CrowdLooks>
+            ) : (
+              children
+            )}
           </CrowdContext.Provider>
         </primitive>
       </group>
@@ -302,28 +300,16 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   const slots = useContext(CrowdContext)
   if (!slots) throw new MD2Error('BAD_ARGUMENT', '<MD2Instance> must be inside <MD2Instances>')
   const { crowd } = slots
-  const [index] = useState(() => ({ value: -1 }))
+  const [index] = useState<InstanceSlot>(() => ({ value: -1 }))
   useLayoutEffect(() => {
     index.value = slots.claim()
+    index.claimed?.()
     return () => {
       slots.free(index.value)
       index.value = -1
     }
   }, [slots, index])
-  // The looks its children wear, applied once it has its slot (children's effects run before its own).
-  const [worn, setWorn] = useState<WornLooks>({})
-  const lookOwner = useWornLooks('<MD2Instance>', crowd.model, crowd, setWorn)
-  useLayoutEffect(() => {
-    const i = index.value
-    if (i < 0) return
-    const { shell, shadow, light } = worn
-    crowd.setShell(i, shell?.shell)
-    crowd.setShadow(i, shadow?.shadow)
-    // A crowd's shadows lie on one floor: an instance's sets it for all (the last given).
-    if (shadow?.shadowFloor !== undefined) crowd.shadowFloor = shadow.shadowFloor
-    // Its looks see to it that an instance's light is only a shadelight, in a crowd lit so.
-    if (light?.shadelight !== undefined) crowd.setShadelight(i, light.shadelight)
-  }, [crowd, index, worn])
+  const [looks] = useState(() => crowdLookSupport.current)
   // Played by the crowd's own clock (advanced by the crowd, typed arrays for every instance), as the props say.
   const animations = useAnimationList(crowd.model, animationOptions.animationTable)
   const control = useMemo(() => new MD2CrowdInstance(crowd, -1, animations), [crowd, animations])
@@ -357,32 +343,13 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   }, ANIMATION_FRAME_PRIORITY)
   return (
     <group ref={group} {...groupProps}>
-      <MD2LookContext.Provider value={lookOwner}>{children}</MD2LookContext.Provider>
+      {looks ? (
+        <looks.InstanceLooks crowd={crowd} slot={index}>
+          {children}
+        </looks.InstanceLooks>
+      ) : (
+        children
+      )}
     </group>
   )
 })
-
-/** The looks a crowd's or an instance's children wear, one of each kind: the crowd's options each stands for. */
-type WornLooks = Partial<Record<MD2WornLook['kind'], MD2WornLook['options']>>
-
-/** What the looks inside a crowd or an instance dress (`wear` sets `worn`). */
-function useWornLooks(
-  component: string,
-  model: MD2ModelData,
-  crowd: MD2Crowd,
-  setWorn: (update: (worn: WornLooks) => WornLooks) => void,
-): MD2LookOwner {
-  const { lighting } = crowd
-  return useMemo<MD2LookOwner>(
-    () => ({
-      component,
-      model,
-      lighting,
-      wear({ kind, options }) {
-        setWorn((shown) => ({ ...shown, [kind]: options }))
-        return () => setWorn((shown) => (shown[kind] === options ? { ...shown, [kind]: undefined } : shown))
-      },
-    }),
-    [component, model, lighting, setWorn],
-  )
-}

@@ -6,6 +6,7 @@ import type { MD2ModelData } from '../core/format/types.js'
 import type { PoseBoxKernels } from '../core/animation/blendVerticesBounded.js'
 import type { MD2PoseLight } from '../three/mesh/MD2Geometry.js'
 import type { MD2CrowdOptions } from '../three/crowd/MD2CrowdOptions.js'
+import type { MD2Crowd } from '../three/crowd/MD2Crowd.js'
 
 /**
  * A drawing made from the model's pose in the model's own pass (`<MD2Shell>`, `<MD2BlobShadow>`): its
@@ -86,3 +87,24 @@ const looks = /* @__PURE__ */ new WeakSet<object>()
 export function isLookElement(node: ReactNode): boolean {
   return isValidElement(node) && typeof node.type !== 'string' && looks.has(node.type as object)
 }
+
+/** An `<MD2Instance>`'s slot in its crowd, and what applies its looks once it has one. */
+export interface InstanceSlot {
+  value: number
+  claimed?: () => void
+}
+
+/**
+ * How a crowd and its instances wear looks (`looks/crowdLooks.tsx`), given once a look component is imported,
+ * so that a crowd whose app imports none ships none of it. Each crowd takes what there is when it mounts.
+ */
+export interface CrowdLookSupport {
+  /** In `<MD2Instances>`: the crowd's options its looks stand for (a follower's light: its leader's, unless its own). */
+  useCrowdLooks(follows: boolean): { options: MD2WornLook['options']; light: MD2WornLook['options'] | undefined; setWorn: unknown }
+  /** Around `<MD2Instances>`'s children: what its looks dress. */
+  CrowdLooks(props: { crowd: MD2Crowd; worn: ReturnType<CrowdLookSupport['useCrowdLooks']>; children: ReactNode }): ReactNode
+  /** Around an `<MD2Instance>`'s children: what its looks dress, applied to its slot once it has one. */
+  InstanceLooks(props: { crowd: MD2Crowd; slot: InstanceSlot; children: ReactNode }): ReactNode
+}
+
+export const crowdLookSupport: { current?: CrowdLookSupport } = {}

@@ -97,7 +97,8 @@ describe('looks are children on every component', () => {
     )
     const r = await mount(scene(<MD2Shell color={[]} />))
     await r.advanceFrames(1, 0.05)
-    expect(crowd.current!.lighting).toBe('quake2')
+    // Lit the Quake II way: vertex colours on an unlit material.
+    expect(crowd.current!.material.type).toBe('MeshBasicMaterial')
     expect(crowd.current!.shadowFloor).toBeUndefined()
     const shelled = () => {
       const layer = crowd.current!.shell

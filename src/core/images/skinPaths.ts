@@ -25,7 +25,7 @@ export const SKIN_EXTENSIONS = ['.png', '.jpg', '.tga', '.pcx'] as const
  * that names no skin), so `skinCandidates(url, model.skins[0])` is safe on any model.
  */
 export function skinCandidates(modelUrl: string, skinName: string | undefined): string[] {
-  if (typeof skinName !== 'string') return []
+  if (!skinName) return []
   return skinCandidateRounds(modelUrl, skinName).flat()
 }
 

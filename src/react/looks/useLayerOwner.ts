@@ -4,6 +4,11 @@ import type { MD2ModelData } from '../../core/format/types.js'
 import { warnOnce } from '../../core/warnOnce.js'
 import { MD2LookContext, type MD2LookOwner, type MD2WornLook } from '../MD2ModelContext.js'
 export { markLook } from '../MD2ModelContext.js'
+import { crowdLookSupport } from '../MD2ModelContext.js'
+import { crowdLooks } from './crowdLooks.js'
+
+// Crowds wear looks once a look is imported: each look imports this module.
+crowdLookSupport.current = crowdLooks
 
 /**
  * What a look (`<MD2Shell>`, `<MD2BlobShadow>`, `<MD2Quake2Lighting>`, `<MD2PoseBounds>`) dresses: the nearest

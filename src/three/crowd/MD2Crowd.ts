@@ -67,8 +67,6 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   readonly gpuBytes: { frames: number; shared: number; perInstance: number }
   /** Where the poses are blended, as asked (`MD2CrowdOptions.decode`). */
   readonly decode: 'vertex' | 'compute'
-  /** How its instances are lit (`MD2CrowdOptions.lighting`): by three's lights, or as Quake II lights them. */
-  readonly lighting: 'lambert' | 'quake2'
   /** This model's UFO:AI tags (`parseMD2Tags`), where followers given a `tag` (`followCrowd`) find it. */
   tags: MD2Tags | undefined
   private readonly frames: MD2GpuFrames
@@ -98,7 +96,6 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.frames = frames
     this.capacity = limit
     this.decode = renderer.decode
-    this.lighting = options.lighting === 'quake2' ? 'quake2' : 'lambert'
     const clock = (this.clock = new CrowdClock(limit, model.header.numFrames))
     const instances = (this.instances = new CrowdInstances(limit, frames.geometry.boundingSphere!.clone()))
     const looks = (this.looks = new CrowdLooks({ mesh: this, model, instances, frames, renderer }, options))
