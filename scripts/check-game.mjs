@@ -166,14 +166,25 @@ try {
   await testApp({ chromium, dist, path: '#game', probe: 'checks', check, timeout: 60_000 }, async ({ page }) => {
     await check("the README's game: a click kills the enemy under the pointer, once", async () => {
       const kills = async () => Number(/Kills: (\d+)/.exec(await page.textContent('body'))?.[1])
-      // The first enemy, where the game's camera ([0, 30, 130], fov 50, looking down −Z) shows it.
+      // The first enemy's chest, where the game's camera (at [0, 30, 130], fov 50, looking at the origin as R3F
+      // points it) shows it.
       const target = await page.evaluate(() => {
-        const fov = (50 * Math.PI) / 180
-        const [x, y, z] = [-90, 6, -120]
-        const depth = 130 - z
-        const f = 1 / Math.tan(fov / 2)
-        const aspect = innerWidth / innerHeight
-        return [((x * f) / aspect / depth + 1) * 0.5 * innerWidth, (1 - ((y - 30) * f) / depth) * 0.5 * innerHeight]
+        const eye = [0, 30, 130]
+        const length = Math.hypot(...eye)
+        const forward = eye.map((c) => -c / length)
+        // right = forward × up (0, 1, 0); up' = right × forward
+        const right = [-forward[2], 0, forward[0]].map((c, _, r) => c / Math.hypot(...r))
+        const up = [
+          right[1] * forward[2] - right[2] * forward[1],
+          right[2] * forward[0] - right[0] * forward[2],
+          right[0] * forward[1] - right[1] * forward[0],
+        ]
+        const d = [-90 - eye[0], 6 - eye[1], -120 - eye[2]]
+        const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+        const f = 1 / Math.tan((50 * Math.PI) / 360)
+        const x = (dot(d, right) * f) / (innerWidth / innerHeight) / dot(d, forward)
+        const y = (dot(d, up) * f) / dot(d, forward)
+        return [((x + 1) / 2) * innerWidth, ((1 - y) / 2) * innerHeight]
       })
       const deadline = Date.now() + 60_000
       while ((await kills()) === 0 && Date.now() < deadline) {

@@ -258,7 +258,15 @@ try {
         console.log(`    ${String(info.renderedLength).padStart(7)} ${id.replace(/.*node_modules[/\\]/, '')}`)
     }
     const later = onDemand.map((chunk) => ({ name: chunk.name, kb: kB(chunk.bytes) }))
-    results.push({ name: entry.name, label: entry.label, bytes: upFront, kb: kB(upFront), budget: entry.budget ?? null, onDemand: later, problems })
+    results.push({
+      name: entry.name,
+      label: entry.label,
+      bytes: upFront,
+      kb: kB(upFront),
+      budget: entry.budget ?? null,
+      onDemand: later,
+      problems,
+    })
     console.log(
       `${problems.length ? '✗' : '✓'} ${entry.label}: +${kB(upFront)} kB gzip up front` +
         (entry.budget !== undefined ? ` (budget ${entry.budget} kB)` : '') +

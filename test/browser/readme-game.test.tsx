@@ -17,10 +17,11 @@ afterEach(() => {
   globalThis.fetch = realFetch
 })
 
-/** Where the game's camera (at [0, 30, 130], fov 50, looking down −Z) shows a world point, in the canvas's pixels. */
+/** Where the game's camera (at [0, 30, 130], fov 50, looking at the origin as R3F points it) shows a world point, in the canvas's pixels. */
 function onScreen(x: number, y: number, z: number): { x: number; y: number } {
   const camera = new PerspectiveCamera(50, WIDTH / HEIGHT, 0.1, 1000)
   camera.position.set(0, 30, 130)
+  camera.lookAt(0, 0, 0)
   camera.updateMatrixWorld()
   const point = new Vector3(x, y, z).project(camera)
   return { x: Math.round(((point.x + 1) / 2) * WIDTH), y: Math.round(((1 - point.y) / 2) * HEIGHT) }
@@ -29,7 +30,7 @@ function onScreen(x: number, y: number, z: number): { x: number; y: number } {
 test("the README's game: a click kills the enemy under the pointer, once; a click on empty space kills none", async () => {
   // The game's public/players/ogro is this repository's ogro folder.
   globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-    realFetch(String(input).replace('/players/ogro/', '/models/quake2/ogro/'), init)) as typeof fetch
+    realFetch(String(input).replace('/players/ogro/', '/assets/quake2/ogro/'), init)) as typeof fetch
   const { host, root } = openHost(WIDTH, HEIGHT)
   await act(async () => root.render(<Game />))
   const canvas = await vi.waitFor(() => host.querySelector('canvas')!, { timeout: 10_000 })
