@@ -63,7 +63,7 @@ const CASES = [
       LIBRARY('three[/\\\\]crowd'),
       LIBRARY('core[/\\\\]gltf'),
       LIBRARY('cli'),
-      LIBRARY('react[/\\\\]MD2(Shell|BlobShadow|Quake2Lighting|PoseBounds)'),
+      LIBRARY('react[/\\\\]looks'),
       LIBRARY('core[/\\\\]animation[/\\\\](blendPoseInto|blendVerticesLit|blendVerticesBounded|poseBounds)'),
       LIBRARY('core[/\\\\]tags'),
       // three.js's character classes and morph geometry are modules of their own.
@@ -92,7 +92,21 @@ const CASES = [
       <MD2Instance position={[60, 0, 0]} animation="stand" />
     </MD2Instances>`,
     ),
-    forbid: [...ARCHIVES, ...WEBGPU, LIBRARY('core[/\\\\]gltf'), LIBRARY('cli')],
+    forbid: [...ARCHIVES, ...WEBGPU, LIBRARY('core[/\\\\]gltf'), LIBRARY('cli'), LIBRARY('react[/\\\\]looks')],
+  },
+  {
+    name: 'instances-looks',
+    label: '… with `<MD2Quake2Lighting>` on every instance and an `<MD2Shell>` on one',
+    // The looks' code, and how a crowd wears them (looks/crowdLooks.tsx), come with the looks' import.
+    code: app(
+      `import { MD2Instances, MD2Instance, MD2Quake2Lighting, MD2Shell } from 'react-three-md2'`,
+      `<MD2Instances url="/players/ogro/tris.md2">
+      <MD2Quake2Lighting />
+      <MD2Instance position={[0, 0, 0]} animation="run"><MD2Shell color="blue" /></MD2Instance>
+      <MD2Instance position={[60, 0, 0]} animation="stand" />
+    </MD2Instances>`,
+    ),
+    forbid: [...ARCHIVES, ...WEBGPU],
   },
   {
     name: 'webgpu',
