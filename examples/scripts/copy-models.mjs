@@ -9,8 +9,9 @@
  * Run by an example's `npm run build` and `npm run dev` (prebuild/predev), in its folder: public/players/
  * is not committed, so a clone has one copy of each model, in assets/.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { writeCredits } from './credits.mjs'
 
 const assets = resolve(import.meta.dirname, '../../assets')
 // npm runs a package's scripts in its folder: the example's.
@@ -39,22 +40,10 @@ for (const name of names) {
   for (const file of files) copyFileSync(join(assets, from, file), join(players, name, file))
 }
 
-// The credit lines of the models copied, as assets/CREDITS.md gives them (its table rows), with its header.
-const credits = readFileSync(join(assets, 'CREDITS.md'), 'utf8').split('\n')
-const header = credits.findIndex((line) => line.startsWith('| model |'))
-const rows = credits.filter((line) => names.some((name) => line.startsWith(`| ${name} |`)))
-if (header < 0 || rows.length !== names.length) throw new Error('assets/CREDITS.md: the model table or a row is missing')
-writeFileSync(
+// The credit lines of the models copied, as assets/CREDITS.md gives them.
+writeCredits(
   join(players, 'CREDITS.md'),
-  [
-    '# Credits',
-    '',
-    "Copied from react-three-md2 `assets/` by `examples/scripts/copy-models.mjs`; each folder keeps its author's readme.",
-    '',
-    credits[header],
-    credits[header + 1],
-    ...rows,
-    '',
-  ].join('\n'),
+  names,
+  "Copied from react-three-md2 `assets/` by `examples/scripts/copy-models.mjs`; each folder keeps its author's readme.",
 )
 console.log(`models: ${names.join(', ')} copied to public/players/ with CREDITS.md`)

@@ -12,8 +12,9 @@
  * grass texture is not here either: a generated green tile (a PNG; browsers tell images by their bytes) stands
  * in for it. public/models and public/textures are not committed: a clone keeps one copy of each model.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { writeCredits } from './credits.mjs'
 import { deflateSync } from 'node:zlib'
 
 const assets = resolve(import.meta.dirname, '../../assets')
@@ -53,24 +54,11 @@ for (const [name, { files, skins }] of Object.entries(MODELS)) {
 mkdirSync(join(publicDir, 'textures/terrain'), { recursive: true })
 writeFileSync(join(publicDir, 'textures/terrain/grasslight-big.jpg'), grassTile(64))
 
-// The credit lines of the models used, as assets/CREDITS.md gives them (its table rows), with its header.
-const credits = readFileSync(join(assets, 'CREDITS.md'), 'utf8').split('\n')
-const header = credits.findIndex((line) => line.startsWith('| model |'))
-const names = ['ogro', 'ratamahatta', 'pknight']
-const rows = credits.filter((line) => names.some((name) => line.startsWith(`| ${name} |`)))
-if (header < 0 || rows.length !== names.length) throw new Error('assets/CREDITS.md: the model table or a row is missing')
-writeFileSync(
+// The credit lines of the models copied, as assets/CREDITS.md gives them.
+writeCredits(
   join(publicDir, 'models/CREDITS.md'),
-  [
-    '# Credits',
-    '',
-    'Copied from react-three-md2 `assets/` by `examples/scripts/copy-three-models.mjs` (pknight: the weapon models).',
-    '',
-    credits[header],
-    credits[header + 1],
-    ...rows,
-    '',
-  ].join('\n'),
+  ['ogro', 'ratamahatta', 'pknight'],
+  'Copied from react-three-md2 `assets/` by `examples/scripts/copy-three-models.mjs` (pknight: the weapon models).',
 )
 console.log('models: ratamahatta and ogro laid out as three.js examples load them, in public/models/md2/')
 

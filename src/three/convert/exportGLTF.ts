@@ -1,5 +1,6 @@
 import type { Texture } from 'three'
 import { MD2Error } from '../../core/MD2Error.js'
+import { canvasPixels } from './skinImage.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { writeGLB } from '../../core/gltf/writeGLB.js'
 import type { DecodedImage } from '../../core/images/decodedImage.js'
@@ -41,23 +42,12 @@ function topDownPixels(texture: Texture): DecodedImage {
     }
     return { width, height, data: pixels }
   }
-  const canvas =
-    typeof OffscreenCanvas !== 'undefined'
-      ? new OffscreenCanvas(width, height)
-      : typeof document !== 'undefined'
-        ? Object.assign(document.createElement('canvas'), { width, height })
-        : null
-  const context = canvas?.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null | undefined
-  if (!context)
+  const drawn = canvasPixels(image as unknown as CanvasImageSource, width, height, bottomUp)
+  if (!drawn)
     throw new MD2Error(
       'BAD_ARGUMENT',
       'exportGLTF: this skin is a browser image, and there is no 2D canvas here to read its pixels (in Node, pass a texture from MD2SkinLoader or createSkinTexture, or call writeGLB with decoded pixels)',
     )
-  if (bottomUp) {
-    context.translate(0, height)
-    context.scale(1, -1)
-  }
-  context.drawImage(image as unknown as CanvasImageSource, 0, 0)
-  pixels.set(context.getImageData(0, 0, width, height).data)
+  pixels.set(drawn)
   return { width, height, data: pixels }
 }

@@ -26,6 +26,16 @@ export function skinImageOf(texture: Texture): DecodedImage {
       })
     return { width, height, data: new Uint8Array(image.data) }
   }
+  const pixels = canvasPixels(image as Drawable, width, height, false)
+  if (!pixels) throw new MD2Error('BAD_ARGUMENT', `texture "${texture.name}": reading its image needs a 2D canvas`, { section: 'skin' })
+  return { width, height, data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length) }
+}
+
+/**
+ * An image's RGBA pixels, drawn on a 2D canvas (`OffscreenCanvas`, else a DOM canvas), upside down when
+ * `flip`; undefined where there is no 2D canvas (Node).
+ */
+export function canvasPixels(image: CanvasImageSource, width: number, height: number, flip: boolean): Uint8ClampedArray | undefined {
   const canvas =
     typeof OffscreenCanvas !== 'undefined'
       ? new OffscreenCanvas(width, height)
@@ -33,8 +43,11 @@ export function skinImageOf(texture: Texture): DecodedImage {
         ? Object.assign(document.createElement('canvas'), { width, height })
         : undefined
   const context = canvas?.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null | undefined
-  if (!context) throw new MD2Error('BAD_ARGUMENT', `texture "${texture.name}": reading its image needs a 2D canvas`, { section: 'skin' })
-  context.drawImage(image as Drawable, 0, 0)
-  const pixels = context.getImageData(0, 0, width, height).data
-  return { width, height, data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length) }
+  if (!context) return undefined
+  if (flip) {
+    context.translate(0, height)
+    context.scale(1, -1)
+  }
+  context.drawImage(image, 0, 0)
+  return context.getImageData(0, 0, width, height).data
 }
