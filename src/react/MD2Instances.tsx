@@ -37,8 +37,8 @@ import {
   type UseMD2AnimationOptions,
 } from './useMD2Animation.js'
 
-// Bundlers replace `process.env.NODE_ENV` with a string: in production builds the checks of props, and their
-// code, are left out (the test is written out at each call: a minifier folds it only there).
+// Bundlers replace `process.env.NODE_ENV` with a string, as React and R3F need them to: production builds leave
+// the checks of props, and their code, out (the test is written out at each call: a minifier folds it only there).
 declare const process: { env: { NODE_ENV?: string } }
 
 /** Options of `useMD2Crowd`: the crowd's, with the device's texture limit filled in. */
@@ -142,7 +142,7 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
  * An `<MD2Instances sync>` or `tag` inside draws another model on every instance (`followCrowd`).
  */
 export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2Instances({ url, model, ...props }, ref) {
-  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') checkProps('MD2Instances', props, model)
+  if (process.env.NODE_ENV !== 'production') checkProps('MD2Instances', props, model)
   if (model) return <InstancesView ref={ref} model={model} {...props} />
   if (url !== undefined) return <InstancesFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Instances> needs a `url` or a `model`')
@@ -295,7 +295,7 @@ export interface MD2InstanceProps extends Omit<ThreeElements['group'], 'ref'>, U
  * pose, as drei's `<Instance>`'s, and bubble to `<MD2Instances>` (`instanceId`: its `controllerRef`'s `index`).
  */
 export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Instance(props, ref) {
-  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') checkProps('MD2Instance', props)
+  if (process.env.NODE_ENV !== 'production') checkProps('MD2Instance', props)
   const [animationOptions, { controller, controllerRef, children, ...groupProps }] = splitAnimationProps(props)
   const slots = useContext(CrowdContext)
   if (!slots) throw new MD2Error('BAD_ARGUMENT', '<MD2Instance> must be inside <MD2Instances>')

@@ -46,8 +46,8 @@ import { useMD2, useMD2Hold } from './loading/useMD2.js'
 import { useSkinProp } from './loading/useSkinProp.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController } from './useMD2Animation.js'
 
-// Bundlers replace `process.env.NODE_ENV` with a string: in production builds the checks of props, and their
-// code, are left out (the test is written out at each call: a minifier folds it only there).
+// Bundlers replace `process.env.NODE_ENV` with a string, as React and R3F need them to: production builds leave
+// the checks of props, and their code, out (the test is written out at each call: a minifier folds it only there).
 declare const process: { env: { NODE_ENV?: string } }
 
 type GroupProps = Omit<ThreeElements['group'], 'ref' | 'scale' | 'children'>
@@ -170,7 +170,7 @@ export interface MD2ModelProps extends GroupProps {
  * `useFrame`, allocating nothing per frame; instances of one model share everything else.
  */
 export const MD2Model = forwardRef<Group, MD2ModelProps>(function MD2Model({ url, model, ...props }, ref) {
-  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') checkProps('MD2Model', props, model)
+  if (process.env.NODE_ENV !== 'production') checkProps('MD2Model', props, model)
   if (model) return <MD2ModelView ref={ref} model={model} {...props} />
   if (url !== undefined) return <MD2ModelFromUrl ref={ref} url={url} {...props} />
   throw new MD2Error('BAD_ARGUMENT', '<MD2Model> needs a `url` or a `model`')
@@ -224,7 +224,7 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   checkTagFrames(model, tagData)
   // A material of the app's own draws its own map: no skin is looked for (nor missed).
   const texture = useSkinProp(model, material && skin === undefined ? null : skin, { modelUrl, files, onSkinError })
-  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') checkControllerFrames(model, controller)
+  if (process.env.NODE_ENV !== 'production') checkControllerFrames(model, controller)
   const parent = useMD2ModelContext()
   if (sync && !parent) {
     warnOnce(`${model.name}:sync`, `${model.name ?? 'model'}: \`sync\` needs an enclosing <MD2Model>; animating by its own props`)

@@ -9,8 +9,8 @@ import { fileIn, folderUrl, useFolderModel } from './loading/playerFiles.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 
-// Bundlers replace `process.env.NODE_ENV` with a string: in production builds the checks of props, and their
-// code, are left out (the test is written out at each call: a minifier folds it only there).
+// Bundlers replace `process.env.NODE_ENV` with a string, as React and R3F need them to: production builds leave
+// the checks of props, and their code, out (the test is written out at each call: a minifier folds it only there).
 declare const process: { env: { NODE_ENV?: string } }
 
 /** What the body and its weapon share of `<MD2Model>`'s look (Quake II draws the weapon with the body's flags). */
@@ -62,7 +62,7 @@ export const MD2Player = forwardRef<Group, MD2PlayerProps>(function MD2Player(
   { path, skin, weapon, files, fallbackWeapon, onWeaponError, children, ...props },
   ref,
 ) {
-  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') checkProps('MD2Player', props)
+  if (process.env.NODE_ENV !== 'production') checkProps('MD2Player', props)
   const folder = useArchiveUrl(folderUrl(path))
   const fallbackUrl = useArchiveUrl(fallbackWeapon ?? undefined)
   const bodyUrl = useFolderModel({ url: folder, names: ['tris.md2'], files })

@@ -22,8 +22,8 @@ export type ParsedProp = keyof typeof PARSED_PROPS
  * something else (a URL where parsed tags go, the old API) is refused with an `MD2Error` `BAD_ARGUMENT`
  * naming the component, the prop, what it got and what makes the right value, instead of a `TypeError`
  * from deep inside or nothing at all; a prop removed in 0.x warns once, naming its replacement. The
- * mistakes are of code, found before it ships: each call is written `if (typeof process !== 'undefined' &&
- * process.env.NODE_ENV !== 'production')`, which production builds fold away with this module.
+ * mistakes are of code, found before it ships: each call is written `if (process.env.NODE_ENV !==
+ * 'production')`, which bundlers fold away, with this module, in production builds.
  */
 export function checkProps(component: string, props: object, model?: unknown): void {
   const given = props as Partial<Record<ParsedProp, unknown>>
