@@ -88,6 +88,16 @@ export function isLookElement(node: ReactNode): boolean {
   return isValidElement(node) && typeof node.type !== 'string' && looks.has(node.type as object)
 }
 
+/** The looks a crowd's or an instance's children wear, one of each kind: the crowd's options each stands for. */
+export type WornLooks = Partial<Record<MD2WornLook['kind'], MD2WornLook['options']>>
+
+/** What a crowd's looks come to: its options, the light its followers take, and what its looks' `wear` sets. */
+export interface CrowdWorn {
+  options: MD2WornLook['options']
+  light: MD2WornLook['options'] | undefined
+  setWorn(update: (worn: WornLooks) => WornLooks): void
+}
+
 /** An `<MD2Instance>`'s slot in its crowd, and what applies its looks once it has one. */
 export interface InstanceSlot {
   value: number
@@ -100,9 +110,9 @@ export interface InstanceSlot {
  */
 export interface CrowdLookSupport {
   /** In `<MD2Instances>`: the crowd's options its looks stand for (a follower's light: its leader's, unless its own). */
-  useCrowdLooks(follows: boolean): { options: MD2WornLook['options']; light: MD2WornLook['options'] | undefined; setWorn: unknown }
+  useCrowdLooks(follows: boolean): CrowdWorn
   /** Around `<MD2Instances>`'s children: what its looks dress. */
-  CrowdLooks(props: { crowd: MD2Crowd; worn: ReturnType<CrowdLookSupport['useCrowdLooks']>; children: ReactNode }): ReactNode
+  CrowdLooks(props: { crowd: MD2Crowd; worn: CrowdWorn; children: ReactNode }): ReactNode
   /** Around an `<MD2Instance>`'s children: what its looks dress, applied to its slot once it has one. */
   InstanceLooks(props: { crowd: MD2Crowd; slot: InstanceSlot; children: ReactNode }): ReactNode
 }

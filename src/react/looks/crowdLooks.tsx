@@ -1,16 +1,19 @@
 import { createContext, useContext, useLayoutEffect, useMemo, useState } from 'react'
 import type { MD2ModelData } from '../../core/format/types.js'
-import { MD2LookContext, type CrowdLookSupport, type MD2LookOwner, type MD2WornLook } from '../MD2ModelContext.js'
-
-/** The looks a crowd's or an instance's children wear, one of each kind: the crowd's options each stands for. */
-type WornLooks = Partial<Record<MD2WornLook['kind'], MD2WornLook['options']>>
-type SetWorn = (update: (worn: WornLooks) => WornLooks) => void
+import {
+  MD2LookContext,
+  type CrowdLookSupport,
+  type CrowdWorn,
+  type MD2LookOwner,
+  type MD2WornLook,
+  type WornLooks,
+} from '../MD2ModelContext.js'
 
 /** The Quake II light an `<MD2Instances>` wears, for the crowds that follow it. */
 const CrowdLightContext = createContext<MD2WornLook['options'] | undefined>(undefined)
 
 /** What the looks inside a crowd or an instance dress (`wear` sets `worn`). */
-function useLookOwner(component: string, model: MD2ModelData, setWorn: SetWorn): MD2LookOwner {
+function useLookOwner(component: string, model: MD2ModelData, setWorn: CrowdWorn['setWorn']): MD2LookOwner {
   // The crowd's light (its own, or its leader's): an instance's light is only a shadelight, in a crowd lit so.
   const lighting = useContext(CrowdLightContext)?.lighting
   return useMemo<MD2LookOwner>(
@@ -41,7 +44,7 @@ export const crowdLooks: CrowdLookSupport = {
     return { options: { ...worn.shell, ...worn.shadow, ...light }, light, setWorn }
   },
   CrowdLooks({ crowd, worn, children }) {
-    const owner = useLookOwner('<MD2Instances>', crowd.model, worn.setWorn as SetWorn)
+    const owner = useLookOwner('<MD2Instances>', crowd.model, worn.setWorn)
     return (
       <CrowdLightContext.Provider value={worn.light}>
         <MD2LookContext.Provider value={owner}>{children}</MD2LookContext.Provider>
