@@ -175,10 +175,13 @@ export class KeyframeClock {
       events?.onFrame?.(this.frameAt(0))
     }
     if (!this.playing || this.finished || !(seconds > 0)) return changed
-    const step = seconds * this.speed * this.fps
+    let step = seconds * this.speed * this.fps
     if (!(step > 0) || !Number.isFinite(step)) return changed
 
     const length = this.length
+    // A step of laps upon laps lands where its last lap does (events report one lap at most): counting
+    // keyframes one by one past 2^53 would never end.
+    if (step > 2 * length) step = this.loop ? length + (step % length) : length
     let position = this.position + step
     const reached = Math.floor(position)
     // Report every keyframe the step reached, in order (a 10-second hitch reports each, capped to one lap
