@@ -17,6 +17,8 @@ export interface CliIO {
   rename(from: string, to: string): void
   /** Deletes a file if it is there (temporary files of a refused run). */
   remove(path: string): void
+  /** The absolute form of a path (`/`-separated), as the files are looked up. */
+  resolve(path: string): string
   /**
    * Writes `path` (creating its folders), which must lie inside `dir` once links are followed: a coded
    * `UNSAFE_PATH` error otherwise (a link inside DIR pointing elsewhere), and nothing created or written.

@@ -43,6 +43,7 @@ export const nodeIO: CliIO = {
   },
   rename: (from, to) => renameSync(from, to),
   remove: (path) => rmSync(path, { force: true }),
+  resolve: (path) => resolve(path).replace(/\\/g, '/'),
   writeInside: (dir, path, data) => {
     // Links are followed before anything is created: a link inside DIR that points elsewhere is refused.
     mkdirSync(dir, { recursive: true })

@@ -39,13 +39,14 @@ function fromBase64(text: string): Uint8Array {
   return bytes
 }
 
-/** The folder path with `/` separators and no `.` or `..` parts left (`..` at the start kept). */
+/** The path with `/` separators and no `.` or `..` parts left (`..` kept at the start of a relative one). */
 function normalise(path: string): string {
+  const absolute = path.startsWith('/')
   const parts: string[] = []
   for (const part of path.replace(/\\/g, '/').split('/')) {
     if (part === '' || part === '.') continue
     if (part === '..' && parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop()
-    else parts.push(part)
+    else if (part !== '..' || !absolute) parts.push(part)
   }
   return (path.startsWith('/') ? '/' : '') + parts.join('/')
 }
@@ -56,12 +57,14 @@ function refuseURI(input: string, uri: string, why: string): never {
 }
 
 /**
- * The file a relative URI names, at or below `folder`: a scheme (`file:`, `http:`), an absolute path, a
- * drive letter or `..` past the folder is refused, as `pak extract` refuses such entry names.
+ * The file a relative URI names (relative to the glTF's folder, as glTF says), when it lies at or below
+ * `root`: a scheme (`file:`, `http:`), an absolute path, a drive letter or `..` leading out of `root` is
+ * refused, as `pak extract` refuses such entry names. Links are checked again when the file is opened.
  */
-function fileOfURI(input: string, uri: string, folder: string): string {
+function fileOfURI(input: string, uri: string, root: string, io: CliIO): string {
+  const shownRoot = root.replace(/\/?$/, '/')
   if (/^[a-z][a-z0-9+.-]*:/i.test(uri))
-    refuseURI(input, uri, 'is not a relative file name (only data: URIs and files below the glTF are read)')
+    refuseURI(input, uri, `is not a relative file name (only data: URIs and files at or below ${shownRoot} are read)`)
   let path: string
   try {
     path = decodeURIComponent(uri)
@@ -69,11 +72,12 @@ function fileOfURI(input: string, uri: string, folder: string): string {
     refuseURI(input, uri, 'is not a valid URI')
   }
   if (path.includes('\0')) refuseURI(input, uri, 'holds a NUL')
-  if (/^([/\\]|[a-z]:)/i.test(path)) refuseURI(input, uri, `is an absolute path (only files at or below ${folder || './'} are read)`)
-  const inside = normalise(path)
-  if (inside === '..' || inside.startsWith('../') || inside === '')
-    refuseURI(input, uri, `leads outside ${folder || './'} (only files at or below it are read)`)
-  return folder + inside
+  if (/^([/\\]|[a-z]:)/i.test(path)) refuseURI(input, uri, `is an absolute path (only files at or below ${shownRoot} are read)`)
+  const target = normalise(io.resolve(folderOf(input) + path))
+  const inside = normalise(io.resolve(root))
+  if (!(target.startsWith(inside.endsWith('/') ? inside : `${inside}/`) && target !== inside))
+    refuseURI(input, uri, `leads outside ${shownRoot} (only files at or below it are read; --resources DIR names another folder)`)
+  return target
 }
 
 /**
@@ -93,7 +97,7 @@ export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resour
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     throw new MD2Error('BAD_MAGIC', 'not a glTF JSON file (not an object)', { section: 'gltf', file: input })
-  const folder = resources !== undefined ? resources.replace(/[/\\]*$/, '/') : folderOf(input)
+  const root = resources ?? (folderOf(input) || '.')
   const load = (uri: unknown, maxBytes: number, what: string): Uint8Array => {
     if (typeof uri !== 'string') throw new MD2Error('OUT_OF_RANGE', `${what}: uri is not a string`, { section: 'gltf', file: input })
     const data = /^data:[^,]*;base64,(.*)$/s.exec(uri)
@@ -107,7 +111,7 @@ export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resour
         throw new MD2Error('OUT_OF_RANGE', `${what}: data URI is not base64`, { section: 'gltf', file: input })
       }
     }
-    return readInput(fileOfURI(input, uri, folder), io, { maxBytes, inside: folder === '' ? '.' : folder })
+    return readInput(fileOfURI(input, uri, root, io), io, { maxBytes, inside: root })
   }
   type BufferDef = { uri?: unknown; byteLength?: unknown }
   const buffers = Array.isArray(json.buffers) ? (json.buffers as BufferDef[]) : []

@@ -36,6 +36,7 @@ async function run(argv: string[], files: Record<string, Uint8Array> = {}) {
       written.delete(from)
     },
     remove: (path) => void written.delete(path),
+    resolve: (path) => (path.startsWith('/') ? path : `/work/${path}`),
   })
   // No stack trace, whatever happened.
   expect(stdout + stderr).not.toMatch(/\n\s+at /)
