@@ -10,7 +10,7 @@ import { encodePNG } from '../core/images/png.js'
 import { bakeMD2 } from '../three/convert/bakeMD2.js'
 import { loadSimplifier } from '../three/convert/loadSimplifier.js'
 import { UsageError, type CliIO, type Parsed } from './common.js'
-import { engineLimitsLine, fitSkin, type SkinFormat } from './fitEngine.js'
+import { engineLimitsLine, fitSkin, withLimitsLine, type SkinFormat } from './fitEngine.js'
 import { loadGLTF, readSkin } from './readInputs.js'
 import type { OutputFile } from './writeOutputs.js'
 
@@ -176,5 +176,5 @@ export async function bakeToMD2(
     baked.clips.map((clip) => `${clip.animation} ${clip.end - clip.start + 1}`).join(', ') +
     `) at ${fps ?? QUAKE2_FPS} fps${tableNote}, ${skinNote}`
   const limits = engineLimitsLine(header, image ? { width: image.width, height: image.height, format } : undefined)
-  return { files, summary, warnings: [...written.warnings, ...(limits ? [limits] : [])] }
+  return { files, summary, warnings: withLimitsLine(written.warnings, limits) }
 }

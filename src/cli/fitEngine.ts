@@ -71,3 +71,9 @@ export function engineLimitsLine(
     passed.push(`${problems.find((problem) => problem.includes('PNG'))} (--skin-format pcx)`)
   return passed.length > 0 ? `passes Quake II's limits: ${passed.join('; ')}` : undefined
 }
+
+/** The reader's warnings with the engine's limits said once, on the limits line, rather than one by one. */
+export function withLimitsLine(warnings: readonly string[], line: string | undefined): string[] {
+  const rest = line === undefined ? [...warnings] : warnings.filter((warning) => !/past Quake II's engine limit/.test(warning))
+  return line === undefined ? rest : [...rest, line]
+}

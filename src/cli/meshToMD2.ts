@@ -7,7 +7,7 @@ import { writeMD2 } from '../core/format/writeMD2.js'
 import type { GLBContents } from '../core/gltf/glb.js'
 import { md2FromGeometry } from '../three/convert/md2FromGeometry.js'
 import type { CliIO } from './common.js'
-import { fitHeaderSkin } from './fitEngine.js'
+import { engineLimitsLine, fitHeaderSkin, withLimitsLine } from './fitEngine.js'
 import { imageBytesOf, loadGLTF } from './readInputs.js'
 import type { OutputFile } from './writeOutputs.js'
 
@@ -40,7 +40,7 @@ export async function meshToMD2(
     `wrote ${output}: ${data.byteLength} bytes, ${header.numFrames} frame${header.numFrames === 1 ? '' : 's'}, ` +
     `${header.numVertices} vertices, ${header.numTris} triangles, ${written.animations.length} animation${written.animations.length === 1 ? '' : 's'}, ` +
     `skin size ${skinWidth}×${skinHeight}`
-  return { files: [{ path: output, data }], summary, warnings: written.warnings }
+  return { files: [{ path: output, data }], summary, warnings: withLimitsLine(written.warnings, engineLimitsLine(header, undefined)) }
 }
 
 interface MeshSource {
