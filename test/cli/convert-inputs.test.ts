@@ -42,7 +42,7 @@ function frameBody(bytes: Uint8Array, f: number): Uint8Array {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'md2-inputs-'))
   const { scene, clips } = buildRig()
-  const [walk, wave, idle] = clips as [AnimationClip, AnimationClip, AnimationClip]
+  const [walk, , idle] = clips as [AnimationClip, AnimationClip, AnimationClip]
   writeFileSync(file('all.glb'), await exportRig(scene, clips))
   writeFileSync(file('body.glb'), await exportRig(scene, []))
   writeFileSync(file('walk.glb'), await exportRig(scene, [mixamo(walk)]))
