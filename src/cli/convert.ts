@@ -1,6 +1,7 @@
 import { isMD2Error } from '../core/MD2Error.js'
 import { readGLB } from '../core/gltf/glb.js'
 import { bakeSettings, bakeSideFiles, bakeToMD2, type GLTFInput } from './bakeToMD2.js'
+import { checkGLTF } from './checkGLTF.js'
 import { CliFailure, EXIT_FAILED, EXIT_OK, UsageError, describeError, readInput, type CliIO, type Parsed } from './common.js'
 import { checkSkinSize, parseSkinSize } from './fitEngine.js'
 import { md2ToGLTF } from './md2ToGLTF.js'
@@ -89,7 +90,9 @@ function filesOf(parsed: Parsed): { inputs: string[]; output: string; from: Kind
 /** Reads a glTF input: a .glb's chunks, or a .gltf with the buffers and images it names. */
 function readGLTF(path: string, io: CliIO, resources: string | undefined): GLTFInput {
   const bytes = readInput(path, io, { maxBytes: MAX_INPUT_BYTES })
-  return { path, contents: /\.glb$/i.test(path) ? readGLB(bytes, { name: path }) : gltfContents(path, bytes, io, resources) }
+  const contents = /\.glb$/i.test(path) ? readGLB(bytes, { name: path }) : gltfContents(path, bytes, io, resources)
+  checkGLTF(contents.json, contents.bin.length, path)
+  return { path, contents }
 }
 
 /**

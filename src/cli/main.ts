@@ -99,6 +99,10 @@ function readBounded(path: string, maxBytes: number, inside: string | undefined)
  * Sets `process.exitCode` rather than exiting, so pending output is flushed; also resolves to it.
  */
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
+  // three's glTF loader can leave a promise of a load it abandoned rejected and unobserved: the failure it
+  // belongs to is already reported (or the run went on without that part), so it must not end the process
+  // with a stack trace.
+  process.on('unhandledRejection', () => {})
   const code = await runCli(argv.slice(2), nodeIO)
   process.exitCode = code
   return code

@@ -136,8 +136,9 @@ export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resour
   parts.forEach((part, i) => bin.set(part, offsets[i]!))
   type ViewDef = { buffer: number; byteOffset?: number }
   for (const view of Array.isArray(json.bufferViews) ? (json.bufferViews as ViewDef[]) : []) {
-    if (typeof view !== 'object' || view === null) continue
-    view.byteOffset = (view.byteOffset ?? 0) + (offsets[view.buffer] ?? 0)
+    // A view of a buffer that is not there keeps its index, for checkGLTF to name.
+    if (typeof view !== 'object' || view === null || offsets[view.buffer] === undefined) continue
+    view.byteOffset = (typeof view.byteOffset === 'number' ? view.byteOffset : 0) + offsets[view.buffer]!
     view.buffer = 0
   }
   type ImageDef = { uri?: unknown; bufferView?: number; mimeType?: string }
@@ -219,7 +220,11 @@ export async function loadGLTF(
 ): Promise<Awaited<ReturnType<GLTFLoader['parseAsync']>>> {
   const required = Array.isArray(json.extensionsRequired) ? (json.extensionsRequired as unknown[]) : []
   const unsupported = required.filter((name) => typeof name !== 'string' || !READ_PAST.test(name))
-  if (unsupported.length > 0) throw new CliFailure(`${input}: needs ${unsupported.join(', ')}, which convert does not decode`)
+  if (unsupported.length > 0)
+    throw new MD2Error('UNSUPPORTED', `needs ${unsupported.map(String).join(', ')}, which convert does not decode`, {
+      section: 'gltf',
+      file: input,
+    })
   json.extensionsRequired = []
   const loader = new GLTFLoader()
   if (fitTexture) loader.register(nodeTextures(json, bin, input, fitTexture))
@@ -228,7 +233,11 @@ export async function loadGLTF(
     return await loader.parseAsync(packGLB(json, bin).slice().buffer, '')
   } catch (error) {
     if (error instanceof MD2Error) throw error
-    throw new CliFailure(`${input}: the glTF loader refused it: ${error instanceof Error ? error.message : String(error)}`)
+    throw new MD2Error('LOAD_FAILED', `three's glTF loader refused it: ${error instanceof Error ? error.message : String(error)}`, {
+      section: 'gltf',
+      file: input,
+      cause: error,
+    })
   }
 }
 
