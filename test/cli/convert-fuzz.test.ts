@@ -37,7 +37,7 @@ function fieldPaths(value: unknown, at: (string | number)[] = [], out: (string |
 function setAt(root: Record<string, unknown>, path: readonly (string | number)[], value: unknown): void {
   let node = root as Record<string | number, unknown>
   for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>
-  if (value === undefined) delete node[path[path.length - 1]!]
+  if (value === undefined) Reflect.deleteProperty(node, path[path.length - 1]!)
   else node[path[path.length - 1]!] = value
 }
 
