@@ -16,8 +16,8 @@ export const SKIN_PIXEL_BUDGET = 4096 * 4096
 export function engineSkinSize(width: number, height: number): [number, number] {
   const { maxHeight, maxPCXWidth, maxTexels } = QUAKE2_SKIN_LIMITS
   const scale = Math.min(1, maxHeight / height, maxPCXWidth / width, Math.sqrt(maxTexels / (width * height)))
-  let w = Math.max(1, Math.floor(width * scale))
-  let h = Math.max(1, Math.floor(height * scale))
+  let w = Math.max(1, Math.round(width * scale))
+  let h = Math.max(1, Math.round(height * scale))
   // Rounding can leave the product a texel over for some shapes.
   while (w * h > maxTexels)
     if (w >= h) w--
