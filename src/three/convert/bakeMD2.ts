@@ -290,10 +290,9 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
 
   // Sampling through three's mixer: one clip at a time, at exact times (the action's own clock is set).
   const positions: Float32Array[] = []
-  const bases = frameBases(
-    baked.map((clip) => clip.name),
-    counts,
-  )
+  // A loader may leave a clip without a name (a glTF animation's name is optional).
+  const clipNames = baked.map((clip) => (typeof clip.name === 'string' ? clip.name : ''))
+  const bases = frameBases(clipNames, counts)
   const animations: MD2AnimationDef[] = []
   const names: string[] = []
   const clipFrames: BakedMD2['clips'] = []
@@ -319,7 +318,7 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
         action.stop()
         const name = bases[c]!.replace(/_+$/, '')
         animations.push({ name, start, end: positions.length - 1, fps })
-        clipFrames.push({ clip: clip.name, animation: name, start, end: positions.length - 1 })
+        clipFrames.push({ clip: clipNames[c]!, animation: name, start, end: positions.length - 1 })
       })
     } finally {
       mixer.stopAllAction()
