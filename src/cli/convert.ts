@@ -123,6 +123,12 @@ export async function convert(parsed: Parsed, io: CliIO): Promise<number> {
   const bakeOnly = ['--fps', '--clips', '--mesh', '--scale', '--skin-format', '--simplify'].filter(
     (_, i) => [parsed.fps, parsed.clips, parsed.meshes[0], parsed.scale, parsed.skinFormat, parsed.simplify][i] !== undefined,
   )
+  if (to !== 'md2') {
+    const md2Only = ['--skin-size', '--no-engine-limits'].filter(
+      (_, i) => [parsed.skinSize, parsed.noEngineLimits || undefined][i] !== undefined,
+    )
+    if (md2Only.length > 0) throw new UsageError(`${md2Only.join(', ')}: for .md2 output only`)
+  }
   if (from === 'md2' || from === 'obj') {
     if (bakeOnly.length > 0) throw new UsageError(`${bakeOnly.join(', ')}: for glTF scenes baked to .md2 only`)
     if (parsed.resources !== undefined) throw new UsageError('--resources: for .gltf inputs only')

@@ -179,9 +179,17 @@ export function imageBytesOf(
 /** Node cannot draw images: the loader is handed the glTF's PNG textures decoded here (JPEG and others are not). */
 function nodeTextures(json: Record<string, unknown>, bin: Uint8Array, input: string, fit: (image: DecodedImage) => DecodedImage) {
   type TextureDef = { source?: number; extensions?: Record<string, { source?: number }> }
+  type MaterialDef = { pbrMetallicRoughness?: { baseColorTexture?: { index?: unknown } } }
+  // Only base-colour maps become skins: other maps are not decoded (a normal map costs nothing).
+  const baseColour = new Set(
+    (Array.isArray(json.materials) ? (json.materials as MaterialDef[]) : []).map(
+      (material) => material?.pbrMetallicRoughness?.baseColorTexture?.index,
+    ),
+  )
   return () => ({
     name: 'react-three-md2:node-textures',
     loadTexture(index: number): Promise<Texture> {
+      if (!baseColour.has(index)) return Promise.resolve(Object.assign(new Texture(), { userData: { undecoded: 'not a base colour' } }))
       const def = ((json.textures as TextureDef[] | undefined) ?? [])[index] ?? {}
       const source = def.source ?? Object.values(def.extensions ?? {}).find((ext) => ext.source !== undefined)?.source
       const image =
