@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { AnimationClip, BufferGeometry, Float32BufferAttribute, Group, Mesh, MeshStandardMaterial, QuaternionKeyframeTrack } from 'three'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { decodeTGA } from '../../src/core/images/tga'
@@ -138,6 +139,33 @@ describe('reads bounded by what the file declares', () => {
     const skin = await run(['convert', join(inner, 'rig.glb'), join(inner, 'rig.md2'), '--skin', '/dev/zero'])
     expect(skin).toMatchObject({ code: 1, stderr: '/dev/zero: cannot read: not a regular file\n' })
     expect(existsSync(join(inner, 'rig.md2'))).toBe(false)
+  })
+})
+
+describe('time and memory grow with what is written', () => {
+  it('one triangle among 100,000 unused vertices: 3 vertices sampled and written, in bounded memory and time', async () => {
+    const inner = folder('unused')
+    const positions = new Float32Array(300_000)
+    for (let i = 0; i < positions.length; i++) positions[i] = Math.sin(i) * 50
+    const geometry = new BufferGeometry()
+    geometry.setAttribute('position', new Float32BufferAttribute(positions, 3))
+    geometry.setAttribute('uv', new Float32BufferAttribute(new Float32Array(200_000), 2))
+    geometry.setIndex([0, 1, 2])
+    const mesh = new Mesh(geometry, new MeshStandardMaterial())
+    mesh.name = 'sheet'
+    const scene = new Group()
+    scene.add(mesh)
+    const spin = new AnimationClip('spin', 2, [new QuaternionKeyframeTrack('sheet.quaternion', [0, 2], [0, 0, 0, 1, 0, 1, 0, 0])])
+    const file = join(inner, 'unused.glb')
+    writeFileSync(file, await exportRig(scene, [spin]))
+    const result = await runChild(['convert', file, join(inner, 'unused.md2'), '--fps', '20'])
+    console.log(
+      `1 triangle, 100,000 vertices, 41 frames: exit ${result.code}, ${result.peakMB?.toFixed(0)} MB, ${result.seconds.toFixed(1)} s`,
+    )
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(/41 frames, 3 vertices, 1 triangles/)
+    expect(result.peakMB).toBeLessThan(BOUNDED_MB)
   })
 })
 
