@@ -193,6 +193,21 @@ describe('images within a pixel budget', () => {
     expect(readdirSync(inner)).toEqual(['bomb.glb'])
   })
 
+  it('a 64 × 64 PNG whose data inflates to 200 MB is refused before it is inflated into memory', async () => {
+    const inner = folder('deflate-bomb')
+    const zeros = new Uint8Array(200_000_000)
+    const png = rawPNG({ width: 64, height: 64, colourType: 6, depth: 8, row: (y) => (y === 0 ? zeros : new Uint8Array(256)) })
+    const file = join(inner, 'bomb.glb')
+    writeFileSync(file, withImage(glb, png))
+    const result = await runChild(['convert', file, join(inner, 'bomb.md2')])
+    console.log(
+      `${png.length}-byte PNG inflating to 200 MB: exit ${result.code}, ${result.peakMB?.toFixed(0)} MB, ${result.seconds.toFixed(1)} s`,
+    )
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/BAD_IMAGE: png: png data: the image data inflates past the 16448 bytes 64 × 64 needs \(a deflate bomb\)/)
+    expect(result.peakMB).toBeLessThan(BOUNDED_MB)
+  })
+
   it('--skin with a PNG over the budget is refused the same way', async () => {
     const inner = folder('bomb-skin')
     writeFileSync(join(inner, 'rig.glb'), glb)

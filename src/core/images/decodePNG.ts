@@ -1,4 +1,6 @@
 import { decode } from 'fast-png'
+import { Unzlib } from 'fflate'
+import { MD2Error } from '../MD2Error.js'
 import { checkImageSize, failImage, toImageBytes, type DecodedImage, type ImageDecodeOptions } from './decodedImage.js'
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
@@ -18,6 +20,7 @@ export function decodePNG(bytes: Uint8Array | ArrayBuffer, options: ImageDecodeO
   const height = header.getUint32(20)
   if (width === 0 || height === 0) failImage('png', 'header', 16, `${width} × ${height} pixels`, options.name)
   checkImageSize('png', width, height, options, 16)
+  checkInflatedSize(data, width, height, options.name)
   let png: ReturnType<typeof decode>
   try {
     png = decode(data)
@@ -25,6 +28,48 @@ export function decodePNG(bytes: Uint8Array | ArrayBuffer, options: ImageDecodeO
     failImage('png', 'data', undefined, error instanceof Error ? error.message : String(error), options.name)
   }
   return toRGBA(png, options.name)
+}
+
+/** Components per pixel of each PNG colour type. */
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }
+
+/**
+ * Inflates the IDAT stream once, counting, before the decoder inflates it into memory: a few megabytes of
+ * deflate can hold gigabytes, more than the size the header declares needs. Refused past that size.
+ */
+function checkInflatedSize(data: Uint8Array, width: number, height: number, name: string | undefined): void {
+  const depth = data[24]!
+  const channels = CHANNELS[data[25]!] ?? 4
+  const interlaced = data[28] === 1
+  // Each row: a filter byte and its packed samples; Adam7's seven passes add at most a row start each per pass.
+  const limit = height * (1 + Math.ceil((width * channels * Math.max(depth, 1)) / 8)) + (interlaced ? 7 * (height + 8) : 0)
+  let inflated = 0
+  const stream = new Unzlib({}, (chunk) => {
+    inflated += chunk.length
+    if (inflated > limit)
+      failImage(
+        'png',
+        'data',
+        undefined,
+        `the image data inflates past the ${limit} bytes ${width} × ${height} needs (a deflate bomb)`,
+        name,
+      )
+  })
+  try {
+    for (let at = 8; at + 12 <= data.length;) {
+      const length = ((data[at]! << 24) | (data[at + 1]! << 16) | (data[at + 2]! << 8) | data[at + 3]!) >>> 0
+      const type = String.fromCharCode(data[at + 4]!, data[at + 5]!, data[at + 6]!, data[at + 7]!)
+      // In small pieces: deflate grows a byte into at most 1,032, so each piece inflates to about a megabyte.
+      const end = Math.min(data.length, at + 8 + length)
+      if (type === 'IDAT')
+        for (let piece = at + 8; piece < end; piece += 1024) stream.push(data.subarray(piece, Math.min(end, piece + 1024)))
+      if (type === 'IEND') break
+      at += 12 + length
+    }
+  } catch (error) {
+    if (error instanceof MD2Error) throw error
+    // A damaged stream: the decoder says what is wrong with it.
+  }
 }
 
 function toRGBA(png: ReturnType<typeof decode>, name: string | undefined): DecodedImage {

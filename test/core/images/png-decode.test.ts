@@ -33,3 +33,12 @@ describe('decodePNG', () => {
     expectMD2Error(() => decodePNG(png.subarray(0, 40)), 'BAD_IMAGE', { section: 'png' })
   })
 })
+
+describe('decodePNG against deflate bombs', () => {
+  it('image data inflating past what the header needs is refused before the decoder inflates it', () => {
+    // 64 × 64 RGBA needs 16,448 bytes of rows; this IDAT holds 20 MB of zeros in about 20 kB.
+    const png = rawPNG({ width: 64, height: 64, colourType: 6, depth: 8, row: (y) => new Uint8Array(y === 0 ? 20_000_000 : 256) })
+    expect(png.length).toBeLessThan(100_000)
+    expectMD2Error(() => decodePNG(png), 'BAD_IMAGE', { section: 'png', text: /inflates past the 16448 bytes 64 × 64 needs/ })
+  })
+})
