@@ -144,9 +144,14 @@ export const SimplifyADroppedCharacter: Story = {
     transfer.items.add(new File([glb.slice()], 'hero.glb'))
     zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
 
-    const simplify = await waitFor(() => canvasElement.querySelector<HTMLButtonElement>('[data-testid="viewer-simplify"]')!, {
-      timeout: 30_000,
-    })
+    const simplify = await waitFor(
+      () => {
+        const button = canvasElement.querySelector<HTMLButtonElement>('[data-testid="viewer-simplify"]')
+        expect(button).toBeTruthy()
+        return button!
+      },
+      { timeout: 30_000 },
+    )
     expect(canvasElement.textContent).toMatch(/6460 triangles, 2364 past MD2's 4096; \d+ vertices, \d+ past MD2's 2048/)
     simplify.click()
     await waitFor(() => expect(canvasElement.querySelector<HTMLSelectElement>('[data-testid="viewer-model"]')?.value).toBe('hero.md2'), {
