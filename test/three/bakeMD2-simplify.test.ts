@@ -70,6 +70,7 @@ describe('simplify', () => {
   })
 
   it('fits a high-poly character in MD2’s limits, every frame three’s skinning of the vertices kept', async () => {
+    await loadSimplifier()
     expect(sourceVertices).toBeGreaterThan((3 * ENGINE_LIMITS.vertices) / 2)
     const gltf = await loadGLB(glb)
     const reference = await loadGLB(glb)
@@ -145,6 +146,7 @@ describe('simplify', () => {
   })
 
   it('takes a triangle count; leaves a model that fits as it is', async () => {
+    await loadSimplifier()
     const gltf = await loadGLB(glb)
     const few = bakeMD2(gltf.scene, gltf.animations, { simplify: 1200, clips: ['Wave'] })
     expect(few.model.header.numTris).toBeLessThanOrEqual(1200)
@@ -167,6 +169,7 @@ const frames = (model: MD2ModelData) => Array.from({ length: model.header.numFra
 
 describe('Mixamo-style downloads: one clip per file, baked onto the first file’s character', () => {
   it('bakes one animation per file, each frame as the same clip baked from one file', async () => {
+    await loadSimplifier()
     const files: Record<string, Uint8Array> = {}
     for (const [file, clipName, skin] of [
       ['idle', 'Idle', true],
