@@ -152,3 +152,21 @@ describe('--skin-size', () => {
     ])
   })
 })
+
+describe('the help', () => {
+  it('lists the options and the limits', async () => {
+    const help = await run(['convert', '--help'])
+    expect(help.code).toBe(0)
+    for (const option of [
+      'IN [ANIMATION...] OUT',
+      '--simplify [TRIANGLES]',
+      '--skin-size WxH',
+      '--no-engine-limits',
+      '--resources DIR',
+      '--force',
+    ])
+      expect(help.stdout).toContain(option)
+    expect(help.stdout).toMatch(/at most 480 tall and 512×256 texels in all/)
+    expect(help.stdout).toMatch(/named on one line, with the option that fits it/)
+  })
+})
