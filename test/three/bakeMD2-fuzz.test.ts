@@ -25,6 +25,7 @@ const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() | 0 : Number(proces
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 1) || 1)
 /** No bake of these small files comes near it: past it, something loops. */
 const CALL_LIMIT_MS = 3000
+const LOADER_LIMIT_MS = 3000
 
 let rig: Uint8Array
 let dense: Uint8Array
@@ -87,12 +88,19 @@ async function loaded(glb: Uint8Array) {
   const { json, bin } = readGLB(glb)
   dropImages(json)
   const loader = new GLTFLoader()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  // Some damage (a node among its own children) leaves the loader waiting for ever: not bakeMD2's door either.
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('stalled')), LOADER_LIMIT_MS)
+  })
   try {
-    return await loader.parseAsync(packGLB(json, bin).slice().buffer, '')
+    return await Promise.race([loader.parseAsync(packGLB(json, bin).slice().buffer, ''), stalled])
   } catch {
     // The loader's own refusal: not bakeMD2's door.
     outcomes.loader = (outcomes.loader ?? 0) + 1
     return undefined
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -11,6 +11,7 @@ import {
   Group,
   Mesh,
   NumberKeyframeTrack,
+  QuaternionKeyframeTrack,
   Skeleton,
   SkinnedMesh,
   Uint16BufferAttribute,
@@ -119,6 +120,25 @@ describe('bakeMD2 on hostile scenes', () => {
     expect(thrown(() => bakeMD2(scene, [nan]))).toMatchObject({
       code: 'BAD_VALUE',
       message: /clip "run", track "tri.position": value 3 is NaN/,
+    })
+  })
+
+  it('keys without values, or too few values per key: BAD_VALUE, not a hang in three’s mixer', () => {
+    const scene = new Group().add(triangle('tri'))
+    // Found by the fuzz test: a quaternion of 2 values per key kept three's mixer looping for ever.
+    const short = new AnimationClip('wave', 1, [new QuaternionKeyframeTrack('tri.quaternion', [0, 0.5, 1], [0, 0, 0, 1, 0, 0])])
+    expect(thrown(() => bakeMD2(scene, [short]))).toEqual({
+      code: 'BAD_VALUE',
+      message: 'clips: clip "wave", track "tri.quaternion": 2 values per key, quaternion takes 4',
+    })
+    // three refuses an empty track when made; a loader's accessor of count 0 leaves one after.
+    const keyless = new VectorKeyframeTrack('tri.position', [0], [0, 0, 0])
+    keyless.times = new Float32Array(0)
+    keyless.values = new Float32Array(0)
+    const empty = new AnimationClip('wave', 1, [keyless])
+    expect(thrown(() => bakeMD2(scene, [empty]))).toMatchObject({
+      code: 'BAD_VALUE',
+      message: /track "tri.position": 0 key times for 0 values/,
     })
   })
 

@@ -50,6 +50,7 @@ export function checkBakeArguments(scene: unknown, clips: unknown, options: unkn
 }
 
 const MISSING_SHOWN = 8
+const VALUE_SIZES: Record<string, number> = { position: 3, scale: 3, quaternion: 4 }
 
 /**
  * The clips to bake, checked before any sampling: key times finite and in order, key values finite, and
@@ -58,7 +59,7 @@ const MISSING_SHOWN = 8
  * lacks is `BAD_ARGUMENT` naming the missing ones, since three's mixer would silently leave them still.
  */
 export function checkClips(scene: Object3D, clips: readonly AnimationClip[]): void {
-  const nodes = new Map<string, boolean>()
+  const nodes = new Map<string, Object3D | undefined>()
   for (const clip of clips) {
     const where = `clip "${clip.name}"`
     if (!(Number.isFinite(clip.duration) && clip.duration >= 0))
@@ -75,17 +76,30 @@ export function checkClips(scene: Object3D, clips: readonly AnimationClip[]): vo
           })
       }
       const values = track.values as ArrayLike<number>
+      // three's interpolants need keys, and a whole number of values per key.
+      const size = times.length > 0 ? values.length / times.length : 0
+      if (!(times.length > 0 && size >= 1 && Number.isInteger(size)))
+        throw new MD2Error('BAD_VALUE', `${what}: ${times.length} key times for ${values.length} values`, { section: 'clips' })
       for (let k = 0; k < values.length; k++)
         if (typeof values[k] === 'number' && !Number.isFinite(values[k]))
           throw new MD2Error('BAD_VALUE', `${what}: value ${k} is ${values[k]}`, { section: 'clips' })
-      let node: string
+      let parsed: { nodeName?: string; propertyName: string; propertyIndex?: string }
       try {
-        node = PropertyBinding.parseTrackName(track.name).nodeName ?? ''
+        parsed = PropertyBinding.parseTrackName(track.name)
       } catch {
         throw new MD2Error('BAD_ARGUMENT', `${what}: three.js cannot read that track name`, { section: 'clips' })
       }
-      if (!nodes.has(node)) nodes.set(node, node === '' || !!PropertyBinding.findNode(scene, node))
-      if (!nodes.get(node)) missing.add(node)
+      const node = parsed.nodeName ?? ''
+      if (!nodes.has(node)) nodes.set(node, node === '' ? scene : ((PropertyBinding.findNode(scene, node) as Object3D | null) ?? undefined))
+      const target = nodes.get(node)
+      if (!target) missing.add(node)
+      // Values per key as the property takes them: a short quaternion would be read past its end.
+      const want =
+        parsed.propertyName === 'morphTargetInfluences' && parsed.propertyIndex === undefined
+          ? (target as { morphTargetInfluences?: number[] } | undefined)?.morphTargetInfluences?.length
+          : VALUE_SIZES[parsed.propertyName]
+      if (want !== undefined && target && size !== want)
+        throw new MD2Error('BAD_VALUE', `${what}: ${size} values per key, ${parsed.propertyName} takes ${want}`, { section: 'clips' })
     }
     if (missing.size > 0) {
       const names = [...missing]
