@@ -1,8 +1,9 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,archive,cpu,control,attach,bounds,crowd,events,browser,renderers,three-compat] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,archive,convert,cpu,control,attach,bounds,crowd,events,browser,renderers,three-compat] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
  * npm run bench -- --only=cpu,control,bounds --against=<revision> [--rounds=N] [--quick]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
+ *    Convert: a rigged character .glb baked to MD2, 30,000 vertices simplified beside one that fits.
  * 2. Animate, CPU: N <MD2Model> in @react-three/test-renderer vs the blend floor and AnimationMixer;
  *    animation control: controllers mid-crossfade vs plain instances.
  * 3. Animate, browser: N Ogros in Chromium (software WebGL) vs MD2Loader + AnimationMixer; memory.
@@ -26,6 +27,7 @@ import { join } from 'node:path'
 import { runAgainstBench } from './against'
 import { runAnimateCpuBench } from './animate-cpu'
 import { runArchiveBench } from './archive'
+import { runConvertBench } from './convert'
 import { runCrowdCpuBench } from './crowd-cpu'
 import { runInstanceEventsBench } from './instance-events'
 import { runAttachmentsBench } from './attachments'
@@ -47,7 +49,7 @@ const flags = new Map(
     }),
 )
 const folders = args.filter((arg) => !arg.startsWith('--'))
-const sections = new Set((flags.get('only') ?? 'parse,archive,cpu,control,attach,bounds,crowd,events,browser').split(','))
+const sections = new Set((flags.get('only') ?? 'parse,archive,convert,cpu,control,attach,bounds,crowd,events,browser').split(','))
 const quick = flags.has('quick')
 const full = !flags.has('only') && !quick
 const write = flags.has('write') || (full && !flags.has('no-write'))
@@ -95,6 +97,12 @@ async function main(): Promise<void> {
   if (sections.has('archive')) {
     console.log('\n[archive] list and open every model')
     const table = await runArchiveBench({ rounds: quick ? 2 : 5 })
+    printTable(table)
+    tables.push(table)
+  }
+  if (sections.has('convert')) {
+    console.log('\n[convert] a rigged character .glb to MD2')
+    const table = await runConvertBench({ rounds: quick ? 2 : 5 })
     printTable(table)
     tables.push(table)
   }

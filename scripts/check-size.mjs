@@ -32,6 +32,8 @@ const WEBGPU = [
   /react-three-md2[/\\]dist[/\\]three[/\\]webgpu[/\\]/,
 ]
 const ARCHIVES = [/[/\\]fflate[/\\]/, /[/\\]archive[/\\]openArchive\.js$/, /MD2ArchiveLoader\.js$/]
+/** meshoptimizer's simplifier: only bakeMD2's `simplify` (after `loadSimplifier()`) may bring it. */
+const SIMPLIFIER = [/[/\\]meshoptimizer[/\\]/]
 const LIBRARY = (path) => new RegExp(`react-three-md2[/\\\\]dist[/\\\\]${path}`)
 
 /** The app every case is measured against: what an R3F app has before it uses the library. */
@@ -239,7 +241,17 @@ try {
   const modules = join(work, 'node_modules')
   mkdirSync(join(modules, 'react-three-md2'), { recursive: true })
   execFileSync('tar', ['-xzf', tarball, '-C', join(modules, 'react-three-md2'), '--strip-components=1'])
-  for (const name of ['react', 'react-dom', 'scheduler', 'three', '@react-three/fiber', '@react-three/drei', 'fflate', 'fast-png']) {
+  for (const name of [
+    'react',
+    'react-dom',
+    'scheduler',
+    'three',
+    '@react-three/fiber',
+    '@react-three/drei',
+    'fflate',
+    'fast-png',
+    'meshoptimizer',
+  ]) {
     mkdirSync(dirname(join(modules, name)), { recursive: true })
     symlinkSync(join(root, 'node_modules', name), join(modules, name), 'dir')
   }
@@ -257,7 +269,7 @@ try {
     const baseChunks = new Set(base.onDemand.map((chunk) => chunk.name))
     const onDemand = built.onDemand.filter((chunk) => !baseChunks.has(chunk.name))
     const ids = built.modules.map(([id]) => id)
-    const found = (entry.forbid ?? []).flatMap((pattern) =>
+    const found = [...(entry.forbid ?? []), ...(entry === REFERENCE ? [] : SIMPLIFIER)].flatMap((pattern) =>
       ids.filter((id) => pattern.test(id)).map((id) => id.replace(/.*node_modules[/\\]/, '')),
     )
     const problems = []

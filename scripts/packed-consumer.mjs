@@ -21,6 +21,7 @@ export const PACKAGE_DEPENDENCIES = [
   '@react-three/fiber',
   'fflate',
   'fast-png',
+  'meshoptimizer',
 ]
 
 /**

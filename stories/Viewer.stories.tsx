@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, waitFor } from 'storybook/test'
 import { coverage, difference, findStage, type Picture } from './support/pixels'
+import { buildCharacter } from './support/character'
 import { buildRig, exportRig } from './support/rig'
 import { sourceOfFiles, Viewer } from './support/Viewer'
 
@@ -125,6 +126,49 @@ export const DropAGlb: Story = {
     await stage.until(
       (p) => coverage(p, { right: 0.5 }) > 0.01 && coverage(p, { left: 0.5 }) > 0.01 && magentaShare(p) < 0.01,
       'the source and its bake drawn side by side',
+    )
+  },
+}
+
+/**
+ * A high-poly character dropped (Mixamo-style: a 0.01 armature, two skinned meshes, about 3,900 vertices
+ * and 6,500 triangles, past MD2's 2,048 and 4,096): the viewer says which limits it passes and offers to
+ * simplify it; simplified with meshoptimizer in the page, it bakes and plays beside its source.
+ */
+export const SimplifyADroppedCharacter: Story = {
+  play: async ({ canvasElement }) => {
+    const { scene, clips } = buildCharacter({ detail: 0.35 })
+    const glb = await exportRig(scene, clips)
+    const zone = canvasElement.querySelector<HTMLElement>('[data-testid="viewer-drop"]')!
+    const transfer = new DataTransfer()
+    transfer.items.add(new File([glb.slice()], 'hero.glb'))
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
+
+    const simplify = await waitFor(
+      () => {
+        const button = canvasElement.querySelector<HTMLButtonElement>('[data-testid="viewer-simplify"]')
+        expect(button).toBeTruthy()
+        return button!
+      },
+      { timeout: 30_000 },
+    )
+    expect(canvasElement.textContent).toMatch(/6460 triangles, 2364 past MD2's 4096; \d+ vertices, \d+ past MD2's 2048/)
+    simplify.click()
+    await waitFor(() => expect(canvasElement.querySelector<HTMLSelectElement>('[data-testid="viewer-model"]')?.value).toBe('hero.md2'), {
+      timeout: 30_000,
+    })
+    expect(canvasElement.textContent).toMatch(/simplified from 6460 to \d+ triangles/)
+    const header = canvasElement.querySelector('[data-testid="viewer-header"]')!.textContent!
+    const vertices = Number(/numVertices(\d+)/.exec(header)?.[1])
+    const triangles = Number(/numTris(\d+)/.exec(header)?.[1])
+    expect(vertices).toBeLessThanOrEqual(2048)
+    expect(triangles).toBeLessThanOrEqual(4096)
+    const options = [...canvasElement.querySelectorAll<HTMLOptionElement>('[data-testid="viewer-animation"] option')].map((o) => o.value)
+    expect(options).toEqual(['Walk', 'Wave', 'Idle'])
+    const stage = await findStage(canvasElement)
+    await stage.until(
+      (p) => coverage(p, { right: 0.5 }) > 0.01 && coverage(p, { left: 0.5 }) > 0.01 && magentaShare(p) < 0.01,
+      'the source and its simplified bake drawn side by side',
     )
   },
 }

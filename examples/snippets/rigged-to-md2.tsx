@@ -1,18 +1,35 @@
 import { useLoader } from '@react-three/fiber'
-import { useMemo } from 'react'
+import { use, useMemo } from 'react'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import { bakeMD2, createSkinTexture, decodePCX, encodePCX, MD2Model, skinImageOf, writeMD2 } from 'react-three-md2'
+import { bakeMD2, createSkinTexture, decodePCX, encodePCX, loadSimplifier, MD2Model, skinImageOf, writeMD2 } from 'react-three-md2'
 
-/** A rigged glTF character baked to MD2 in the page, playing as an <MD2Model> in its Quake II palette skin. */
-export function BakedCharacter({ url, animation }: { url: string; animation: string }) {
-  const gltf = useLoader(GLTFLoader, url)
+// meshoptimizer's simplifier (WebAssembly), loaded once, on demand: only a page that simplifies ships it.
+const simplifierReady = loadSimplifier()
+
+/**
+ * Mixamo's downloads baked into one MD2 in the page: the first file gives the character (its mesh, skin and
+ * skeleton), every file one animation, named after the file (Mixamo names each download's one clip
+ * "Armature|mixamo.com|Layer0"). Simplified to Quake II's limits, playing as an <MD2Model> in its PCX skin.
+ */
+export function BakedCharacter({ files, animation }: { files: { name: string; url: string }[]; animation: string }) {
+  use(simplifierReady)
+  const downloads = useLoader(
+    GLTFLoader,
+    files.map((file) => file.url),
+  )
   const baked = useMemo(() => {
-    // 10 keyframes a second, as Quake II plays them; 32 makes a 1.75 m character 56 units tall.
-    const { model, skinTexture } = bakeMD2(gltf.scene, gltf.animations, { fps: 10, scale: 32, skins: ['character.pcx'] })
+    const clips = downloads.map((gltf, i) => {
+      const clip = gltf.animations[0]!.clone()
+      clip.name = files[i]!.name
+      return clip
+    })
+    // Bone names match across downloads: every clip plays on the first file's skeleton (a clip naming a
+    // bone it lacks is refused, the bones named). 32 makes a 1.75 m character 56 units tall, as Quake II's.
+    const { model, skinTexture } = bakeMD2(downloads[0]!.scene, clips, { fps: 10, scale: 32, simplify: true, skins: ['character.pcx'] })
     // The skin as the engine would get it: 8-bit PCX in Quake II's palette.
     const pcx = skinTexture ? encodePCX(skinImageOf(skinTexture)) : undefined
     return { model, pcx, skin: pcx ? createSkinTexture(decodePCX(pcx)) : null }
-  }, [gltf])
+  }, [downloads, files])
   const save = () => {
     for (const [bytes, name] of [
       [writeMD2(baked.model), 'character.md2'],

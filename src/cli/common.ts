@@ -4,14 +4,31 @@ import type { MD2Error } from '../core/MD2Error.js'
 export interface CliIO {
   stdout(text: string): void
   stderr(text: string): void
-  readFile(path: string): Uint8Array
+  /**
+   * A file's bytes. With `limits`: regular files only (a device, FIFO or folder is an error), at most
+   * `maxBytes` read, and with `inside`, a coded `UNSAFE_PATH` error when links take it out of that folder.
+   */
+  readFile(path: string, limits?: ReadLimits): Uint8Array
   writeFile(path: string, data: Uint8Array): void
   exists(path: string): boolean
+  /** A folder (not a file) is at `path`. */
+  isDirectory(path: string): boolean
+  /** Moves a file into place (replacing one there). */
+  rename(from: string, to: string): void
+  /** Deletes a file if it is there (temporary files of a refused run). */
+  remove(path: string): void
+  /** The absolute form of a path (`/`-separated), as the files are looked up. */
+  resolve(path: string): string
   /**
    * Writes `path` (creating its folders), which must lie inside `dir` once links are followed: a coded
    * `UNSAFE_PATH` error otherwise (a link inside DIR pointing elsewhere), and nothing created or written.
    */
   writeInside(dir: string, path: string, data: Uint8Array): void
+}
+
+export interface ReadLimits {
+  maxBytes?: number
+  inside?: string
 }
 
 export const EXIT_OK = 0
@@ -22,6 +39,9 @@ export const EXIT_USAGE = 2
 
 /** A wrong command line: reported with the usage, exit 2. */
 export class UsageError extends Error {}
+
+/** A failure already worded for the user: one line, exit 1. */
+export class CliFailure extends Error {}
 
 export interface Parsed {
   command: string | undefined
@@ -39,6 +59,12 @@ export interface Parsed {
   meshes: string[]
   scale: string | undefined
   skinFormat: string | undefined
+  /** `--simplify` alone (true) or with a triangle count (as given). */
+  simplify: true | string | undefined
+  /** `--resources DIR`: where a .gltf's URIs may lead. */
+  resources: string | undefined
+  /** `--no-engine-limits`: write what an unmodified Quake II would not load. */
+  noEngineLimits: boolean
 }
 
 /** An MD2Error as one line without a stack: code, where, why. */
@@ -57,6 +83,7 @@ export function describeFileError(error: unknown): string {
     EISDIR: 'is a directory',
     ENOTDIR: 'a parent is not a directory',
     EEXIST: 'a file is in the way',
+    ENOTREG: 'not a regular file',
   }
   if (typeof code === 'string' && known[code]) return known[code]
   return error instanceof Error ? error.message : String(error)
@@ -66,4 +93,14 @@ export function describeFileError(error: unknown): string {
 export function folderOf(path: string): string {
   const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'))
   return cut < 0 ? '' : path.slice(0, cut + 1)
+}
+
+/** Reads a file the user named, a worded `CliFailure` when it cannot be read. */
+export function readInput(path: string, io: CliIO, limits?: ReadLimits): Uint8Array {
+  try {
+    return io.readFile(path, limits)
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'UNSAFE_PATH') throw error
+    throw new CliFailure(`${path}: cannot read: ${describeFileError(error)}`)
+  }
 }

@@ -1,6 +1,20 @@
 /// <reference types="node" />
 // The only file that touches Node: the build's declaration pass has no global node types, so name them here.
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname, relative, resolve, isAbsolute } from 'node:path'
 import { MD2Error } from '../core/MD2Error.js'
 import { runCli, type CliIO } from './run.js'
@@ -11,12 +25,25 @@ export { runCli, USAGE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIO } from './r
 export const nodeIO: CliIO = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  readFile: (path) => {
-    const buffer = readFileSync(path)
-    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+  readFile: (path, limits) => {
+    if (!limits) {
+      const buffer = readFileSync(path)
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+    }
+    return readBounded(path, limits.maxBytes ?? Infinity, limits.inside)
   },
   writeFile: (path, data) => writeFileSync(path, data),
   exists: (path) => existsSync(path),
+  isDirectory: (path) => {
+    try {
+      return statSync(path).isDirectory()
+    } catch {
+      return false
+    }
+  },
+  rename: (from, to) => renameSync(from, to),
+  remove: (path) => rmSync(path, { force: true }),
+  resolve: (path) => resolve(path).replace(/\\/g, '/'),
   writeInside: (dir, path, data) => {
     // Links are followed before anything is created: a link inside DIR that points elsewhere is refused.
     mkdirSync(dir, { recursive: true })
@@ -35,11 +62,47 @@ export const nodeIO: CliIO = {
   },
 }
 
+/** Outside `dir` once links are followed. */
+function outsideOf(dir: string, path: string): boolean {
+  const inside = relative(realpathSync(dir), realpathSync(path))
+  return inside.startsWith('..') || isAbsolute(inside)
+}
+
+/**
+ * At most `maxBytes` of a regular file (never a device, FIFO or folder, which could be endless), opened
+ * first and checked on the open file, so what is checked is what is read.
+ */
+function readBounded(path: string, maxBytes: number, inside: string | undefined): Uint8Array {
+  if (inside !== undefined && existsSync(path) && outsideOf(inside, path))
+    throw new MD2Error('UNSAFE_PATH', `${path} leads outside ${inside} (a link); not read`, { section: 'uri', file: path })
+  // Non-blocking: opening a FIFO to read would otherwise wait for a writer before fstat could refuse it.
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  try {
+    const stat = fstatSync(fd)
+    if (!stat.isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: stat.isDirectory() ? 'EISDIR' : 'ENOTREG' })
+    const length = Math.min(stat.size, maxBytes)
+    const bytes = new Uint8Array(length)
+    let done = 0
+    while (done < length) {
+      const got = readSync(fd, bytes, done, length - done, done)
+      if (got === 0) break
+      done += got
+    }
+    return done === length ? bytes : bytes.subarray(0, done)
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /**
  * The `react-three-md2` command: `argv` is `process.argv` (node, script, then the arguments).
  * Sets `process.exitCode` rather than exiting, so pending output is flushed; also resolves to it.
  */
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
+  // three's glTF loader can leave a promise of a load it abandoned rejected and unobserved: the failure it
+  // belongs to is already reported (or the run went on without that part), so it must not end the process
+  // with a stack trace.
+  process.on('unhandledRejection', () => {})
   const code = await runCli(argv.slice(2), nodeIO)
   process.exitCode = code
   return code

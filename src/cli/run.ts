@@ -15,8 +15,9 @@ Commands:
   inspect FILE [--json]    header, sections (offsets and sizes), animations, skins, warnings
   validate FILE...         one line per file: OK, or why it is refused (exit 1 if any is)
   rebuild FILE -o OUT      rewrite in Quake II's qdata layout with rebuilt GL commands
-  convert IN OUT           .md2 → .glb/.gltf (morph targets, clips, skin); .glb/.gltf/.obj → .md2
-                           (skinned and animated glTF baked to keyframes, the skin written beside)
+  convert IN [ANIM...] OUT .md2 → .glb/.gltf (morph targets, clips, skin); .glb/.gltf/.obj → .md2
+                           (skinned and animated glTF baked to keyframes with every input's clips,
+                           the skin fitted to Quake II and written beside; --simplify fits the mesh)
   pak list ARCHIVE         the files in a .pak, .pk3 or .zip
   pak extract ARCHIVE DIR  every file under DIR (never outside it; --force overwrites)
   pak add ARCHIVE FILE...  add files (creates the archive; .pak: PACK, .pk3/.zip: zip)
@@ -43,6 +44,9 @@ function parseArguments(argv: readonly string[]): Parsed {
     meshes: [],
     scale: undefined,
     skinFormat: undefined,
+    simplify: undefined,
+    resources: undefined,
+    noEngineLimits: false,
   }
   const value = (arg: string, i: number): string => {
     const given = argv[i]
@@ -62,6 +66,13 @@ function parseArguments(argv: readonly string[]): Parsed {
     else if (arg === '--mesh') parsed.meshes.push(value(arg, ++i))
     else if (arg === '--scale') parsed.scale = value(arg, ++i)
     else if (arg === '--skin-format') parsed.skinFormat = value(arg, ++i)
+    else if (arg === '--resources') parsed.resources = value(arg, ++i)
+    else if (arg === '--no-engine-limits') parsed.noEngineLimits = true
+    else if (arg === '--simplify') {
+      // The count is optional: a number next is it, anything else is the next argument.
+      const next = argv[i + 1]
+      parsed.simplify = next !== undefined && /^[-+]?\d/.test(next) ? (i++, next) : true
+    } else if (arg.startsWith('--simplify=')) parsed.simplify = arg.slice('--simplify='.length)
     else if (arg === '-o' || arg === '--output') {
       const value = argv[++i]
       if (value === undefined) throw new UsageError(`${arg} needs a file name`)

@@ -6,6 +6,7 @@ import { archiveOfFiles, HEADER_FIELDS } from '../../src/core/internal'
 import {
   exportGLTF,
   getMissingSkinTexture,
+  isMD2Error,
   MD2Archive,
   MD2Attach,
   MD2Model,
@@ -38,10 +39,13 @@ export interface ViewerSource {
  * Reads dropped or picked files: the first archive among them, else the first glTF (baked to MD2 in the
  * page), else all of them as loose files.
  */
-export async function sourceOfFiles(files: readonly { path: string; file: Blob }[]): Promise<ViewerSource> {
+export async function sourceOfFiles(
+  files: readonly { path: string; file: Blob }[],
+  options: { simplify?: boolean } = {},
+): Promise<ViewerSource> {
   const gltf = files.find((f) => GLTF.test(f.path))
   if (gltf && !files.some((f) => ARCHIVE.test(f.path) || /\.md2$/i.test(f.path)))
-    return { name: gltf.path, ...(await bakedSource(gltf.path, new Uint8Array(await gltf.file.arrayBuffer()))) }
+    return { name: gltf.path, ...(await bakedSource(gltf.path, new Uint8Array(await gltf.file.arrayBuffer()), options)) }
   const archived = files.find((f) => ARCHIVE.test(f.path))
   if (archived) {
     const bytes = new Uint8Array(await archived.file.arrayBuffer())
@@ -123,6 +127,7 @@ export function Viewer({ initial }: ViewerProps) {
   const renderer = useStoryRenderer()
   const [source, setSource] = useState<ViewerSource | undefined>(initial)
   const [dropError, setDropError] = useState<string>()
+  const [tooDense, setTooDense] = useState<{ path: string; file: Blob }[]>()
   const [over, setOver] = useState(false)
   const models = useMemo(() => (source ? source.archive.entries.filter((e) => /\.md2$/i.test(e.name)).map((e) => e.name) : []), [source])
   const [picked, setPicked] = useState<string>()
@@ -150,14 +155,17 @@ export function Viewer({ initial }: ViewerProps) {
     setPlaying(true)
   }, [model])
 
-  const open = async (files: { path: string; file: Blob }[]) => {
+  const open = async (files: { path: string; file: Blob }[], simplify = false) => {
     try {
       if (files.length === 0) return
       setDropError(undefined)
-      setSource(await sourceOfFiles(files))
+      setTooDense(undefined)
+      setSource(await sourceOfFiles(files, { simplify }))
       setPicked(undefined)
     } catch (error) {
       setDropError(error instanceof Error ? error.message : String(error))
+      // A glTF past MD2's vertex or triangle limit: offer to simplify it to fit.
+      if (isMD2Error(error) && error.code === 'UNWRITABLE' && /triangles|vertices/.test(error.section ?? '')) setTooDense(files)
     }
   }
   const onDrop = async (event: DragEvent) => {
@@ -224,10 +232,18 @@ export function Viewer({ initial }: ViewerProps) {
           />
         </label>
         {dropError && <p style={errorStyle}>{dropError}</p>}
+        {tooDense && (
+          <button data-testid="viewer-simplify" onClick={() => open(tooDense, true)}>
+            Simplify to fit MD2's limits (meshoptimizer)
+          </button>
+        )}
         {source && (
           <>
             <p style={muted}>
               {source.name}: {source.archive.kind === 'files' ? 'loose files' : source.archive.kind}, {source.archive.entries.length} files
+              {source.gltf?.simplified &&
+                `; simplified from ${source.gltf.simplified.triangles[0]} to ${source.gltf.simplified.triangles[1]} triangles, ` +
+                  `${source.gltf.simplified.vertices[0]} to ${source.gltf.simplified.vertices[1]} vertices`}
             </p>
             <label style={column}>
               Model

@@ -3,7 +3,7 @@ import { useEffect, useMemo } from 'react'
 import { AnimationMixer, Box3, Vector3, type AnimationClip, type Group } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { archiveOfFiles } from '../../src/core/internal'
-import { bakeMD2, encodePCX, skinImageOf, writeMD2, type BakedMD2, type MD2ArchiveFiles } from '../../src/index'
+import { bakeMD2, encodePCX, loadSimplifier, skinImageOf, writeMD2, type BakedMD2, type MD2ArchiveFiles } from '../../src/index'
 
 /** Quake II's players stand about 56 units tall: a dropped character is baked at that size. */
 const TARGET_HEIGHT = 56
@@ -15,25 +15,45 @@ export interface GLTFShown {
   scale: number
   clips: BakedMD2['clips']
   fps: number
+  /** What `simplify` did, when the bake was asked to fit MD2's limits. */
+  simplified?: BakedMD2['simplified']
 }
 
 /**
  * A dropped `.glb` (or `.gltf` with its buffers embedded) baked in the page with `bakeMD2`: the MD2 and its
  * skin as a PCX in Quake II's palette, as `react-three-md2 convert` writes them, in a one-folder archive the
- * viewer opens like any other; the source parsed a second time to play beside it.
+ * viewer opens like any other; the source parsed a second time to play beside it. With `simplify`, a mesh past
+ * MD2's limits is simplified to fit (meshoptimizer, loaded then).
  */
-export async function bakedSource(name: string, bytes: Uint8Array): Promise<{ archive: MD2ArchiveFiles; gltf: GLTFShown }> {
+export async function bakedSource(
+  name: string,
+  bytes: Uint8Array,
+  options: { simplify?: boolean } = {},
+): Promise<{ archive: MD2ArchiveFiles; gltf: GLTFShown }> {
+  if (options.simplify) await loadSimplifier()
   const parse = () => new GLTFLoader().parseAsync(bytes.slice().buffer, '')
   const [baking, shown] = await Promise.all([parse(), parse()])
   const size = new Box3().setFromObject(baking.scene, true).getSize(new Vector3())
   const scale = size.y > 0 ? TARGET_HEIGHT / size.y : 1
   const base = name.replace(/^.*\//, '').replace(/\.(glb|gltf)$/i, '')
-  const baked = bakeMD2(baking.scene, baking.animations, { scale, skins: [`${base}.pcx`], name: `${base}.md2` })
+  const baked = bakeMD2(baking.scene, baking.animations, {
+    scale,
+    skins: [`${base}.pcx`],
+    name: `${base}.md2`,
+    ...(options.simplify ? { simplify: true } : {}),
+  })
   const files: [string, Uint8Array][] = [[`${base}.md2`, writeMD2(baked.model)]]
   if (baked.skinTexture) files.push([`${base}.pcx`, encodePCX(skinImageOf(baked.skinTexture))])
   return {
     archive: archiveOfFiles(files),
-    gltf: { scene: shown.scene, animations: shown.animations, scale, clips: baked.clips, fps: baked.model.animations[0]?.fps ?? 10 },
+    gltf: {
+      scene: shown.scene,
+      animations: shown.animations,
+      scale,
+      clips: baked.clips,
+      fps: baked.model.animations[0]?.fps ?? 10,
+      simplified: baked.simplified,
+    },
   }
 }
 

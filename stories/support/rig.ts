@@ -163,7 +163,7 @@ export async function exportRig(scene: Object3D, clips: AnimationClip[]): Promis
   views.push({ buffer: 0, byteOffset: offset, byteLength: png.length })
   json.images = [{ bufferView: views.length - 1, mimeType: 'image/png' }]
   json.textures = [{ source: 0 }]
-  for (const material of json.materials as { pbrMetallicRoughness?: Record<string, unknown> }[])
+  for (const material of (json.materials ?? []) as { pbrMetallicRoughness?: Record<string, unknown> }[])
     material.pbrMetallicRoughness = { ...material.pbrMetallicRoughness, baseColorTexture: { index: 0 } }
   ;(json.buffers as { byteLength: number }[])[0]!.byteLength = joined.length
   return packGLB(json, joined)

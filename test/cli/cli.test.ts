@@ -30,6 +30,13 @@ async function run(argv: string[], files: Record<string, Uint8Array> = {}) {
     },
     exists: (path) => path in files || written.has(path),
     writeInside: (_dir, path, data) => void written.set(path, data),
+    isDirectory: () => false,
+    rename: (from, to) => {
+      written.set(to, written.get(from)!)
+      written.delete(from)
+    },
+    remove: (path) => void written.delete(path),
+    resolve: (path) => (path.startsWith('/') ? path : `/work/${path}`),
   })
   // No stack trace, whatever happened.
   expect(stdout + stderr).not.toMatch(/\n\s+at /)

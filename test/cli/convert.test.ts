@@ -10,7 +10,7 @@ import { decode as decodePng } from 'fast-png'
 import type { Mesh } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dropImages } from '../../src/cli/convert'
+import { dropImages } from '../../src/cli/readInputs'
 import { decodeFrame } from '../../src/core/format/decodeFrame'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import type { MD2ModelData } from '../../src/core/format/types'
@@ -170,7 +170,7 @@ describe('convert back to .md2', () => {
   it('prints its own help', async () => {
     const help = await run(['convert', '--help'])
     expect(help.code).toBe(0)
-    expect(help.stdout).toMatch(/Usage: react-three-md2 convert IN OUT/)
+    expect(help.stdout).toMatch(/Usage: react-three-md2 convert IN \[ANIMATION\.\.\.\] OUT/)
   })
 })
 

@@ -10,7 +10,7 @@ import {
   type SkinnedMesh,
 } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import { dropImages } from '../../src/cli/convert'
+import { dropImages } from '../../src/cli/readInputs'
 import type { MD2ModelData } from '../../src/core/format/types'
 import { packGLB, readGLB } from '../../src/core/gltf/glb'
 import { createMD2Geometry, writeMD2Frame } from '../../src/three/mesh/MD2Geometry'

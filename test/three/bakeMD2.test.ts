@@ -155,7 +155,9 @@ describe('MD2 limits, refused before writing', () => {
     const { scene, clips } = buildRig({ segments: [64, 40] })
     expect(thrown(() => bakeMD2(scene, clips))).toMatchObject({
       code: 'UNWRITABLE',
-      message: expect.stringMatching(/5260 triangles, 1164 past MD2's 4096 .*simplify the mesh, or bake fewer meshes/),
+      message: expect.stringMatching(
+        /^triangles, vertices: 5260 triangles, 1164 past MD2's 4096; 2634 vertices, 586 past MD2's 2048 \(Quake II's limits\): simplify the mesh \(bakeMD2's simplify option, convert's --simplify\), or bake fewer meshes$/,
+      ),
     })
     // 1,000 separate triangles: 3,000 vertices, few triangles.
     const positions = Array.from({ length: 9000 }, (_, i) => i * 0.001 + (i % 3))

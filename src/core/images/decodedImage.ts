@@ -23,7 +23,13 @@ export interface ImageDecodeOptions {
 export const DEFAULT_MAX_PIXELS = 8192 * 8192
 
 /** Refuses, before allocating, an image larger than `options.maxPixels` (or the default). */
-export function checkImageSize(format: 'pcx' | 'tga', width: number, height: number, options: ImageDecodeOptions, offset: number): void {
+export function checkImageSize(
+  format: 'pcx' | 'tga' | 'png',
+  width: number,
+  height: number,
+  options: ImageDecodeOptions,
+  offset: number,
+): void {
   const limit = options.maxPixels ?? DEFAULT_MAX_PIXELS
   if (width * height > limit) {
     failImage(
@@ -108,7 +114,7 @@ export const toImageBytes = toBytes
  * with the part of the file (`'pcx header'`, `'tga rle'`...) so that the message alone says where.
  */
 export function failImage(
-  section: 'pcx' | 'tga',
+  section: 'pcx' | 'tga' | 'png',
   part: string,
   offset: number | undefined,
   message: string,

@@ -12,7 +12,11 @@ import {
 import { MD2Error } from '../../core/MD2Error.js'
 import { ENGINE_LIMITS, MAX_FRAME_NAME_LENGTH, MAX_SKIN_NAME_LENGTH, QUAKE2_FPS } from '../../core/format/spec.js'
 import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
+import { checkBakeArguments, checkClips } from './bakeChecks.js'
+import { collectParts, distinctPositions, keepUsed, mergeParts, simplifierAttributes, type BakeSource } from './bakeSource.js'
+import { loadedSimplifier } from './loadSimplifier.js'
 import { md2FromGeometry } from './md2FromGeometry.js'
+import { simplifyMesh } from './simplifyMesh.js'
 
 export interface BakeMD2Options {
   /** Frames per second each clip is sampled at, from its start to its end (default 10, Quake II's rate). */
@@ -32,6 +36,13 @@ export interface BakeMD2Options {
   name?: string
   /** Told what is baked differently from what three draws (a second texture, a mesh without uvs). */
   onWarning?: (message: string) => void
+  /**
+   * Simplify the merged mesh with meshoptimizer (`await loadSimplifier()` first): `true` to fit MD2's
+   * limits (2,048 vertices, 4,096 triangles) when it does not, a number for at most that many triangles
+   * (and within the limits). One topology for every frame, over the bind pose: the kept vertices are
+   * source vertices, so every frame is still three's skinning of them.
+   */
+  simplify?: boolean | number
 }
 
 export interface BakedMD2 {
@@ -44,16 +55,12 @@ export interface BakedMD2 {
    * the model (`skinImageOf` reads its pixels).
    */
   skinTexture: Texture | undefined
+  /** What `simplify` did, when it reduced the mesh: triangles and (distinct) vertices, before and after. */
+  simplified?: { triangles: [number, number]; vertices: [number, number] }
 }
 
 function refuse(message: string, section: string): never {
   throw new MD2Error('UNWRITABLE', message, { section })
-}
-
-/** Past one of Quake II's limits: the count, the excess, the limit, and what to do about it. */
-function overLimit(what: 'vertices' | 'triangles' | 'frames', count: number, advice: string, section = what): never {
-  const limit = ENGINE_LIMITS[what]
-  refuse(`${count} ${what}, ${count - limit} past MD2's ${limit} (Quake II's limit): ${advice}`, section)
 }
 
 function badOption(message: string): never {
@@ -90,42 +97,6 @@ function frameBases(names: readonly string[], counts: readonly number[]): string
   })
 }
 
-interface Part {
-  mesh: Mesh
-  count: number
-  index: ArrayLike<number>
-}
-
-function collectParts(scene: Object3D, names: readonly string[] | undefined): Part[] {
-  const parts: Part[] = []
-  const found = new Set<string>()
-  scene.traverseVisible((object) => {
-    const mesh = object as Mesh
-    if (!mesh.isMesh) return
-    if (names) {
-      let named = false
-      for (let node: Object3D | null = mesh; node && !named; node = node.parent)
-        if (names.includes(node.name)) {
-          named = true
-          found.add(node.name)
-        }
-      if (!named) return
-    }
-    const position = mesh.geometry.getAttribute('position')
-    if (!position) return
-    const index = mesh.geometry.getIndex()
-    parts.push({
-      mesh,
-      count: position.count,
-      index: index ? (index.array as ArrayLike<number>) : Uint32Array.from({ length: position.count }, (_, i) => i),
-    })
-  })
-  const missing = names?.filter((name) => !found.has(name)) ?? []
-  if (missing.length > 0) badOption(`no visible mesh is named ${missing.map((name) => `"${name}"`).join(', ')}`)
-  if (parts.length === 0) throw new MD2Error('EMPTY', 'the scene holds no visible mesh', { section: 'meshes' })
-  return parts
-}
-
 function pickClips(clips: readonly AnimationClip[], names: readonly string[] | undefined): AnimationClip[] {
   if (!names) return [...clips]
   return names.map((name) => {
@@ -144,11 +115,36 @@ function fittingFps(durations: readonly number[], fps: number, limit: number): n
   return 0
 }
 
-/** Distinct positions, the fewest vertices the model can have once welded (as `md2FromGeometry` welds). */
-function distinctPositions(positions: Float32Array): number {
-  const seen = new Set<string>()
-  for (let i = 0; i < positions.length; i += 3) seen.add(`${positions[i]} ${positions[i + 1]} ${positions[i + 2]}`)
-  return seen.size
+/** MD2's limits the bake passes (Quake II's own), each with the excess; the advice says what fits. */
+function refuseLimits(counts: Record<'vertices' | 'triangles' | 'frames', number>, advice: string[]): never {
+  const passed = (['triangles', 'vertices', 'frames'] as const).filter((what) => counts[what] > ENGINE_LIMITS[what])
+  const listed = passed.map((what) => `${counts[what]} ${what}, ${counts[what] - ENGINE_LIMITS[what]} past MD2's ${ENGINE_LIMITS[what]}`)
+  refuse(`${listed.join('; ')} (Quake II's limit${passed.length > 1 ? 's' : ''}): ${advice.join('; ')}`, passed.join(', '))
+}
+
+/** The smallest float32 with full precision: a frame's step below it loses the model. */
+const FLOAT32_NORMAL = 1.1754943508222875e-38
+const FLOAT32_MAX = 3.4028234663852886e38
+
+/** A scale the frames cannot hold: the model's extent collapsed below float32's steps, or past its range. */
+function checkScale(positions: Float32Array, scale: number): void {
+  let extent = 0
+  let far = 0
+  for (let axis = 0; axis < 3; axis++) {
+    let low = Infinity
+    let high = -Infinity
+    for (let i = axis; i < positions.length; i += 3) {
+      low = Math.min(low, positions[i]!)
+      high = Math.max(high, positions[i]!)
+    }
+    extent = Math.max(extent, high - low)
+    far = Math.max(far, Math.abs(low), Math.abs(high))
+  }
+  if (extent > 0 && (extent * scale) / 255 < FLOAT32_NORMAL)
+    badOption(
+      `scale ${scale} collapses the model: its extent of ${extent} becomes ${extent * scale}, below what MD2's float32 frames resolve`,
+    )
+  if (far * scale > FLOAT32_MAX / 2) badOption(`scale ${scale} puts the model (${far} from the origin) past MD2's float32 range`)
 }
 
 /**
@@ -157,20 +153,28 @@ function distinctPositions(positions: Float32Array): number {
  * put it; each clip played by three's own `AnimationMixer` and skinned by three's own `SkinnedMesh` code
  * (`getVertexPosition`), sampled at `fps` from 0 to its end. Frames are named after their clip (`run01`,
  * `run02`, …) so that the library and Quake II group one animation per clip, and written as
- * `md2FromGeometry` writes them (welded, qdata's quantization and normals, GL commands).
+ * `md2FromGeometry` writes them (welded, qdata's quantization and normals, GL commands). Only the vertices
+ * the triangles use are sampled. Clips may come from other files than the scene (Mixamo's one-clip
+ * downloads): their tracks are bound by node name, and a node the scene lacks is refused.
  *
- * MD2's limits are checked before sampling, and refused with an `MD2Error` `UNWRITABLE` naming the limit
- * and the excess: 2,048 vertices and 4,096 triangles (Quake II's engine limits: simplify the mesh),
- * 512 frames (the message gives a rate that fits, or bake fewer clips), 15-byte frame names (made to
- * fit) and 63-byte skin paths. Unknown clip or mesh names and bad options are `BAD_ARGUMENT`.
+ * MD2's limits are checked before sampling: 2,048 vertices, 4,096 triangles and 512 frames (Quake II's
+ * engine limits), refused together in one `MD2Error` `UNWRITABLE` naming each limit and its excess, with what
+ * fits (`simplify` for the mesh, a rate for the frames); 15-byte frame names are made to fit and 63-byte
+ * skin paths checked. `simplify` (after `await loadSimplifier()`) reduces the mesh with meshoptimizer to
+ * fit. Wrong options and unknown clip or mesh names are `BAD_ARGUMENT`; non-finite key times or values,
+ * positions or skin weights are `BAD_VALUE`; an index past its own mesh or a joint past its skeleton is
+ * `BAD_INDEX`.
  *
  * The scene is left in the pose it had. Without clips, its current pose is the one frame (`pose01`).
  */
 export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], options: BakeMD2Options = {}): BakedMD2 {
+  checkBakeArguments(scene, clips, options)
   const fps = options.fps ?? QUAKE2_FPS
   const scale = options.scale ?? 1
   if (!(fps > 0 && fps <= 1000)) badOption(`fps ${fps} is not a rate from above 0 to 1000`)
   if (!(Number.isFinite(scale) && scale > 0)) badOption(`scale ${scale} is not a positive number`)
+  const simplifier = options.simplify ? loadedSimplifier() : undefined
+  if (options.simplify && !simplifier) badOption('simplify needs meshoptimizer\u2019s simplifier: await loadSimplifier() before baking')
   const warn = options.onWarning ?? (() => {})
   for (const skin of options.skins ?? []) {
     const bytes = new TextEncoder().encode(skin).length
@@ -181,50 +185,77 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   scene.updateMatrixWorld(true)
   const parts = collectParts(scene, options.meshes)
   const baked = pickClips(clips, options.clips)
+  checkClips(scene, baked)
+  let source: BakeSource = mergeParts(parts)
+  checkScale(source.positions, scale)
 
-  // Limits, before any sampling.
-  const triangles = parts.reduce((sum, part) => sum + Math.floor(part.index.length / 3), 0)
-  const simplify = `simplify the mesh${parts.length > 1 ? ', or bake fewer meshes' : ''}`
-  if (triangles > ENGINE_LIMITS.triangles) overLimit('triangles', triangles, simplify)
+  // Limits, before any sampling; the mesh simplified first when asked.
   const durations = baked.map((clip) => Math.max(0, clip.duration))
   const counts = durations.map((duration) => frameCount(duration, fps))
   const frames = Math.max(
     1,
     counts.reduce((sum, count) => sum + count, 0),
   )
+  let triangles = source.index.length / 3
+  let vertices = distinctPositions(source.positions)
+  let simplified: BakedMD2['simplified']
+  const wanted = Math.min(ENGINE_LIMITS.triangles, typeof options.simplify === 'number' ? options.simplify : Infinity)
+  if (simplifier && (triangles > wanted || vertices > ENGINE_LIMITS.vertices)) {
+    const { attributes, same } = simplifierAttributes(source)
+    const index = simplifyMesh(simplifier, {
+      index: source.index,
+      positions: source.positions,
+      attributes,
+      same,
+      triangles: wanted,
+      vertices: ENGINE_LIMITS.vertices,
+    })
+    source = keepUsed(source, index)
+    simplified = { triangles: [triangles, index.length / 3], vertices: [vertices, distinctPositions(source.positions)] }
+    triangles = simplified.triangles[1]
+    vertices = simplified.vertices[1]
+  }
+  const geometryAdvice = simplified
+    ? `simplified from ${simplified.triangles[0]} triangles, the mesh does not fit: ask simplify for fewer triangles${parts.length > 1 ? ', or bake fewer meshes' : ''}`
+    : `simplify the mesh (bakeMD2's simplify option, convert's --simplify)${parts.length > 1 ? ', or bake fewer meshes' : ''}`
+  const advice: string[] = []
+  if (triangles > ENGINE_LIMITS.triangles || vertices > ENGINE_LIMITS.vertices) advice.push(geometryAdvice)
   if (frames > ENGINE_LIMITS.frames) {
     const rate = fittingFps(durations, fps, ENGINE_LIMITS.frames)
     const fits = rate > 0 ? `a rate of ${rate} fps fits them, ` : ''
-    overLimit('frames', frames, `${fits}or bake fewer clips (${baked.length} clip${baked.length === 1 ? '' : 's'} at ${fps} fps)`)
+    advice.push(`${fits}or bake fewer clips (${baked.length} clip${baked.length === 1 ? '' : 's'} at ${fps} fps)`)
   }
+  if (advice.length > 0) refuseLimits({ triangles, vertices, frames }, advice)
 
-  const vertexCount = parts.reduce((sum, part) => sum + part.count, 0)
+  const vertexCount = source.positions.length / 3
   const vertex = new Vector3()
-  const sample = (): Float32Array => {
+  const sample = (when: string): Float32Array => {
     const out = new Float32Array(vertexCount * 3)
     let at = 0
-    for (const { mesh, count } of parts) {
-      for (let i = 0; i < count; i++, at += 3) {
+    for (const { mesh, locals } of source.parts) {
+      for (const i of locals) {
         // Morph targets, then skinning, as three's vertex shader applies them; then the node transforms.
         mesh.getVertexPosition(i, vertex).applyMatrix4(mesh.matrixWorld).multiplyScalar(scale)
         out[at] = vertex.x
         out[at + 1] = vertex.y
         out[at + 2] = vertex.z
+        if (!(Number.isFinite(out[at]) && Number.isFinite(out[at + 1]) && Number.isFinite(out[at + 2])))
+          throw new MD2Error('BAD_VALUE', `${when}: mesh "${mesh.name}" vertex ${i} lands at (${vertex.x}, ${vertex.y}, ${vertex.z})`, {
+            section: 'frames',
+          })
+        at += 3
       }
     }
     return out
   }
-
-  const first = sample()
-  const least = distinctPositions(first)
-  if (least > ENGINE_LIMITS.vertices) overLimit('vertices', least, simplify, 'frames')
+  const first = sample('the scene as it stands')
 
   // The skin: the first baked mesh's base-colour map; st are measured on it.
   let skinTexture: Texture | undefined
   const materialsOf = (mesh: Mesh) => (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as Material[]
-  for (const { mesh } of parts)
+  for (const { mesh } of source.parts)
     for (const material of materialsOf(mesh)) {
-      const map = (material as { map?: Texture | null }).map
+      const map = (material as { map?: Texture | null } | undefined)?.map
       if (map && !skinTexture) skinTexture = map
       else if (map && map !== skinTexture && map.source !== skinTexture?.source)
         warn(
@@ -237,35 +268,31 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   // glTF's uvs run down the image (its textures are not flipped); three's own textures flip theirs.
   const vDown = skinTexture ? !skinTexture.flipY : true
 
-  const index = new Uint32Array(triangles * 3)
   const uv = new Float32Array(vertexCount * 2)
-  let corner = 0
-  let offset = 0
   // The map's own transform (offset, repeat, rotation; glTF's KHR_texture_transform) applies before sampling.
   if (skinTexture?.matrixAutoUpdate) skinTexture.updateMatrix()
   const mapped = new Vector3()
-  for (const { mesh, count, index: own } of parts) {
+  let at = 0
+  for (const { mesh, locals } of source.parts) {
     const uvs = mesh.geometry.getAttribute('uv')
     if (!uvs) warn(`"${mesh.name}" has no texture coordinates: its vertices take the skin's top-left texel`)
-    const onSkin = materialsOf(mesh).some((material) => (material as { map?: Texture | null }).map === skinTexture)
+    const onSkin = materialsOf(mesh).some((material) => (material as { map?: Texture | null } | undefined)?.map === skinTexture)
     const transform = skinTexture && onSkin ? skinTexture.matrix : undefined
-    for (let i = 0; i < count; i++) {
+    for (const i of locals) {
       mapped.set(uvs ? uvs.getX(i) : 0, uvs ? uvs.getY(i) : 0, 1)
       if (transform) mapped.applyMatrix3(transform)
-      uv[(offset + i) * 2] = mapped.x
       // md2FromGeometry takes three's convention, v up.
-      uv[(offset + i) * 2 + 1] = vDown ? 1 - mapped.y : mapped.y
+      uv[at * 2] = Number.isFinite(mapped.x) ? mapped.x : 0
+      uv[at * 2 + 1] = Number.isFinite(mapped.y) ? (vDown ? 1 - mapped.y : mapped.y) : 0
+      at++
     }
-    for (let c = 0; c < Math.floor(own.length / 3) * 3; c++) index[corner++] = own[c]! + offset
-    offset += count
   }
 
   // Sampling through three's mixer: one clip at a time, at exact times (the action's own clock is set).
   const positions: Float32Array[] = []
-  const bases = frameBases(
-    baked.map((clip) => clip.name),
-    counts,
-  )
+  // A loader may leave a clip without a name (a glTF animation's name is optional).
+  const clipNames = baked.map((clip) => (typeof clip.name === 'string' ? clip.name : ''))
+  const bases = frameBases(clipNames, counts)
   const animations: MD2AnimationDef[] = []
   const names: string[] = []
   const clipFrames: BakedMD2['clips'] = []
@@ -284,14 +311,14 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
           action.time = Math.min(k / fps, durations[c]!)
           mixer.update(0)
           scene.updateMatrixWorld(true)
-          positions.push(sample())
+          positions.push(sample(`clip "${clip.name}" at ${action.time} s`))
           names.push(bases[c]! + String(k + 1).padStart(digits, '0'))
         }
         // Stopping gives the bindings back their pose from before, for the next clip.
         action.stop()
         const name = bases[c]!.replace(/_+$/, '')
         animations.push({ name, start, end: positions.length - 1, fps })
-        clipFrames.push({ clip: clip.name, animation: name, start, end: positions.length - 1 })
+        clipFrames.push({ clip: clipNames[c]!, animation: name, start, end: positions.length - 1 })
       })
     } finally {
       mixer.stopAllAction()
@@ -304,7 +331,7 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
     const geometry = new BufferGeometry()
     geometry.setAttribute('position', new BufferAttribute(frame, 3))
     if (f === 0) {
-      geometry.setIndex(new BufferAttribute(index, 1))
+      geometry.setIndex(new BufferAttribute(source.index, 1))
       geometry.setAttribute('uv', new BufferAttribute(uv, 2))
     }
     return geometry
@@ -318,6 +345,9 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
     name: options.name,
   })
   // Vertices apart in some frame stay apart: welded, the count can still exceed the limit checked above.
-  if (model.header.numVertices > ENGINE_LIMITS.vertices) overLimit('vertices', model.header.numVertices, simplify, 'frames')
-  return { model, clips: clipFrames, skinTexture }
+  if (model.header.numVertices > ENGINE_LIMITS.vertices)
+    refuseLimits({ triangles, vertices: model.header.numVertices, frames }, [
+      `${geometryAdvice} (the welded count: vertices at one place in the bind pose part in some frame)`,
+    ])
+  return { model, clips: clipFrames, skinTexture, ...(simplified ? { simplified } : {}) }
 }

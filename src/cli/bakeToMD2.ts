@@ -1,0 +1,180 @@
+import type { AnimationClip } from 'three'
+import { parseMD2 } from '../core/format/parseMD2.js'
+import { QUAKE2_FPS } from '../core/format/spec.js'
+import { writeMD2 } from '../core/format/writeMD2.js'
+import type { GLBContents } from '../core/gltf/glb.js'
+import type { DecodedImage } from '../core/images/decodedImage.js'
+import { encodePCX } from '../core/images/encodePCX.js'
+import { encodeTGA } from '../core/images/encodeTGA.js'
+import { encodePNG } from '../core/images/png.js'
+import { bakeMD2 } from '../three/convert/bakeMD2.js'
+import { loadSimplifier } from '../three/convert/loadSimplifier.js'
+import { UsageError, type CliIO, type Parsed } from './common.js'
+import { engineLimitsLine, fitSkin, withLimitsLine, type SkinFormat } from './fitEngine.js'
+import { loadGLTF, readSkin } from './readInputs.js'
+import type { OutputFile } from './writeOutputs.js'
+
+/** A glTF input: its path and contents (buffers and images already read). */
+export interface GLTFInput {
+  path: string
+  contents: GLBContents
+}
+
+/** The bake options as given on the command line, checked. */
+export interface BakeSettings {
+  fps: number | undefined
+  scale: number | undefined
+  format: SkinFormat
+  clips: string[] | undefined
+  simplify: true | number | undefined
+  skinSize: [number, number] | undefined
+}
+
+function numberOption(name: string, text: string | undefined, check: (value: number) => boolean, what: string): number | undefined {
+  if (text === undefined) return undefined
+  const value = Number(text)
+  if (text.trim() === '' || !Number.isFinite(value) || !check(value)) throw new UsageError(`${name} takes ${what}, got "${text}"`)
+  return value
+}
+
+/** Checks the bake options before anything is read: a wrong one is a usage error naming it. */
+export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefined): BakeSettings {
+  const fps = numberOption('--fps', parsed.fps, (v) => v > 0 && v <= 1000, 'a rate above 0, up to 1000')
+  // A scale so small every position rounds to zero is no model: at least 1e-6.
+  const scale = numberOption('--scale', parsed.scale, (v) => v >= 1e-6 && v <= 1e6, 'a positive number from 1e-6 to 1e6')
+  const format = (parsed.skinFormat ?? 'pcx').toLowerCase()
+  if (format !== 'pcx' && format !== 'tga' && format !== 'png')
+    throw new UsageError(`--skin-format takes pcx, tga or png, got "${parsed.skinFormat}"`)
+  let clips: string[] | undefined
+  if (parsed.clips !== undefined) {
+    clips = parsed.clips
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '')
+    if (clips.length === 0) throw new UsageError(`--clips takes clip names separated by commas, got "${parsed.clips}"`)
+  }
+  let simplify: true | number | undefined
+  if (parsed.simplify === true) simplify = true
+  else if (parsed.simplify !== undefined)
+    simplify = numberOption(
+      '--simplify',
+      parsed.simplify,
+      (v) => Number.isInteger(v) && v >= 1 && v <= 4096,
+      'a triangle count from 1 to 4096',
+    )
+  return { fps, scale, format, clips, simplify, skinSize }
+}
+
+/** The side files a bake to `output` writes: the skin, and the animation table when the rate is not Quake II's. */
+export function bakeSideFiles(output: string, settings: BakeSettings): { skin: string; table: string | undefined } {
+  const base = output.replace(/\.md2$/i, '')
+  const table = settings.fps !== undefined && settings.fps !== QUAKE2_FPS ? `${base}.anm` : undefined
+  return { skin: `${base}.${settings.format}`, table }
+}
+
+/** A file's name without folder and extension, as an animation name (MD2 frame names are letters, digits, `_`). */
+function animationNameOf(path: string): string {
+  const base = path.replace(/^.*[/\\]/, '').replace(/\.(glb|gltf)$/i, '')
+  return base.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'anim'
+}
+
+/** Mixamo names every download's one clip alike: `Armature|mixamo.com|Layer0`. */
+const GENERIC_CLIP = /mixamo\.com/i
+
+/**
+ * The clips of every input, for the first input's skeleton: a file's one clip is named after the file when
+ * several inputs are given, or when its name is Mixamo's generic one (`walk.glb` → `walk`).
+ */
+function clipsOf(inputs: readonly { path: string; clips: readonly AnimationClip[] }[]): AnimationClip[] {
+  const all: AnimationClip[] = []
+  for (const { path, clips } of inputs) {
+    if (clips.length === 1 && (inputs.length > 1 || GENERIC_CLIP.test(clips[0]!.name))) {
+      const clip = clips[0]!.clone()
+      clip.name = animationNameOf(path)
+      all.push(clip)
+    } else all.push(...clips)
+  }
+  return all
+}
+
+/**
+ * Skinned or animated glTF → `.md2`: the first input's scene (its visible meshes merged) baked to keyframes
+ * with every input's clips, the skin fitted to Quake II and written beside it in `settings.format`.
+ */
+export async function bakeToMD2(
+  inputs: readonly GLTFInput[],
+  output: string,
+  settings: BakeSettings,
+  parsed: Parsed,
+  io: CliIO,
+): Promise<{ files: OutputFile[]; summary: string; warnings: string[] }> {
+  const first = inputs[0]!
+  const { fps, scale, format, clips, simplify, skinSize } = settings
+  const given = parsed.skin !== undefined ? fitSkin(readSkin(parsed.skin, io), skinSize) : undefined
+  const gltf = await loadGLTF(first.path, first.contents, (image) => fitSkin(image, skinSize))
+  const loaded = [{ path: first.path, clips: gltf.animations }]
+  for (const input of inputs.slice(1)) loaded.push({ path: input.path, clips: (await loadGLTF(input.path, input.contents)).animations })
+  const side = bakeSideFiles(output, settings)
+  const skinName = side.skin.replace(/^.*[/\\]/, '')
+  const [skinWidth, skinHeight] = given ? [given.width, given.height] : (skinSize ?? [])
+  if (simplify !== undefined) await loadSimplifier()
+  const baked = bakeMD2(gltf.scene, clipsOf(loaded), {
+    ...(fps !== undefined ? { fps } : {}),
+    ...(scale !== undefined ? { scale } : {}),
+    ...(clips ? { clips } : {}),
+    ...(parsed.meshes.length > 0 ? { meshes: parsed.meshes } : {}),
+    ...(skinWidth !== undefined ? { skinWidth, skinHeight } : {}),
+    ...(simplify !== undefined ? { simplify } : {}),
+    skins: [skinName],
+    name: output.replace(/^.*[/\\]/, ''),
+    onWarning: (message) => io.stderr(`${first.path}: warning: ${message}\n`),
+  })
+  const files: OutputFile[] = []
+  const texture = baked.skinTexture
+  const undecoded = texture?.userData.undecoded as string | undefined
+  // Decoded and fitted above into a DataTexture: its image is RGBA, top row first.
+  const image = given ?? (texture && !undecoded ? (texture.image as DecodedImage) : undefined)
+  let skinNote = 'no skin'
+  if (image) {
+    files.push({ path: side.skin, data: format === 'pcx' ? encodePCX(image) : format === 'tga' ? encodeTGA(image) : encodePNG(image) })
+    skinNote = `skin ${image.width}×${image.height} written to ${side.skin}${format === 'pcx' ? " (Quake II's palette)" : ''}`
+  } else {
+    // No skin file: the model names none.
+    baked.model.skins.splice(0)
+    if (undecoded)
+      io.stderr(
+        `${first.path}: ` +
+          (undecoded === 'missing'
+            ? 'the base-colour texture is neither in the file nor beside it'
+            : undecoded === 'not an image'
+              ? 'the base-colour texture is not an image (neither PNG nor JPEG)'
+              : `the base-colour texture is ${undecoded}, which convert cannot decode in Node`) +
+          '; no skin written (--skin FILE gives one)\n',
+      )
+  }
+  // MD2 keeps no rate (readers assume Quake II's): another one goes in an animation table beside the model.
+  let tableNote = ''
+  if (side.table !== undefined && baked.model.animations.length > 0) {
+    const lines = baked.model.animations.map(({ name, start, end }) => `${name} ${start} ${end} ${fps}`)
+    files.push({
+      path: side.table,
+      data: new TextEncoder().encode(`// name first last fps (react-three-md2 convert)\n${lines.join('\n')}\n`),
+    })
+    tableNote = `, animation table in ${side.table}`
+  }
+  const data = writeMD2(baked.model)
+  files.unshift({ path: output, data })
+  // Read back with the bake's own table: the file holds what it says.
+  const written = parseMD2(data, { name: output, animations: baked.model.animations })
+  const { header } = written
+  const simplified = baked.simplified
+    ? `, simplified from ${baked.simplified.triangles[0]} triangles and ${baked.simplified.vertices[0]} vertices`
+    : ''
+  const summary =
+    `wrote ${output}: ${data.byteLength} bytes, ${header.numFrames} frames, ${header.numVertices} vertices, ${header.numTris} triangles${simplified}, ` +
+    `${written.animations.length} animation${written.animations.length === 1 ? '' : 's'} (` +
+    baked.clips.map((clip) => `${clip.animation} ${clip.end - clip.start + 1}`).join(', ') +
+    `) at ${fps ?? QUAKE2_FPS} fps${tableNote}, ${skinNote}`
+  const limits = engineLimitsLine(header, image ? { width: image.width, height: image.height, format } : undefined)
+  return { files, summary, warnings: withLimitsLine(written.warnings, limits) }
+}

@@ -1,0 +1,79 @@
+import { ENGINE_LIMITS } from '../core/format/spec.js'
+import type { MD2Header } from '../core/format/types.js'
+import type { DecodedImage } from '../core/images/decodedImage.js'
+import { engineSkinSize, skinSizeProblems } from '../core/images/engineSkin.js'
+import { resampleImage } from '../core/images/resampleImage.js'
+import { CliFailure, UsageError } from './common.js'
+
+/**
+ * Fitting convert's output to an unmodified Quake II: the skin resampled to a size the engine loads, and
+ * one line naming every engine limit an output still passes (only with `--no-engine-limits`) with the
+ * option that fits it.
+ */
+
+export type SkinFormat = 'pcx' | 'tga' | 'png'
+
+/** `--skin-size WxH` as numbers; a usage error when it is not a size. */
+export function parseSkinSize(text: string): [number, number] {
+  const match = /^(\d+)x(\d+)$/i.exec(text)
+  const size = match ? ([Number(match[1]), Number(match[2])] as [number, number]) : undefined
+  if (!size || size[0] < 1 || size[1] < 1 || size[0] > 4096 || size[1] > 4096)
+    throw new UsageError(`--skin-size takes WxH (1 to 4096), got "${text}"`)
+  return size
+}
+
+/** Refuses a `--skin-size` Quake II does not load, saying why and what fits, unless `--no-engine-limits`. */
+export function checkSkinSize(size: [number, number], format: SkinFormat, allowOversize: boolean): void {
+  const problems = skinSizeProblems(size[0], size[1], format).filter((problem) => !problem.includes('PNG'))
+  if (problems.length === 0 || allowOversize) return
+  const [w, h] = engineSkinSize(size[0], size[1])
+  throw new CliFailure(
+    `--skin-size ${size[0]}x${size[1]}: Quake II does not load it: ${problems.join('; ')}. ` +
+      `--skin-size ${w}x${h} keeps its shape and fits (--no-engine-limits writes it anyway)`,
+  )
+}
+
+/** The skin size a model without a written skin measures st in: `size` fitted, else 256 × 256. */
+export function fitHeaderSkin(size: [number, number] | undefined): [number, number] {
+  return size ? engineSkinSize(size[0], size[1]) : [256, 256]
+}
+
+/**
+ * The image written as the skin: at `requested` (`--skin-size`, already checked) or else at the largest
+ * size of its shape Quake II loads, averaged down with a proper filter (never enlarged by default).
+ */
+export function fitSkin(image: DecodedImage, requested: [number, number] | undefined): DecodedImage {
+  const [width, height] = requested ?? engineSkinSize(image.width, image.height)
+  return width === image.width && height === image.height ? image : resampleImage(image, width, height)
+}
+
+/**
+ * Every limit of an unmodified Quake II the written model passes, each with the option that fits it, as
+ * one line; undefined when it passes none.
+ */
+export function engineLimitsLine(
+  header: MD2Header,
+  skin: { width: number; height: number; format: SkinFormat } | undefined,
+): string | undefined {
+  const passed: string[] = []
+  if (header.numVertices > ENGINE_LIMITS.vertices) passed.push(`${header.numVertices} vertices > ${ENGINE_LIMITS.vertices} (--simplify)`)
+  if (header.numTris > ENGINE_LIMITS.triangles) passed.push(`${header.numTris} triangles > ${ENGINE_LIMITS.triangles} (--simplify)`)
+  if (header.numFrames > ENGINE_LIMITS.frames) passed.push(`${header.numFrames} frames > ${ENGINE_LIMITS.frames} (a lower --fps)`)
+  const size = skin ?? { width: header.skinWidth, height: header.skinHeight, format: 'pcx' as SkinFormat }
+  const problems = skinSizeProblems(size.width, size.height, skin?.format ?? 'tga')
+  if (problems.some((problem) => !problem.includes('PNG'))) {
+    const [w, h] = engineSkinSize(size.width, size.height)
+    passed.push(
+      `skin ${size.width}×${size.height}: ${problems.filter((problem) => !problem.includes('PNG')).join(', ')} (--skin-size ${w}x${h})`,
+    )
+  }
+  if (problems.some((problem) => problem.includes('PNG')))
+    passed.push(`${problems.find((problem) => problem.includes('PNG'))} (--skin-format pcx)`)
+  return passed.length > 0 ? `passes Quake II's limits: ${passed.join('; ')}` : undefined
+}
+
+/** The reader's warnings with the engine's limits said once, on the limits line, rather than one by one. */
+export function withLimitsLine(warnings: readonly string[], line: string | undefined): string[] {
+  const rest = line === undefined ? [...warnings] : warnings.filter((warning) => !/past Quake II's engine limit/.test(warning))
+  return line === undefined ? rest : [...rest, line]
+}

@@ -1,0 +1,275 @@
+import { DataTexture, Texture } from 'three'
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { MD2Error } from '../core/MD2Error.js'
+import { packGLB, type GLBContents } from '../core/gltf/glb.js'
+import { sniffImageType, type DecodedImage } from '../core/images/decodedImage.js'
+import { decodePCX } from '../core/images/pcx.js'
+import { decodePNG } from '../core/images/decodePNG.js'
+import { SKIN_PIXEL_BUDGET } from '../core/images/engineSkin.js'
+import { decodeTGA } from '../core/images/tga.js'
+import { CliFailure, folderOf, readInput, type CliIO } from './common.js'
+
+/**
+ * Reading convert's inputs: skins, and glTF files with what they name. Everything read is bounded: a skin
+ * by the pixel budget (checked from its header), a glTF's buffers and images by their declared lengths, URIs
+ * to files at or below the glTF's folder (or the `--resources` folder).
+ */
+
+/** The most bytes a skin or glTF file given on the command line may have (a 256 MiB file is not a skin). */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024
+
+/** A skin image (.pcx, .tga, .png) as RGBA, within the pixel budget. */
+export function decodeSkin(path: string, bytes: Uint8Array, type = /\.(pcx|tga|png)$/i.exec(path)?.[1]?.toLowerCase()): DecodedImage {
+  const options = { name: path, maxPixels: SKIN_PIXEL_BUDGET }
+  if (type === 'pcx') return decodePCX(bytes, options)
+  if (type === 'tga') return decodeTGA(bytes, options)
+  if (type === 'png') return decodePNG(bytes, options)
+  throw new CliFailure(`${path}: --skin takes a .pcx, .tga or .png image`)
+}
+
+/** Reads a skin file named on the command line. */
+export function readSkin(path: string, io: CliIO): DecodedImage {
+  return decodeSkin(path, readInput(path, io, { maxBytes: MAX_INPUT_BYTES }))
+}
+
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return bytes
+}
+
+/** The path with `/` separators and no `.` or `..` parts left (`..` kept at the start of a relative one). */
+function normalise(path: string): string {
+  const absolute = path.startsWith('/')
+  const parts: string[] = []
+  for (const part of path.replace(/\\/g, '/').split('/')) {
+    if (part === '' || part === '.') continue
+    if (part === '..' && parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop()
+    else if (part !== '..' || !absolute) parts.push(part)
+  }
+  return (path.startsWith('/') ? '/' : '') + parts.join('/')
+}
+
+function refuseURI(input: string, uri: string, why: string): never {
+  const shown = uri.length > 80 ? `${uri.slice(0, 77)}…` : uri
+  throw new MD2Error('UNSAFE_PATH', `URI "${shown}" ${why}; not read`, { section: 'uri', file: input })
+}
+
+/**
+ * The file a relative URI names (relative to the glTF's folder, as glTF says), when it lies at or below
+ * `root`: a scheme (`file:`, `http:`), an absolute path, a drive letter or `..` leading out of `root` is
+ * refused, as `pak extract` refuses such entry names. Links are checked again when the file is opened.
+ */
+function fileOfURI(input: string, uri: string, root: string, io: CliIO): string {
+  const shownRoot = root.replace(/\/?$/, '/')
+  if (/^[a-z][a-z0-9+.-]*:/i.test(uri))
+    refuseURI(input, uri, `is not a relative file name (only data: URIs and files at or below ${shownRoot} are read)`)
+  let path: string
+  try {
+    path = decodeURIComponent(uri)
+  } catch {
+    refuseURI(input, uri, 'is not a valid URI')
+  }
+  if (path.includes('\0')) refuseURI(input, uri, 'holds a NUL')
+  if (/^([/\\]|[a-z]:)/i.test(path)) refuseURI(input, uri, `is an absolute path (only files at or below ${shownRoot} are read)`)
+  const target = normalise(io.resolve(folderOf(input) + path))
+  const inside = normalise(io.resolve(root))
+  if (!(target.startsWith(inside.endsWith('/') ? inside : `${inside}/`) && target !== inside))
+    refuseURI(input, uri, `leads outside ${shownRoot} (only files at or below it are read; --resources DIR names another folder)`)
+  return target
+}
+
+/**
+ * A `.gltf` and the buffers it names (data URIs or files at or below `resources`, by default its folder) as
+ * one binary chunk, each buffer read up to its declared `byteLength` and no further. Image URIs are read
+ * the same way (up to MAX_INPUT_BYTES) and kept for `imageBytesOf`.
+ */
+export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resources?: string): GLBContents {
+  let json: Record<string, unknown>
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>
+  } catch (error) {
+    throw new MD2Error('BAD_MAGIC', `not a glTF JSON file (${error instanceof Error ? error.message : String(error)})`, {
+      section: 'gltf',
+      file: input,
+    })
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new MD2Error('BAD_MAGIC', 'not a glTF JSON file (not an object)', { section: 'gltf', file: input })
+  const root = resources ?? (folderOf(input) || '.')
+  const load = (uri: unknown, maxBytes: number, what: string): Uint8Array => {
+    if (typeof uri !== 'string') throw new MD2Error('OUT_OF_RANGE', `${what}: uri is not a string`, { section: 'gltf', file: input })
+    const data = /^data:[^,]*;base64,(.*)$/s.exec(uri)
+    if (data) {
+      // Base64 holds 3 bytes in 4 characters: decode no more than the declared length needs.
+      const wanted = Number.isFinite(maxBytes) ? data[1]!.slice(0, Math.ceil(maxBytes / 3) * 4) : data[1]!
+      try {
+        const decoded = fromBase64(wanted.replace(/\s/g, ''))
+        return decoded.length > maxBytes ? decoded.subarray(0, maxBytes) : decoded
+      } catch {
+        throw new MD2Error('OUT_OF_RANGE', `${what}: data URI is not base64`, { section: 'gltf', file: input })
+      }
+    }
+    return readInput(fileOfURI(input, uri, root, io), io, { maxBytes, inside: root })
+  }
+  type BufferDef = { uri?: unknown; byteLength?: unknown }
+  const buffers = Array.isArray(json.buffers) ? (json.buffers as BufferDef[]) : []
+  const offsets: number[] = []
+  const parts: Uint8Array[] = []
+  let length = 0
+  buffers.forEach((buffer, index) => {
+    const declared = buffer?.byteLength
+    if (typeof declared !== 'number' || !Number.isInteger(declared) || declared < 0 || declared > MAX_INPUT_BYTES)
+      throw new MD2Error('OUT_OF_RANGE', `buffer ${index}: byteLength ${String(declared)} is not a length up to ${MAX_INPUT_BYTES}`, {
+        section: 'gltf',
+        file: input,
+      })
+    const data = buffer.uri !== undefined ? load(buffer.uri, declared, `buffer ${index}`) : new Uint8Array(0)
+    if (data.length < declared)
+      throw new MD2Error('TRUNCATED', `buffer ${index}: ${data.length} bytes, ${declared} declared`, { section: 'gltf', file: input })
+    offsets.push(length)
+    parts.push(data)
+    length += Math.ceil(data.length / 4) * 4
+  })
+  const bin = new Uint8Array(length)
+  parts.forEach((part, i) => bin.set(part, offsets[i]!))
+  type ViewDef = { buffer: number; byteOffset?: number }
+  for (const view of Array.isArray(json.bufferViews) ? (json.bufferViews as ViewDef[]) : []) {
+    // A view of a buffer that is not there keeps its index, for checkGLTF to name.
+    if (typeof view !== 'object' || view === null || offsets[view.buffer] === undefined) continue
+    view.byteOffset = (typeof view.byteOffset === 'number' ? view.byteOffset : 0) + offsets[view.buffer]!
+    view.buffer = 0
+  }
+  type ImageDef = { uri?: unknown; bufferView?: number; mimeType?: string }
+  const images = Array.isArray(json.images) ? (json.images as ImageDef[]) : []
+  images.forEach((image, index) => {
+    if (typeof image !== 'object' || image === null || image.uri === undefined) return
+    // A missing image leaves the skin out with a note; one outside the folder is refused.
+    try {
+      imageBytes.set(image, load(image.uri, MAX_INPUT_BYTES, `image ${index}`))
+    } catch (error) {
+      if (error instanceof MD2Error) throw error
+    }
+    delete image.uri
+  })
+  json.buffers = [{ byteLength: length }]
+  return { json, bin }
+}
+
+/** Bytes of images given by URI in a `.gltf`. */
+const imageBytes = new WeakMap<object, Uint8Array>()
+
+/** An image's bytes: read from its URI by `gltfContents`, or its buffer view. */
+export function imageBytesOf(
+  json: Record<string, unknown>,
+  bin: Uint8Array,
+  image: { bufferView?: number } | undefined,
+): Uint8Array | undefined {
+  if (!image) return undefined
+  const read = imageBytes.get(image)
+  if (read) return read
+  if (image.bufferView === undefined) return undefined
+  const view = (json.bufferViews as { byteOffset?: number; byteLength: number }[] | undefined)?.[image.bufferView]
+  if (!view) return undefined
+  const start = view.byteOffset ?? 0
+  return bin.subarray(start, start + view.byteLength)
+}
+
+/** Node cannot draw images: the loader is handed the glTF's PNG textures decoded here (JPEG and others are not). */
+function nodeTextures(json: Record<string, unknown>, bin: Uint8Array, input: string, fit: (image: DecodedImage) => DecodedImage) {
+  type TextureDef = { source?: number; extensions?: Record<string, { source?: number }> }
+  type MaterialDef = { pbrMetallicRoughness?: { baseColorTexture?: { index?: unknown } } }
+  // Only base-colour maps become skins: other maps are not decoded (a normal map costs nothing).
+  const baseColour = new Set(
+    (Array.isArray(json.materials) ? (json.materials as MaterialDef[]) : []).map(
+      (material) => material?.pbrMetallicRoughness?.baseColorTexture?.index,
+    ),
+  )
+  return () => ({
+    name: 'react-three-md2:node-textures',
+    loadTexture(index: number): Promise<Texture> {
+      if (!baseColour.has(index)) return Promise.resolve(Object.assign(new Texture(), { userData: { undecoded: 'not a base colour' } }))
+      const def = ((json.textures as TextureDef[] | undefined) ?? [])[index] ?? {}
+      const source = def.source ?? Object.values(def.extensions ?? {}).find((ext) => ext.source !== undefined)?.source
+      const image =
+        source === undefined ? undefined : ((json.images as { bufferView?: number; mimeType?: string }[] | undefined) ?? [])[source]
+      const bytes = imageBytesOf(json, bin, image)
+      const type = bytes ? sniffImageType(bytes) : undefined
+      if (!bytes || type !== 'png') {
+        const texture = new Texture()
+        texture.userData.undecoded = !bytes
+          ? 'missing'
+          : type === undefined || type === 'tga' || type === 'pcx'
+            ? 'not an image'
+            : type.toUpperCase()
+        return Promise.resolve(texture)
+      }
+      const decoded = fit(decodePNG(bytes, { name: `${input} (image ${source})`, maxPixels: SKIN_PIXEL_BUDGET }))
+      const texture = new DataTexture(decoded.data, decoded.width, decoded.height)
+      texture.flipY = false
+      texture.needsUpdate = true
+      return Promise.resolve(texture)
+    },
+  })
+}
+
+/** Extensions convert reads past: texture and material variants (the base colour is what it keeps). */
+const READ_PAST = /^KHR_(texture_transform|texture_basisu|materials_)|^EXT_texture_(webp|avif)$/
+
+/**
+ * Parses glTF contents with three's loader. With `fitTexture`, PNG textures are decoded (each through it, so
+ * a skin is measured at the size it is written); without, images are dropped before loading.
+ */
+export async function loadGLTF(
+  input: string,
+  { json, bin }: GLBContents,
+  fitTexture?: (image: DecodedImage) => DecodedImage,
+): Promise<Awaited<ReturnType<GLTFLoader['parseAsync']>>> {
+  const required = Array.isArray(json.extensionsRequired) ? (json.extensionsRequired as unknown[]) : []
+  const unsupported = required.filter((name) => typeof name !== 'string' || !READ_PAST.test(name))
+  if (unsupported.length > 0)
+    throw new MD2Error('UNSUPPORTED', `needs ${unsupported.map(String).join(', ')}, which convert does not decode`, {
+      section: 'gltf',
+      file: input,
+    })
+  json.extensionsRequired = []
+  const loader = new GLTFLoader()
+  if (fitTexture) loader.register(nodeTextures(json, bin, input, fitTexture))
+  else dropImages(json)
+  try {
+    return await loader.parseAsync(packGLB(json, bin).slice().buffer, '')
+  } catch (error) {
+    if (error instanceof MD2Error) throw error
+    throw new MD2Error('LOAD_FAILED', `three's glTF loader refused it: ${error instanceof Error ? error.message : String(error)}`, {
+      section: 'gltf',
+      file: input,
+      cause: error,
+    })
+  }
+}
+
+/** Geometry and animation only: images need a browser to decode, and MD2 keeps its skin apart. */
+export function dropImages(json: Record<string, unknown>): void {
+  delete json.images
+  delete json.textures
+  delete json.samplers
+  type Material = {
+    normalTexture?: unknown
+    occlusionTexture?: unknown
+    emissiveTexture?: unknown
+    extensions?: unknown
+    pbrMetallicRoughness?: { baseColorTexture?: unknown; metallicRoughnessTexture?: unknown }
+  }
+  for (const material of Array.isArray(json.materials) ? (json.materials as Material[]) : []) {
+    if (typeof material !== 'object' || material === null) continue
+    delete material.normalTexture
+    delete material.occlusionTexture
+    delete material.emissiveTexture
+    delete material.extensions
+    if (typeof material.pbrMetallicRoughness === 'object' && material.pbrMetallicRoughness !== null) {
+      delete material.pbrMetallicRoughness.baseColorTexture
+      delete material.pbrMetallicRoughness.metallicRoughnessTexture
+    }
+  }
+}

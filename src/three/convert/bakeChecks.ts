@@ -1,0 +1,116 @@
+import { PropertyBinding, type AnimationClip, type Object3D } from 'three'
+import { MD2Error } from '../../core/MD2Error.js'
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+  if (Array.isArray(value))
+    return `an array holding ${value.length === 0 ? 'nothing' : shown(value.find((item) => typeof item !== 'string'))}`
+  if (typeof value === 'function') return 'a function'
+  if (value === null || typeof value !== 'object') return String(value)
+  return 'an object'
+}
+
+function bad(message: string): never {
+  throw new MD2Error('BAD_ARGUMENT', message, { section: 'options' })
+}
+
+const isNames = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string')
+const isCount = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 1
+
+/**
+ * `bakeMD2`'s arguments, as loose JavaScript may pass them: each wrong one a `BAD_ARGUMENT` naming the
+ * option, what it takes and what it got (a string where a list is expected is not a list of letters).
+ */
+export function checkBakeArguments(scene: unknown, clips: unknown, options: unknown): void {
+  if (!(scene && typeof scene === 'object' && (scene as Object3D).isObject3D))
+    bad(`the scene takes a three.js Object3D (gltf.scene), got ${shown(scene)}`)
+  if (!(Array.isArray(clips) && clips.every((clip) => clip && Array.isArray((clip as AnimationClip).tracks))))
+    bad(`the clips take an array of three.js AnimationClips (gltf.animations), got ${shown(clips)}`)
+  if (options === undefined) return
+  if (!options || typeof options !== 'object') bad(`options takes an object, got ${shown(options)}`)
+  const o = options as Record<string, unknown>
+  const numbers: [string, string][] = [
+    ['fps', 'a rate from above 0 to 1000'],
+    ['scale', 'a positive number'],
+  ]
+  for (const [name, takes] of numbers)
+    if (o[name] !== undefined && typeof o[name] !== 'number') bad(`${name} takes ${takes}, got ${shown(o[name])}`)
+  for (const name of ['clips', 'meshes']) {
+    if (o[name] === undefined) continue
+    if (!isNames(o[name])) bad(`${name} takes an array of ${name === 'clips' ? 'clip' : 'mesh'} names, got ${shown(o[name])}`)
+    if ((o[name] as string[]).length === 0) bad(`${name} is empty: name at least one, or leave ${name} out to bake every one`)
+  }
+  if (o.skins !== undefined && !isNames(o.skins)) bad(`skins takes an array of skin paths, got ${shown(o.skins)}`)
+  for (const name of ['skinWidth', 'skinHeight'])
+    if (o[name] !== undefined && !isCount(o[name])) bad(`${name} takes a whole number of texels from 1, got ${shown(o[name])}`)
+  if (o.name !== undefined && typeof o.name !== 'string') bad(`name takes a string, got ${shown(o.name)}`)
+  if (o.onWarning !== undefined && typeof o.onWarning !== 'function') bad(`onWarning takes a function, got ${shown(o.onWarning)}`)
+  if (o.simplify !== undefined && typeof o.simplify !== 'boolean' && !isCount(o.simplify))
+    bad(`simplify takes true (fit MD2's limits) or a triangle count (a whole number from 1), got ${shown(o.simplify)}`)
+}
+
+const MISSING_SHOWN = 8
+const VALUE_SIZES: Record<string, number> = { position: 3, scale: 3, quaternion: 4 }
+
+/**
+ * The clips to bake, checked before any sampling: key times finite and in order, key values finite, and
+ * every track's node in the scene (matched by name, as three's mixer binds it: a clip from another file
+ * fits when its skeleton's bone names are the scene's). Non-finite numbers are `BAD_VALUE`; a node the scene
+ * lacks is `BAD_ARGUMENT` naming the missing ones, since three's mixer would silently leave them still.
+ */
+export function checkClips(scene: Object3D, clips: readonly AnimationClip[]): void {
+  const nodes = new Map<string, Object3D | undefined>()
+  for (const clip of clips) {
+    const where = `clip "${clip.name}"`
+    if (!(Number.isFinite(clip.duration) && clip.duration >= 0))
+      throw new MD2Error('BAD_VALUE', `${where} lasts ${clip.duration} s`, { section: 'clips' })
+    const missing = new Set<string>()
+    for (const track of clip.tracks) {
+      const what = `${where}, track "${track.name}"`
+      const times = track.times as ArrayLike<number>
+      for (let k = 0; k < times.length; k++) {
+        if (!Number.isFinite(times[k])) throw new MD2Error('BAD_VALUE', `${what}: key ${k}'s time is ${times[k]}`, { section: 'clips' })
+        if (k > 0 && times[k]! < times[k - 1]!)
+          throw new MD2Error('BAD_VALUE', `${what}: key ${k}'s time ${times[k]} comes before key ${k - 1}'s ${times[k - 1]}`, {
+            section: 'clips',
+          })
+      }
+      const values = track.values as ArrayLike<number>
+      // three's interpolants need keys, and a whole number of values per key.
+      const size = times.length > 0 ? values.length / times.length : 0
+      if (!(times.length > 0 && size >= 1 && Number.isInteger(size)))
+        throw new MD2Error('BAD_VALUE', `${what}: ${times.length} key times for ${values.length} values`, { section: 'clips' })
+      for (let k = 0; k < values.length; k++)
+        if (typeof values[k] === 'number' && !Number.isFinite(values[k]))
+          throw new MD2Error('BAD_VALUE', `${what}: value ${k} is ${values[k]}`, { section: 'clips' })
+      let parsed: { nodeName?: string; propertyName: string; propertyIndex?: string }
+      try {
+        parsed = PropertyBinding.parseTrackName(track.name)
+      } catch {
+        throw new MD2Error('BAD_ARGUMENT', `${what}: three.js cannot read that track name`, { section: 'clips' })
+      }
+      const node = parsed.nodeName ?? ''
+      if (!nodes.has(node)) nodes.set(node, node === '' ? scene : ((PropertyBinding.findNode(scene, node) as Object3D | null) ?? undefined))
+      const target = nodes.get(node)
+      if (!target) missing.add(node)
+      // Values per key as the property takes them: a short quaternion would be read past its end.
+      const want =
+        parsed.propertyName === 'morphTargetInfluences' && parsed.propertyIndex === undefined
+          ? (target as { morphTargetInfluences?: number[] } | undefined)?.morphTargetInfluences?.length
+          : VALUE_SIZES[parsed.propertyName]
+      if (want !== undefined && target && size !== want)
+        throw new MD2Error('BAD_VALUE', `${what}: ${size} values per key, ${parsed.propertyName} takes ${want}`, { section: 'clips' })
+    }
+    if (missing.size > 0) {
+      const names = [...missing]
+      const listed = names.slice(0, MISSING_SHOWN).map((name) => `"${name}"`)
+      if (names.length > MISSING_SHOWN) listed.push(`and ${names.length - MISSING_SHOWN} more`)
+      throw new MD2Error(
+        'BAD_ARGUMENT',
+        `${where} animates ${names.length} node${names.length === 1 ? '' : 's'} the scene does not have: ${listed.join(', ')} ` +
+          `(its skeleton's bone names are not the scene's)`,
+        { section: 'clips' },
+      )
+    }
+  }
+}
