@@ -19,6 +19,7 @@ export class MD2Character extends MD2CharacterParts {
   /** Three's `mixer.timeScale`: 1 / the playback rate, 0 when frozen. */
   timeScale = 1
   private playing = false
+  protected readonly label = 'MD2Character'
 
   protected partMade(mesh: MD2CharacterMesh): void {
     mesh.castShadow = true
@@ -41,7 +42,7 @@ export class MD2Character extends MD2CharacterParts {
    * that is not a finite number ≥ 0 is ignored, with a one-time warning.
    */
   setPlaybackRate(rate: number): void {
-    if (this.checkTime('MD2Character', 'setPlaybackRate', rate)) this.timeScale = rate !== 0 ? 1 / rate : 0
+    if (this.checkTime('setPlaybackRate', rate)) this.timeScale = rate !== 0 ? 1 / rate : 0
   }
 
   /**
@@ -55,7 +56,7 @@ export class MD2Character extends MD2CharacterParts {
       return
     }
     const animation = this.findClip(clipName)
-    if (!animation) return this.unknownClip('MD2Character', clipName)
+    if (!animation) return this.unknownClip(clipName)
     this.controller.play(this.controller.animations.indexOf(animation))
     this.playing = true
     this.drawPose()
@@ -69,7 +70,7 @@ export class MD2Character extends MD2CharacterParts {
 
   /** Moves time on by `delta` seconds and draws the pose (a delta that is not a finite number ≥ 0 is ignored, warned once). Allocates nothing. */
   update(delta: number): void {
-    if (!this.checkTime('MD2Character', 'update', delta)) return
+    if (!this.checkTime('update', delta)) return
     if (this.playing && this.controller?.update(delta * this.timeScale)) this.drawPose()
   }
 }

@@ -50,6 +50,7 @@ export class MD2CharacterComplex extends MD2CharacterParts {
   /** Rate the animations play at (`setPlaybackRate`). */
   playbackRate = 1
   private backwards = false
+  protected readonly label = 'MD2CharacterComplex'
   /** The last name `setAnimation` found no animation of. */
   private rejected: string | null = null
 
@@ -121,7 +122,7 @@ export class MD2CharacterComplex extends MD2CharacterParts {
 
   /** Animation speed: 2 plays twice as fast, 0 freezes; a rate that is not a finite number ≥ 0 is ignored, warned once. */
   setPlaybackRate(rate: number): void {
-    if (this.checkTime('MD2CharacterComplex', 'setPlaybackRate', rate)) this.playbackRate = rate
+    if (this.checkTime('setPlaybackRate', rate)) this.playbackRate = rate
   }
 
   /**
@@ -135,7 +136,7 @@ export class MD2CharacterComplex extends MD2CharacterParts {
     if (!animation) {
       // Remembered, so that a behaviour naming no animation costs nothing each frame after the warning.
       this.rejected = animationName
-      return this.unknownClip('MD2CharacterComplex', animationName)
+      return this.unknownClip(animationName)
     }
     this.play(animation, this.activeAnimation === null ? 0 : this.transitionFrames / TRANSITION_FRAME_RATE)
     this.oldAnimation = this.activeAnimation
@@ -154,7 +155,7 @@ export class MD2CharacterComplex extends MD2CharacterParts {
    * so that a stalled tab does not throw the character across the map (nor its position past a double's range).
    */
   update(delta: number): void {
-    if (!this.checkTime('MD2CharacterComplex', 'update', delta)) return
+    if (!this.checkTime('update', delta)) return
     if (this.controls) this.updateMovementModel(Math.min(delta, MAX_MOVEMENT_STEP))
     if (this.animations) {
       this.updateBehaviors()

@@ -126,6 +126,8 @@ export abstract class MD2CharacterParts {
   /** Plays the body's animations (null until the body is loaded). Its pose is what body and weapon show. */
   controller: MD2AnimationController | null = null
   readonly handedness: MD2Handedness
+  /** The class's name, for warnings (three's name for it, kept when a bundler renames classes). */
+  protected abstract readonly label: string
 
   private readonly weaponPose: MD2Pose = createPose()
   /** The load in progress: callbacks of any other (replaced, abandoned, disposed) are ignored. */
@@ -306,7 +308,8 @@ export abstract class MD2CharacterParts {
   }
 
   /** A one-time warning that `setAnimation(name)` is ignored: the character has no such animation. */
-  protected unknownClip(caller: string, name: unknown): void {
+  protected unknownClip(name: unknown): void {
+    const caller = this.label
     const names = this.meshBody?.geometry.animations.map((animation) => animation.name).join(', ')
     warnOnce(
       `${caller}:animation:${String(name)}`,
@@ -315,7 +318,8 @@ export abstract class MD2CharacterParts {
   }
 
   /** A one-time warning when `what` is not a finite number at least 0 (then false: the call is ignored). */
-  protected checkTime(caller: string, what: string, value: unknown): boolean {
+  protected checkTime(what: string, value: unknown): boolean {
+    const caller = this.label
     if (typeof value === 'number' && value >= 0 && value < Infinity) return true
     warnOnce(`${caller}:${what}:${String(value)}`, `${caller}.${what}(${describe(value)}): not a finite number ≥ 0, ignored`)
     return false
@@ -337,8 +341,8 @@ export abstract class MD2CharacterParts {
     let skin = this.skinsBody[index]
     if (!skin) {
       warnOnce(
-        `character-setSkin:${String(index)}`,
-        `MD2Character.setSkin(${describe(index)}): there are ${this.skinsBody.length} skins (0–${this.skinsBody.length - 1}); showing the missing-skin checkerboard`,
+        `${this.label}:setSkin:${String(index)}`,
+        `${this.label}.setSkin(${describe(index)}): there are ${this.skinsBody.length} skins (0–${this.skinsBody.length - 1}); showing the missing-skin checkerboard`,
       )
       skin = getMissingSkinTexture()
     }
@@ -362,8 +366,8 @@ export abstract class MD2CharacterParts {
       this.drawPose()
     } else if (this.weapons.length > 0) {
       warnOnce(
-        `character-setWeapon:${String(index)}`,
-        `MD2Character.setWeapon(${describe(index)}): there are ${this.weapons.length} weapons (0–${this.weapons.length - 1}); every weapon hidden, as three's class does`,
+        `${this.label}:setWeapon:${String(index)}`,
+        `${this.label}.setWeapon(${describe(index)}): there are ${this.weapons.length} weapons (0–${this.weapons.length - 1}); every weapon hidden, as three's class does`,
       )
     }
   }
