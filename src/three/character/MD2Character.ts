@@ -71,6 +71,6 @@ export class MD2Character extends MD2CharacterParts {
   /** Moves time on by `delta` seconds and draws the pose (a delta that is not a finite number ≥ 0 is ignored, warned once). Allocates nothing. */
   update(delta: number): void {
     if (!this.checkTime('update', delta)) return
-    if (this.playing && this.controller?.update(delta * this.timeScale)) this.drawPose()
+    if (this.playing) this.advance(delta * this.timeScale)
   }
 }

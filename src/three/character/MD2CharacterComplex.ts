@@ -164,7 +164,7 @@ export class MD2CharacterComplex extends MD2CharacterParts {
   }
 
   updateAnimations(delta: number): void {
-    if (this.controller?.update(delta * this.playbackRate)) this.drawPose()
+    this.advance(delta * this.playbackRate)
   }
 
   /** Picks the animation for the controls: the behaviour's, crouched or not, played backwards when walking back. */

@@ -53,6 +53,8 @@ export interface MD2CharacterOptions {
 
 /** The React loaders' default timeout (`setLoadTimeout`), which a character's load gets unless told otherwise. */
 const DEFAULT_LOAD_TIMEOUT = 30_000
+/** The most seconds of animation one update plays (see `advance`). */
+const MAX_ANIMATION_STEP = 60
 /** The longest delay `setTimeout` keeps; a longer timeout means no limit. */
 const MAX_TIMER = 2 ** 31 - 1
 
@@ -370,6 +372,14 @@ export abstract class MD2CharacterParts {
         `${this.label}.setWeapon(${describe(index)}): there are ${this.weapons.length} weapons (0–${this.weapons.length - 1}); every weapon hidden, as three's class does`,
       )
     }
+  }
+
+  /**
+   * Moves the controller on by `seconds` of animation, at most a minute's: a step of more keyframes than a
+   * double counts one by one (a tiny `MD2Character` rate, a huge `MD2CharacterComplex` one) would never end.
+   */
+  protected advance(seconds: number): void {
+    if (this.controller?.update(Math.min(seconds, MAX_ANIMATION_STEP))) this.drawPose()
   }
 
   /** Writes the controller's pose into the body and, clamped to its frames, the weapon. Allocates nothing. */
