@@ -156,7 +156,7 @@ export class MD2CharacterComplex extends MD2CharacterParts {
    */
   update(delta: number): void {
     if (!this.checkTime('update', delta)) return
-    if (this.controls) this.updateMovementModel(Math.min(delta, MAX_MOVEMENT_STEP))
+    if (this.controls) this.updateMovementModel(delta > MAX_MOVEMENT_STEP ? MAX_MOVEMENT_STEP : delta)
     if (this.animations) {
       this.updateBehaviors()
       this.updateAnimations(delta)

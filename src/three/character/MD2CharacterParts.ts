@@ -379,7 +379,7 @@ export abstract class MD2CharacterParts {
    * double counts one by one (a tiny `MD2Character` rate, a huge `MD2CharacterComplex` one) would never end.
    */
   protected advance(seconds: number): void {
-    if (this.controller?.update(Math.min(seconds, MAX_ANIMATION_STEP))) this.drawPose()
+    if (this.controller?.update(seconds > MAX_ANIMATION_STEP ? MAX_ANIMATION_STEP : seconds)) this.drawPose()
   }
 
   /** Writes the controller's pose into the body and, clamped to its frames, the weapon. Allocates nothing. */
