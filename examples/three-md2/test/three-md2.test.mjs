@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * three.js's two MD2 pages, built (dist/ with the library's classes, dist-three/ with three's own: see
+ * The two MD2 pages (src/characterPage.js, src/controlPage.js), built (dist/ with the library's classes, dist-three/ with three's own: see
  * vite.config.ts), checked in headless Chromium with the same checks whichever classes the build holds:
  * loadParts calls onLoadComplete; the clips are listed by name (and the page's GUI shows them); the model
  * draws and animates; setPlaybackRate(0) (the GUI's speed) freezes it; setSkin, setWeapon and setWireframe
