@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The two MD2 pages (src/characterPage.js, src/controlPage.js), built (dist/ with the library's classes, dist-three/ with three's own: see
- * vite.config.ts), checked in headless Chromium with the same checks whichever classes the build holds:
+ * The two MD2 pages (src/characterPage.js, src/controlPage.js), built (dist/ with the library's classes,
+ * dist-three/ with three's own: see vite.config.ts), checked in headless Chromium with the same checks whichever classes the build holds:
  * loadParts calls onLoadComplete; the clips are listed by name (and the page's GUI shows them); the model
  * draws and animates; setPlaybackRate(0) (the GUI's speed) freezes it; setSkin, setWeapon and setWireframe
  * (the GUI's buttons) change the picture; on the control page, shareParts draws the other characters and the
