@@ -62,7 +62,7 @@ async function settled(page, region, n = 3) {
 const { check, finish } = checks()
 
 await testApp({ chromium, dist, probe: '__md2', check, timeout: TIMEOUT }, async ({ page, requests, waitFor }) => {
-  await check('webgl_loader_md2: loadParts calls onLoadComplete (the body, 5 skins, 11 weapons and their skins)', async () => {
+  await check('the MD2Character page: loadParts calls onLoadComplete (the body, 5 skins, 11 weapons and their skins)', async () => {
     const state = await waitFor((s) => s.characters[0]?.loaded && s.frames >= 3, 'onLoadComplete and three frames')
     const [character] = state.characters
     expect(character.skins === 5 && character.weapons === 11, `${character.skins} skins, ${character.weapons} weapons`)
@@ -136,7 +136,7 @@ await testApp({ chromium, dist, probe: '__md2', check, timeout: TIMEOUT }, async
 await testApp({ chromium, dist, probe: '__md2', check, timeout: TIMEOUT, path: 'control.html' }, async ({ page, waitFor }) => {
   const sky = (r, g, b) => r > 235 && g > 235 && b > 235
   const grass = (r, g, b) => g > r + 20 && g > b + 20
-  await check('webgl_loader_md2_control: loadParts calls onLoadComplete, and shareParts makes 13 characters that draw', async () => {
+  await check('the MD2CharacterComplex page: loadParts calls onLoadComplete, and shareParts makes 13 characters that draw', async () => {
     const state = await waitFor((s) => s.characters.length === 14 && s.characters.every((c) => c.loaded) && s.frames >= 3, '14 characters')
     expect(
       state.characters.slice(1).every((c) => c.clips.includes('run')),
