@@ -18,7 +18,7 @@ export interface MD2CharacterConfig {
   baseUrl: string
   /** The body's MD2 file. */
   body: string
-  /** Body skins: PNG or JPEG as three loads them, or Quake II's PCX (and TGA) as they ship. */
+  /** Body skins: PNG or JPEG (the browser decodes them), or Quake II's PCX (and TGA) as they ship. */
   skins: string[]
   /** Weapons as `[model, skin]` pairs. */
   weapons: [model: string, skin: string][]
@@ -234,7 +234,7 @@ export abstract class MD2CharacterParts {
     this.onLoadError(
       new MD2Error(
         'LOAD_FAILED',
-        `MD2Character.loadParts: no answer within ${timeout} ms (loadTimeout) for ${waiting.join(', ')}; the load was abandoned`,
+        `${this.label}.loadParts: no answer within ${timeout} ms (loadTimeout) for ${waiting.join(', ')}; the load was abandoned`,
         { file: waiting[0] },
       ),
     )
