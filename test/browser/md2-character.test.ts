@@ -161,3 +161,70 @@ describe("the library's MD2Character", () => {
     expect(changedPixels(mirrored, three)).toBeLessThan(changedPixels(library, three) / 4)
   })
 })
+
+describe("the library's classes called carelessly, on screen", () => {
+  /** Pixels of the missing-skin checkerboard's magenta in a picture. */
+  const magenta = (pixels: Uint8Array) => countPixels(pixels, (r, g, b) => r > 90 && b > 90 && g < 40)
+
+  test.each([
+    { name: 'MD2Character', make: () => new MD2Character() },
+    { name: 'MD2CharacterComplex', make: () => new MD2CharacterComplex() },
+  ])("$name: setSkin(99) draws the missing-skin checkerboard, where three's sets no texture", async ({ make }) => {
+    const ours = make()
+    const three = new ThreeMD2Character()
+    for (const character of [ours, three] as unknown as CharacterLike[]) {
+      await loadCharacter(character, { ...RATAMAHATTA_CONFIG, weapons: [] })
+    }
+    const pictures: Record<string, Uint8Array> = {}
+    for (const [who, character] of [
+      ['ours', ours],
+      ['three', three],
+    ] as [string, CharacterLike][]) {
+      const v = view()
+      v.scene.add(character.root)
+      v.draw()
+      character.setSkin(99)
+      pictures[who] = v.draw()
+    }
+    // Three's sets no texture (its material is not rebuilt, so the old skin may stay on screen): no checkerboard.
+    expect(magenta(pictures.ours!)).toBeGreaterThan(300)
+    expect(magenta(pictures.three!)).toBe(0)
+    expect(drawnPixels(pictures.three!)).toBeGreaterThan(800)
+  })
+
+  test('dispose() takes renderer.info.memory back to its count before the load; a sharer frees only its own geometry', async () => {
+    const v = view()
+    v.draw()
+    const before = { ...v.renderer.info.memory }
+    const original = new MD2CharacterComplex()
+    await loadCharacter(original as unknown as CharacterLike, RATAMAHATTA_CONFIG)
+    original.setWeapon(0)
+    const copy = new MD2CharacterComplex()
+    copy.shareParts(original)
+    copy.setWeapon(1)
+    copy.root.position.x = 20
+    v.scene.add(original.root, copy.root)
+    v.draw()
+    const loaded = { ...v.renderer.info.memory }
+    // Two bodies and two weapons drawn; the skins they show: the body's and two weapons'.
+    expect(loaded.geometries - before.geometries).toBe(4)
+    expect(loaded.textures - before.textures).toBe(3)
+
+    copy.dispose()
+    v.draw()
+    // Its geometry is freed; the skins are the original's, which only it frees.
+    expect(v.renderer.info.memory.geometries - before.geometries).toBe(2)
+    expect(v.renderer.info.memory.textures - before.textures).toBe(3)
+    expect(drawnPixels(v.draw())).toBeGreaterThan(800)
+    original.dispose()
+    v.draw()
+    expect({ ...v.renderer.info.memory }).toEqual(before)
+    expect(drawnPixels(v.draw())).toBe(0)
+  })
+})
+
+function countPixels(pixels: Uint8Array, accept: (r: number, g: number, b: number) => boolean): number {
+  let count = 0
+  for (let i = 0; i < pixels.length; i += 4) if (accept(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!)) count++
+  return count
+}

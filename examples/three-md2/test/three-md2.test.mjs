@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * three.js's two MD2 pages, built (dist/ with the library's classes, dist-three/ with three's own: see
- * vite.config.ts), checked in headless Chromium with the same checks whichever classes the build holds:
+ * The two MD2 pages (src/characterPage.js, src/controlPage.js), built (dist/ with the library's classes,
+ * dist-three/ with three's own: see vite.config.ts), checked in headless Chromium with the same checks whichever classes the build holds:
  * loadParts calls onLoadComplete; the clips are listed by name (and the page's GUI shows them); the model
  * draws and animates; setPlaybackRate(0) (the GUI's speed) freezes it; setSkin, setWeapon and setWireframe
  * (the GUI's buttons) change the picture; on the control page, shareParts draws the other characters and the
@@ -62,7 +62,7 @@ async function settled(page, region, n = 3) {
 const { check, finish } = checks()
 
 await testApp({ chromium, dist, probe: '__md2', check, timeout: TIMEOUT }, async ({ page, requests, waitFor }) => {
-  await check('webgl_loader_md2: loadParts calls onLoadComplete (the body, 5 skins, 11 weapons and their skins)', async () => {
+  await check('the MD2Character page: loadParts calls onLoadComplete (the body, 5 skins, 11 weapons and their skins)', async () => {
     const state = await waitFor((s) => s.characters[0]?.loaded && s.frames >= 3, 'onLoadComplete and three frames')
     const [character] = state.characters
     expect(character.skins === 5 && character.weapons === 11, `${character.skins} skins, ${character.weapons} weapons`)
@@ -136,7 +136,7 @@ await testApp({ chromium, dist, probe: '__md2', check, timeout: TIMEOUT }, async
 await testApp({ chromium, dist, probe: '__md2', check, timeout: TIMEOUT, path: 'control.html' }, async ({ page, waitFor }) => {
   const sky = (r, g, b) => r > 235 && g > 235 && b > 235
   const grass = (r, g, b) => g > r + 20 && g > b + 20
-  await check('webgl_loader_md2_control: loadParts calls onLoadComplete, and shareParts makes 13 characters that draw', async () => {
+  await check('the MD2CharacterComplex page: loadParts calls onLoadComplete, and shareParts makes 13 characters that draw', async () => {
     const state = await waitFor((s) => s.characters.length === 14 && s.characters.every((c) => c.loaded) && s.frames >= 3, '14 characters')
     expect(
       state.characters.slice(1).every((c) => c.clips.includes('run')),

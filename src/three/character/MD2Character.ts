@@ -19,6 +19,7 @@ export class MD2Character extends MD2CharacterParts {
   /** Three's `mixer.timeScale`: 1 / the playback rate, 0 when frozen. */
   timeScale = 1
   private playing = false
+  protected readonly label = 'MD2Character'
 
   protected partMade(mesh: MD2CharacterMesh): void {
     mesh.castShadow = true
@@ -30,18 +31,35 @@ export class MD2Character extends MD2CharacterParts {
     this.activeAnimationClipName = this.controller!.animation.name
   }
 
-  /** As three's: time runs at 1 / `rate` (three sets its mixer's `timeScale` so); 0 freezes the model. */
-  setPlaybackRate(rate: number): void {
-    this.timeScale = rate !== 0 ? 1 / rate : 0
+  protected override partsCleared(): void {
+    this.activeClipName = null
+    this.activeAnimationClipName = null
+    this.playing = false
   }
 
-  /** Plays an animation by name, from its first frame, the weapon in step. Nothing moves before the first call, as in three's. */
+  /**
+   * As three's: time runs at 1 / `rate` (three sets its mixer's `timeScale` so); 0 freezes the model. A rate
+   * that is not a finite number ≥ 0 is ignored, with a one-time warning.
+   */
+  setPlaybackRate(rate: number): void {
+    if (this.checkTime('setPlaybackRate', rate)) this.timeScale = rate !== 0 ? 1 / rate : 0
+  }
+
+  /**
+   * Plays an animation by name, from its first frame, the weapon in step. Nothing moves before the first call,
+   * as in three's. Once loaded, a name the body has no animation of (or no name) is ignored, with a one-time
+   * warning: the animation playing goes on.
+   */
   setAnimation(clipName: string): void {
-    if (this.controller) {
-      this.controller.play(clipName)
-      this.playing = true
-      this.drawPose()
+    if (!this.controller) {
+      if (typeof clipName === 'string') this.activeClipName = clipName
+      return
     }
+    const animation = this.findClip(clipName)
+    if (!animation) return this.unknownClip(clipName)
+    this.controller.play(this.controller.animations.indexOf(animation))
+    this.playing = true
+    this.drawPose()
     this.activeClipName = clipName
   }
 
@@ -50,8 +68,9 @@ export class MD2Character extends MD2CharacterParts {
     this.drawPose()
   }
 
-  /** Moves time on by `delta` seconds and draws the pose. Allocates nothing. */
+  /** Moves time on by `delta` seconds and draws the pose (a delta that is not a finite number ≥ 0 is ignored, warned once). Allocates nothing. */
   update(delta: number): void {
-    if (this.playing && this.controller!.update(delta * this.timeScale)) this.drawPose()
+    if (!this.checkTime('update', delta)) return
+    if (this.playing) this.advance(delta * this.timeScale)
   }
 }

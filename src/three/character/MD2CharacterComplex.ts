@@ -1,4 +1,5 @@
 import { MathUtils } from 'three'
+import { warnOnce } from '../../core/warnOnce.js'
 import type { MD2ModelData, MD2Animation } from '../../core/format/types.js'
 import { threeAnimationGroups } from '../../core/format/threeAnimationGroups.js'
 import { MD2CharacterParts, type MD2CharacterAnimations, type MD2CharacterConfig } from './MD2CharacterParts.js'
@@ -16,6 +17,8 @@ export interface MD2CharacterControls {
 
 /** Three counts its crossfade in rendered frames; the library fades over the time that many frames take at 60 Hz. */
 const TRANSITION_FRAME_RATE = 60
+/** The longest step the movement model takes, in seconds. */
+const MAX_MOVEMENT_STEP = 1
 
 /**
  * three.js's `MD2CharacterComplex` (`three/addons/misc/MD2CharacterComplex.js`) on the library: the movement
@@ -47,6 +50,9 @@ export class MD2CharacterComplex extends MD2CharacterParts {
   /** Rate the animations play at (`setPlaybackRate`). */
   playbackRate = 1
   private backwards = false
+  protected readonly label = 'MD2CharacterComplex'
+  /** The last name `setAnimation` found no animation of. */
+  private rejected: string | null = null
 
   protected override animationList(model: MD2ModelData): MD2Animation[] {
     return threeAnimationGroups(model, this.animationFPS)
@@ -71,17 +77,34 @@ export class MD2CharacterComplex extends MD2CharacterParts {
     for (const mesh of this.meshes) mesh.visible = enable
   }
 
-  /** Makes this character from a loaded one's parts: the parsed models and skins are shared, each keeps its pose. */
+  /**
+   * Makes this character from a loaded one's parts: the parsed models and skins are shared, each keeps its
+   * pose. The parts this character had are replaced (and freed); the shared skins stay the original's, which
+   * only it frees. An original that is not a loaded character (null, not yet loaded, disposed, this one) is
+   * ignored, with a one-time warning.
+   */
   shareParts(original: MD2CharacterComplex): void {
+    const body = original instanceof MD2CharacterComplex && original !== this ? original.meshBody : null
+    if (!body) {
+      const what =
+        original === this
+          ? 'the character itself'
+          : original instanceof MD2CharacterComplex
+            ? 'a character with no parts yet (share in its onLoadComplete)'
+            : String(original)
+      warnOnce(
+        `character-shareParts:${what}`,
+        `MD2CharacterComplex.shareParts: the original is ${what}, not a loaded MD2CharacterComplex; ignored`,
+      )
+      return
+    }
+    this.takeSharedSkins(original)
     this.animations = original.animations
     this.walkSpeed = original.walkSpeed
     this.crouchSpeed = original.crouchSpeed
-    this.skinsBody = original.skinsBody
-    this.skinsWeapon = original.skinsWeapon
-    if (!original.meshBody) return
-    const body = this.makePart(original.meshBody.model, this.skinsBody[0])
+    const mesh = this.makePart(body.model, this.skinsBody[0])
     this.root.position.y = original.root.position.y
-    this.setBody(body)
+    this.setBody(mesh)
     original.weapons.forEach((weapon, index) => {
       const mesh = this.makePart(weapon.model, this.skinsWeapon[index])
       mesh.visible = false
@@ -91,28 +114,49 @@ export class MD2CharacterComplex extends MD2CharacterParts {
     })
   }
 
-  /** Animation speed: 2 plays twice as fast, 0 freezes. */
+  protected override partsCleared(): void {
+    this.activeAnimation = null
+    this.oldAnimation = null
+    this.rejected = null
+  }
+
+  /** Animation speed: 2 plays twice as fast, 0 freezes; a rate that is not a finite number ≥ 0 is ignored, warned once. */
   setPlaybackRate(rate: number): void {
-    this.playbackRate = Math.max(0, rate)
+    if (this.checkTime('setPlaybackRate', rate)) this.playbackRate = rate
   }
 
-  /** Crossfades to an animation by name (nothing when it is the one playing or no name). */
+  /**
+   * Crossfades to an animation by name (nothing when it is the one playing or no name, as three's). A name the
+   * body has no animation of is ignored, with a one-time warning.
+   */
   setAnimation(animationName: string | null | undefined): void {
-    if (!animationName || animationName === this.activeAnimation) return
-    if (this.controller) {
-      this.play(animationName, this.activeAnimation === null ? 0 : this.transitionFrames / TRANSITION_FRAME_RATE)
-      this.oldAnimation = this.activeAnimation
-      this.activeAnimation = animationName
+    if (!animationName || animationName === this.activeAnimation || animationName === this.rejected) return
+    if (!this.controller) return
+    const animation = this.findClip(animationName)
+    if (!animation) {
+      // Remembered, so that a behaviour naming no animation costs nothing each frame after the warning.
+      this.rejected = animationName
+      return this.unknownClip(animationName)
     }
+    this.play(animation, this.activeAnimation === null ? 0 : this.transitionFrames / TRANSITION_FRAME_RATE)
+    this.oldAnimation = this.activeAnimation
+    this.activeAnimation = animationName
   }
 
-  private play(name: string, crossfade: number): void {
-    this.controller!.play(name, { fps: this.animationFPS, crossfade, reverse: this.backwards })
+  private play(animation: MD2Animation, crossfade: number): void {
+    const controller = this.controller!
+    controller.play(controller.animations.indexOf(animation), { fps: this.animationFPS, crossfade, reverse: this.backwards })
     this.drawPose()
   }
 
+  /**
+   * Moves the character by its controls and its animations on by `delta` seconds. A delta that is not a
+   * finite number ≥ 0 is ignored (warned once); the movement model takes at most one second of a longer one,
+   * so that a stalled tab does not throw the character across the map (nor its position past a double's range).
+   */
   update(delta: number): void {
-    if (this.controls) this.updateMovementModel(delta)
+    if (!this.checkTime('update', delta)) return
+    if (this.controls) this.updateMovementModel(delta > MAX_MOVEMENT_STEP ? MAX_MOVEMENT_STEP : delta)
     if (this.animations) {
       this.updateBehaviors()
       this.updateAnimations(delta)
@@ -120,7 +164,7 @@ export class MD2CharacterComplex extends MD2CharacterParts {
   }
 
   updateAnimations(delta: number): void {
-    if (this.controller?.update(delta * this.playbackRate)) this.drawPose()
+    this.advance(delta * this.playbackRate)
   }
 
   /** Picks the animation for the controls: the behaviour's, crouched or not, played backwards when walking back. */
@@ -138,7 +182,8 @@ export class MD2CharacterComplex extends MD2CharacterParts {
     const backwards = controls.moveBackward ? true : controls.moveForward ? false : this.backwards
     if (backwards !== this.backwards) {
       this.backwards = backwards
-      if (this.activeAnimation && this.controller) this.play(this.activeAnimation, 0)
+      const animation = this.findClip(this.activeAnimation)
+      if (animation) this.play(animation, 0)
     }
   }
 
