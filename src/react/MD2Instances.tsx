@@ -3,7 +3,6 @@ import {
   createContext,
   forwardRef,
   useContext,
-  useEffect,
   useImperativeHandle,
   useLayoutEffect,
   useMemo,
@@ -19,11 +18,13 @@ import type { MD2ModelData } from '../core/format/types.js'
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../core/warnOnce.js'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
+import type { CrowdEvents } from '../core/animation/CrowdClock.js'
 import { MD2CrowdInstance } from '../three/crowd/MD2CrowdInstance.js'
 import type { followCrowd as followCrowdFunction } from '../three/crowd/followCrowd.js'
 import type { MD2PoseSource } from './MD2Model.js'
 import { crowdLookSupport, type InstanceSlot } from './MD2ModelContext.js'
 import { checkProps } from './checkProps.js'
+import { useOwned } from './useOwned.js'
 import { useInstanceEvents } from './instanceEvents.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
@@ -56,15 +57,15 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
   const { limit, lighting, opacity } = options
   const translucent = opacity !== undefined && opacity < 1
   const shell = options.shell === undefined ? undefined : JSON.stringify(options.shell)
-  const crowd = useMemo(
+  // Made once (a crowd holds a share of the model's GPU frames), disposed on unmount, whatever StrictMode does.
+  const crowd = useOwned(
     () => new MD2Crowd(model, { ...options, maxTextureSize }),
+    (made) => made.dispose(),
     // The look below is applied in place; these need new buffers or shaders, or set every instance's.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [model, limit, lighting, translucent, shell, options.shadow, options.decode, maxTextureSize],
   )
   // In an effect: an instance's `<MD2BlobShadow floor>` sets it too, and a render of the crowd keeps it.
   useLayoutEffect(() => void (crowd.shadowFloor = options.shadowFloor), [crowd, options.shadowFloor])
-  useEffect(() => () => crowd.dispose(), [crowd])
   useLayoutEffect(() => {
     const material = crowd.material as MeshLambertMaterial | MeshBasicMaterial
     material.map = options.map ?? null
@@ -218,15 +219,6 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       let next = 0
       // The instances' own controllers, by slot: the crowd's events go to the one whose slot they name.
       const controls: (MD2CrowdInstance | undefined)[] = []
-      if (!leader)
-        crowd.events = {
-          onFrame: (i, frame) => {
-            const control = controls[i]
-            control?.callbacks.onFrame?.(frame, control.animation)
-          },
-          onLoop: (i) => controls[i]?.callbacks.onLoop?.(controls[i]!.animation),
-          onEnd: (i) => controls[i]?.callbacks.onEnd?.(controls[i]!.animation),
-        }
       return {
         crowd,
         controls,
@@ -255,6 +247,20 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
         },
       }
     }, [crowd, leader])
+    // Wired in an effect, to the slots React kept: StrictMode calls `useMemo`'s factory twice and keeps the first.
+    useLayoutEffect(() => {
+      if (leader) return
+      const { controls } = slots
+      const events: CrowdEvents = {
+        onFrame: (i, frame) => controls[i]?.callbacks.onFrame?.(frame, controls[i]!.animation),
+        onLoop: (i) => controls[i]?.callbacks.onLoop?.(controls[i]!.animation),
+        onEnd: (i) => controls[i]?.callbacks.onEnd?.(controls[i]!.animation),
+      }
+      crowd.events = events
+      return () => {
+        if (crowd.events === events) crowd.events = undefined
+      }
+    }, [crowd, leader, slots])
     return (
       <group {...groupProps}>
         <primitive object={crowd}>

@@ -1,0 +1,42 @@
+import ReactThreeTestRenderer from '@react-three/test-renderer'
+import { StrictMode, type ReactElement } from 'react'
+import { afterEach } from 'vitest'
+
+export type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
+
+const mounted: Renderer[] = []
+
+/**
+ * `element` in `<StrictMode>`, as create-vite and Next.js apps render theirs: in development, components
+ * render twice and their effects run, are cleaned up and run again on mount. Every React test renders so.
+ */
+export function strict(element: ReactElement): ReactElement {
+  return <StrictMode>{element}</StrictMode>
+}
+
+/**
+ * Renders into React Three Fiber's test renderer under `<StrictMode>` (updates too); unmounted after each test.
+ * The scene goes in by an update of an empty root: React replays the effects of what an update mounts (cleans
+ * them up and runs them again, state kept), as it does to a scene shown once its loads resolve, and not of
+ * what the root's first, synchronous render mounts.
+ */
+export async function mount(element: ReactElement): Promise<Renderer> {
+  const renderer = await ReactThreeTestRenderer.create(strict(<></>))
+  const update = renderer.update.bind(renderer)
+  renderer.update = (next: ReactElement) => update(strict(next))
+  await renderer.update(element)
+  // A test may unmount early; the clean-up after it then has nothing left to do.
+  const unmount = renderer.unmount.bind(renderer)
+  let unmounted = false
+  renderer.unmount = async () => {
+    if (unmounted) return
+    unmounted = true
+    await unmount()
+  }
+  mounted.push(renderer)
+  return renderer
+}
+
+afterEach(async () => {
+  for (const renderer of mounted.splice(0)) await renderer.unmount()
+})
