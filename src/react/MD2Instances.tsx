@@ -60,7 +60,6 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
   // Made once (a crowd holds a share of the model's GPU frames), disposed on unmount, whatever StrictMode does.
   const crowd = useOwned(
     () => new MD2Crowd(model, { ...options, maxTextureSize }),
-    (made) => made.dispose(),
     // The look below is applied in place; these need new buffers or shaders, or set every instance's.
     [model, limit, lighting, translucent, shell, options.shadow, options.decode, maxTextureSize],
   )
@@ -228,7 +227,9 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
               'BAD_ARGUMENT',
               `<MD2Instance> inside a follower <MD2Instances> (${crowd.model.name ?? 'model'}): its instances are its leader's; put it in the leader`,
             )
-          const i = free.pop() ?? next++
+          // The lowest free slot: an instance unmounted and mounted again (StrictMode replays effects so) gets its own back.
+          const lowest = free.length > 0 ? free.indexOf(Math.min(...free)) : -1
+          const i = lowest < 0 ? next++ : free.splice(lowest, 1)[0]!
           if (i >= crowd.capacity) {
             throw new MD2Error(
               'BAD_ARGUMENT',

@@ -44,6 +44,7 @@ import { checkedTimeout } from './loading/loadTimeout.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2, useMD2Hold } from './loading/useMD2.js'
 import { useSkinProp } from './loading/useSkinProp.js'
+import { useOwned } from './useOwned.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController } from './useMD2Animation.js'
 
 // Bundlers replace `process.env.NODE_ENV` with a string, as React and R3F need them to: production builds leave
@@ -240,16 +241,14 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   // Bounds that follow the pose while an <MD2PoseBounds> child is registered; else the all-frames box.
   const [boxed, setBoxed] = useState(false)
   const needsNormals = !quake2 && !(material && 'isMeshBasicMaterial' in material)
-  const geometry = useMemo(() => createMD2Geometry(model, { normals: needsNormals, colors: quake2 }), [model, needsNormals, quake2])
-  useEffect(() => () => geometry.dispose(), [geometry])
+  const geometry = useOwned(() => createMD2Geometry(model, { normals: needsNormals, colors: quake2 }), [model, needsNormals, quake2])
 
   const alpha = checkedOpacity(model, opacity)
 
-  const ownMaterial = useMemo(
+  const ownMaterial = useOwned(
     () => (material ? undefined : quake2 ? new MeshBasicMaterial({ vertexColors: true }) : new MeshLambertMaterial()),
     [material, quake2],
   )
-  useEffect(() => () => ownMaterial?.dispose(), [ownMaterial])
   useLayoutEffect(() => {
     if (!ownMaterial) return
     ownMaterial.map = texture ?? null

@@ -4,28 +4,27 @@ import { useEffect, useState } from 'react'
 const holds = new WeakMap<object, number>()
 
 /**
- * A resource made while rendering and disposed when its component lets it go: made once per `deps`, even
- * where StrictMode calls `useMemo`'s and `useState`'s factories twice (a second one would never be disposed),
- * and kept through StrictMode's effect replay (unmount and mount again in one commit): the dispose waits a
- * microtask, and a component that holds the value again by then keeps it.
+ * A resource made while rendering (a geometry, a material, a crowd) and disposed when its component lets it
+ * go: made once per `deps`, even where StrictMode calls `useMemo`'s and `useState`'s factories twice (the
+ * second one would never be disposed), and kept through StrictMode's effect replay (unmount and mount again
+ * in one commit): the dispose waits a microtask, and a component holding the value again by then keeps it.
  */
-export function useOwned<T extends object>(create: () => T, dispose: (value: T) => void, deps: readonly unknown[]): T {
+export function useOwned<T extends { dispose(): void } | undefined>(create: () => T, deps: readonly unknown[]): T {
   const [box] = useState<{ value?: T; deps?: readonly unknown[] }>({})
   if (!box.deps || deps.some((dep, i) => !Object.is(dep, box.deps![i]))) {
     box.value = create()
     box.deps = deps
   }
-  const value = box.value!
+  const value = box.value as T
   useEffect(() => {
+    if (!value) return
     holds.set(value, (holds.get(value) ?? 0) + 1)
     return () => {
       holds.set(value, holds.get(value)! - 1)
       queueMicrotask(() => {
-        if (holds.get(value) === 0 && holds.delete(value)) dispose(value)
+        if (holds.get(value) === 0 && holds.delete(value)) value.dispose()
       })
     }
-    // `dispose` is the same work each render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value])
   return value
 }

@@ -1,5 +1,5 @@
 import ReactThreeTestRenderer from '@react-three/test-renderer'
-import { StrictMode, type ReactElement } from 'react'
+import { StrictMode, Suspense, type ReactElement, type ReactNode } from 'react'
 import { afterEach } from 'vitest'
 
 export type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
@@ -10,8 +10,12 @@ const mounted: Renderer[] = []
  * `element` in `<StrictMode>`, as create-vite and Next.js apps render theirs: in development, components
  * render twice and their effects run, are cleaned up and run again on mount. Every React test renders so.
  */
-export function strict(element: ReactElement): ReactElement {
-  return <StrictMode>{element}</StrictMode>
+export function strict(element: ReactNode): ReactElement {
+  return (
+    <StrictMode>
+      <Suspense fallback={null}>{element}</Suspense>
+    </StrictMode>
+  )
 }
 
 /**
@@ -23,7 +27,7 @@ export function strict(element: ReactElement): ReactElement {
 export async function mount(element: ReactElement): Promise<Renderer> {
   const renderer = await ReactThreeTestRenderer.create(strict(<></>))
   const update = renderer.update.bind(renderer)
-  renderer.update = (next: ReactElement) => update(strict(next))
+  renderer.update = (next: ReactNode) => update(strict(next))
   await renderer.update(element)
   // A test may unmount early; the clean-up after it then has nothing left to do.
   const unmount = renderer.unmount.bind(renderer)

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react'
+import { useDeferredValue, useLayoutEffect, useRef } from 'react'
 import type { Texture } from 'three'
 import type { MD2Error } from '../../core/MD2Error.js'
 import { hasUrlScheme, skinUrlNextTo } from '../../core/images/skinPaths.js'
@@ -8,6 +8,7 @@ import { sameKey, useAssetHold, useSameKey } from './assetCache.js'
 import { missingSkin, modelSkinSearch, registerListing, skinLoader, skinSearches, skinUrls, type SkinUrlResult } from './skinSearch.js'
 import { useArchiveUrl } from './useArchiveUrl.js'
 import { useMaxTextureSize } from './useMaxTextureSize.js'
+import { useReport } from './useReport.js'
 
 /** What `<MD2Model skin>` accepts. */
 export type MD2SkinProp = string | number | Texture | null | undefined
@@ -50,11 +51,7 @@ export function useSkinProp(model: MD2ModelData, skin: MD2SkinProp, options: Ski
   useChoiceHold(deferred)
   const result = skin === null || typeof skin === 'object' ? undefined : readChoice(model, deferred)
   const error = result?.error
-  const report = useRef(options.onSkinError)
-  report.current = options.onSkinError
-  useEffect(() => {
-    if (error) report.current?.(error)
-  }, [error])
+  useReport(error, options.onSkinError)
   // While a new skin loads (the deferred choice lags), what is on screen stays: also a Texture given before.
   const shown = useRef<Texture | undefined>(undefined)
   const texture = skin === null ? undefined : typeof skin === 'object' ? skin : sameKey(deferred, choice) ? result?.texture : shown.current
