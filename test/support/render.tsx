@@ -35,6 +35,8 @@ export async function mount(element: ReactElement): Promise<Renderer> {
   renderer.unmount = async () => {
     if (unmounted) return
     unmounted = true
+    // Let go of it: a test may wait for what it showed to be garbage-collected.
+    mounted.splice(mounted.indexOf(renderer), 1)
     await unmount()
   }
   mounted.push(renderer)
