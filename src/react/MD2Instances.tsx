@@ -26,6 +26,7 @@ import { crowdLookSupport, type InstanceSlot } from './MD2ModelContext.js'
 import { checkProps } from './checkProps.js'
 import { useOwned } from './useOwned.js'
 import { useInstanceEvents } from './instanceEvents.js'
+import { checkedTimeout } from './loading/loadTimeout.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
@@ -105,6 +106,12 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   limit?: number
   /** As `<MD2Model skin>`: an index or name among the model's skins, a URL, a texture, or null. */
   skin?: MD2SkinProp
+  /** As `<MD2Model timeout>`: milliseconds `url` may take to load before it fails with `LOAD_FAILED`. */
+  timeout?: number
+  /** As `<MD2Model files>`: the files next to the model, so skin names are looked for only among them. */
+  files?: readonly string[]
+  /** As `<MD2Model onSkinError>`: a skin that failed to load (the checkerboard is drawn, warned once). */
+  onSkinError?: (error: MD2Error) => void
   opacity?: number
   castShadow?: boolean
   receiveShadow?: boolean
@@ -149,10 +156,10 @@ export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2
 })
 
 const InstancesFromUrl = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'model'> & { url: string }>(function InstancesFromUrl(
-  { url, ...props },
+  { url, timeout, ...props },
   ref,
 ) {
-  const model = useMD2(url)
+  const model = useMD2(url, { timeout: checkedTimeout(timeout, '<MD2Instances timeout>') })
   const modelUrl = useArchiveUrl(url)
   return <InstancesView ref={ref} model={model} modelUrl={modelUrl} {...props} />
 })
@@ -167,6 +174,9 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       tag,
       tags,
       skin,
+      files,
+      onSkinError,
+      timeout: _loaded,
       opacity,
       castShadow,
       receiveShadow,
@@ -177,7 +187,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     ref,
   ) {
     const tagData = tags
-    const map = useSkinProp(model, skin, { modelUrl })
+    const map = useSkinProp(model, skin, { modelUrl, files, onSkinError })
     const parent = useContext(CrowdContext)
     const follows = sync || tag !== undefined
     if (follows && !parent) {

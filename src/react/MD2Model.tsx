@@ -1,16 +1,5 @@
 import { useFrame, useThree, type ThreeElements } from '@react-three/fiber'
-import {
-  forwardRef,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-  type Ref,
-} from 'react'
+import { forwardRef, useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react'
 import {
   MeshBasicMaterial,
   MeshLambertMaterial,

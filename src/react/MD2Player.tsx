@@ -1,4 +1,4 @@
-import { Children, Suspense, forwardRef, useEffect, useMemo, useRef, type ReactNode } from 'react'
+import { Children, Suspense, forwardRef, useMemo, type ReactNode } from 'react'
 import type { Group } from 'three'
 import { MD2Error } from '../core/MD2Error.js'
 import { warnOnce } from '../core/warnOnce.js'
