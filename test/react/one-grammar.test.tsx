@@ -169,6 +169,9 @@ describe('one controller shape', () => {
     expect(frames.slice(0, 8)).toEqual([46, 47, 48, 49, 50, 51, 52, 53])
     expect(frames.slice(8, 16)).toEqual([46, 47, 48, 49, 50, 51, 52, 53])
     expect(ends.filter((name) => name === 'attack')).toHaveLength(2)
+    // Each refire is a new shot (onEnd), not a loop: onLoop is a stand or run gone round.
+    expect(loops.filter((name) => name === 'attack')).toEqual([])
+    expect(loops.every((name) => name === 'run' || name === 'stand')).toBe(true)
     player!.input.attacking = false
     player!.input.dead = true
     await r.advanceFrames(12, 0.1)
