@@ -59,14 +59,14 @@ function Player() {
  * package's message (the URL and what went wrong) goes to `onError`; without it React blanks the whole app.
  */
 class Failsafe extends Component<{ children: ReactNode; onError: (message: string) => void }, { failed: boolean }> {
-  state = { failed: false }
+  override state = { failed: false }
   static getDerivedStateFromError() {
     return { failed: true }
   }
-  componentDidCatch(error: Error) {
+  override componentDidCatch(error: Error) {
     this.props.onError(error.message)
   }
-  render() {
+  override render() {
     return this.state.failed ? null : this.props.children
   }
 }

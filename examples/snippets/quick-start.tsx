@@ -4,11 +4,11 @@ import { MD2Model } from 'react-three-md2'
 
 /** Shows what failed (the package's message names the file and why) instead of a blank page. */
 class ErrorBoundary extends Component<{ children: ReactNode }, { error?: Error }> {
-  state: { error?: Error } = {}
+  override state: { error?: Error } = {}
   static getDerivedStateFromError(error: Error) {
     return { error }
   }
-  render() {
+  override render() {
     return this.state.error ? <pre style={{ color: 'crimson', padding: 16 }}>{this.state.error.message}</pre> : this.props.children
   }
 }
