@@ -201,21 +201,17 @@ async function checkStrictPage({ waitFor, warnings }, { development }) {
     const dying = seen.dying
     const frames = Array.from({ length: end - start + 1 }, (_, i) => start + i)
     expect(JSON.stringify(dying) === JSON.stringify([...frames, 'end']), `death1 ${start}–${end}: ${JSON.stringify(dying)}`)
+    // The running one goes round: frames rise within a lap, a loop between laps (once, after the last frame but
+    // where a hitch of more than a lap skipped frames, reported as the clock documents: one lap at most).
     const [runStart, runEnd] = seen.range.run
     const running = seen.running
-    let expected = runStart
-    for (let i = 0; i < running.length; i++) {
-      if (running[i] === 'loop') {
-        expect(running[i - 1] === runEnd && expected === runStart, `a loop not at the wrap, at ${i}: ${JSON.stringify(running)}`)
-        continue
-      }
-      expect(
-        running[i] === expected,
-        `run ${runStart}–${runEnd}: frame ${running[i]} where ${expected} was next: ${JSON.stringify(running)}`,
-      )
-      expected = running[i] === runEnd ? runStart : running[i] + 1
-      if (running[i] === runEnd && i + 1 < running.length)
-        expect(running[i + 1] === 'loop', `no loop after the last frame: ${JSON.stringify(running)}`)
+    const said = `run ${runStart}–${runEnd}: ${JSON.stringify(running)}`
+    expect(running[0] === runStart && running.filter((e) => e === 'loop').length >= 2 && !running.includes('end'), said)
+    for (let i = 1; i < running.length; i++) {
+      const [before, now] = [running[i - 1], running[i]]
+      if (now === 'loop') expect(before !== 'loop', `two loops in a row at ${i}: ${said}`)
+      else if (before === 'loop') expect(now === runStart, `a lap not starting at ${runStart}, at ${i}: ${said}`)
+      else expect(now > before && now <= runEnd, `frame ${now} after ${before} in one lap, at ${i}: ${said}`)
     }
   })
   await check(`an animation table loaded by URL plays ${built}`, async () => {
