@@ -18,7 +18,6 @@ import type { MD2ModelData } from '../core/format/types.js'
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../core/warnOnce.js'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
-import type { CrowdEvents } from '../core/animation/CrowdClock.js'
 import { MD2CrowdInstance } from '../three/crowd/MD2CrowdInstance.js'
 import type { followCrowd as followCrowdFunction } from '../three/crowd/followCrowd.js'
 import type { MD2PoseSource } from './MD2Model.js'
@@ -26,7 +25,6 @@ import { crowdLookSupport, type InstanceSlot } from './MD2ModelContext.js'
 import { checkProps } from './checkProps.js'
 import { useOwned } from './useOwned.js'
 import { useInstanceEvents } from './instanceEvents.js'
-import { checkedTimeout } from './loading/loadTimeout.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
@@ -159,7 +157,8 @@ const InstancesFromUrl = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'model'> &
   { url, timeout, ...props },
   ref,
 ) {
-  const model = useMD2(url, { timeout: checkedTimeout(timeout, '<MD2Instances timeout>') })
+  // Checked by useMD2 (a bad one warns once and the default is used).
+  const model = useMD2(url, { timeout })
   const modelUrl = useArchiveUrl(url)
   return <InstancesView ref={ref} model={model} modelUrl={modelUrl} {...props} />
 })
@@ -190,7 +189,8 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     const map = useSkinProp(model, skin, { modelUrl, files, onSkinError })
     const parent = useContext(CrowdContext)
     const follows = sync || tag !== undefined
-    if (follows && !parent) {
+    // Mistakes of code, as the props' checks: development builds say so.
+    if (process.env.NODE_ENV !== 'production' && follows && !parent) {
       warnOnce(
         `${model.name}:instances-follow`,
         `<MD2Instances ${sync ? 'sync' : `tag=${JSON.stringify(tag)}`}> (${model.name ?? 'model'}) needs an enclosing <MD2Instances>; drawn on its own`,
@@ -201,7 +201,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     const followCrowd = leader ? use(loadFollowCrowd()) : undefined
     // A follower holds exactly its leader's instances.
     const limit = leader?.capacity ?? givenLimit ?? 1000
-    if (leader && givenLimit !== undefined && givenLimit !== leader.capacity) {
+    if (process.env.NODE_ENV !== 'production' && leader && givenLimit !== undefined && givenLimit !== leader.capacity) {
       warnOnce(
         `${model.name}:instances-limit:${givenLimit}`,
         `<MD2Instances limit={${givenLimit}}> (${model.name ?? 'model'}) follows a crowd of ${leader.capacity}; using ${leader.capacity}`,
@@ -235,11 +235,10 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
           if (leader)
             throw new MD2Error(
               'BAD_ARGUMENT',
-              `<MD2Instance> inside a follower <MD2Instances> (${crowd.model.name ?? 'model'}): its instances are its leader's; put it in the leader`,
+              `<MD2Instance> inside a follower <MD2Instances> (${crowd.model.name ?? 'model'}): put it in the leader`,
             )
-          // The lowest free slot: an instance unmounted and mounted again (StrictMode replays effects so) gets its own back.
-          const lowest = free.length > 0 ? free.indexOf(Math.min(...free)) : -1
-          const i = lowest < 0 ? next++ : free.splice(lowest, 1)[0]!
+          // The slot freed first: instances unmounted and mounted again in order (StrictMode replays effects so) get their own back.
+          const i = free.shift() ?? next++
           if (i >= crowd.capacity) {
             throw new MD2Error(
               'BAD_ARGUMENT',
@@ -262,15 +261,12 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     useLayoutEffect(() => {
       if (leader) return
       const { controls } = slots
-      const events: CrowdEvents = {
+      crowd.events = {
         onFrame: (i, frame) => controls[i]?.callbacks.onFrame?.(frame, controls[i]!.animation),
         onLoop: (i) => controls[i]?.callbacks.onLoop?.(controls[i]!.animation),
         onEnd: (i) => controls[i]?.callbacks.onEnd?.(controls[i]!.animation),
       }
-      crowd.events = events
-      return () => {
-        if (crowd.events === events) crowd.events = undefined
-      }
+      // Nothing to undo: the next run sets its own, a follower's clock never runs, an unmounted crowd is disposed.
     }, [crowd, leader, slots])
     return (
       <group {...groupProps}>

@@ -216,7 +216,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   const texture = useSkinProp(model, material && skin === undefined ? null : skin, { modelUrl, files, onSkinError })
   if (process.env.NODE_ENV !== 'production') checkControllerFrames(model, controller)
   const parent = useMD2ModelContext()
-  if (sync && !parent) {
+  // A mistake of code, as the props' checks: development builds say so.
+  if (process.env.NODE_ENV !== 'production' && sync && !parent) {
     warnOnce(`${model.name}:sync`, `${model.name ?? 'model'}: \`sync\` needs an enclosing <MD2Model>; animating by its own props`)
   }
 
@@ -269,7 +270,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   const invalidate = useThree((state) => state.invalidate)
   const addLayer = useCallback(
     (layer: MD2PoseLayer) => {
-      if (layers[layer.kind])
+      // A mistake of code: development builds say so.
+      if (process.env.NODE_ENV !== 'production' && layers[layer.kind])
         warnOnce(
           `${model.name}:layer:${layer.kind}`,
           `${model.name ?? 'model'}: two ${LAYER_NAMES[layer.kind]} in one <MD2Model>; drawing the last`,

@@ -64,7 +64,7 @@ export interface AnimationControl {
 export function useMD2AnimationOptions(controller: AnimationControl, options: UseMD2AnimationOptions): void {
   const { animation, fps, speed, loop = true, reverse = false, playing = true, interpolate = true, frame, crossfade = 0 } = options
   // What was last played, and on which controller (a new one starts without a crossfade).
-  const played = useRef<readonly unknown[]>(undefined)
+  const played = useRef<[AnimationControl, string]>(undefined)
   // A new animation restarts; the latest rates, crossfade and `playing` go with it (changes of those
   // alone are applied below without restarting).
   const latest = useRef({ animation, fps, speed, crossfade, playing })
@@ -72,13 +72,20 @@ export function useMD2AnimationOptions(controller: AnimationControl, options: Us
   const key = selectorKey(animation)
   useLayoutEffect(() => {
     const now = latest.current
-    const asked = [controller, key, loop, reverse]
+    const asked = `${key} ${loop} ${reverse}`
+    const was = played.current
     // StrictMode's effect replay (or an <Activity> shown again) asks for what is playing: it plays on, and
     // reports no frame twice (the replay may come after a frame already reported the first).
-    if (played.current?.every((value, i) => value === asked[i])) return
-    const first = played.current?.[0] !== controller
-    played.current = asked
-    controller.play(now.animation ?? 0, { loop, reverse, fps: now.fps, speed: now.speed, crossfade: first ? 0 : now.crossfade })
+    if (was?.[0] === controller && was[1] === asked) return
+    played.current = [controller, asked]
+    // A new controller starts without a crossfade.
+    controller.play(now.animation ?? 0, {
+      loop,
+      reverse,
+      fps: now.fps,
+      speed: now.speed,
+      crossfade: was?.[0] === controller ? now.crossfade : 0,
+    })
     if (!now.playing) controller.pause()
   }, [controller, key, loop, reverse])
   useLayoutEffect(() => controller.setRate(fps, speed), [controller, fps, speed])

@@ -1,4 +1,4 @@
-import { useDeferredValue, useLayoutEffect, useRef } from 'react'
+import { useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react'
 import type { Texture } from 'three'
 import type { MD2Error } from '../../core/MD2Error.js'
 import { hasUrlScheme, skinUrlNextTo } from '../../core/images/skinPaths.js'
@@ -8,7 +8,6 @@ import { sameKey, useAssetHold, useSameKey } from './assetCache.js'
 import { missingSkin, modelSkinSearch, registerListing, skinLoader, skinSearches, skinUrls, type SkinUrlResult } from './skinSearch.js'
 import { useArchiveUrl } from './useArchiveUrl.js'
 import { useMaxTextureSize } from './useMaxTextureSize.js'
-import { useReport } from './useReport.js'
 
 /** What `<MD2Model skin>` accepts. */
 export type MD2SkinProp = string | number | Texture | null | undefined
@@ -51,7 +50,13 @@ export function useSkinProp(model: MD2ModelData, skin: MD2SkinProp, options: Ski
   useChoiceHold(deferred)
   const result = skin === null || typeof skin === 'object' ? undefined : readChoice(model, deferred)
   const error = result?.error
-  useReport(error, options.onSkinError)
+  // Once per error: not again when StrictMode replays the effect.
+  const report = useRef<{ on?: (error: MD2Error) => void; done?: MD2Error }>({})
+  report.current.on = options.onSkinError
+  useEffect(() => {
+    const said = report.current
+    if (error && said.done !== error) said.on?.((said.done = error))
+  }, [error])
   // While a new skin loads (the deferred choice lags), what is on screen stays: also a Texture given before.
   const shown = useRef<Texture | undefined>(undefined)
   const texture = skin === null ? undefined : typeof skin === 'object' ? skin : sameKey(deferred, choice) ? result?.texture : shown.current
