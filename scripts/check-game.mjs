@@ -11,14 +11,20 @@
  * - an `<MD2Player>` dressed with an `<MD2Shell>` child shows the shell on its body and on its weapon;
  * - `usePlayerAnimation()` driving that player reads out `animation.name` and a frame that moves;
  * - a model that names no skin, drawn with none given, warns (and shows the checkerboard);
- * - the README's game kills the enemy clicked, once.
+ * - the README's game kills the enemy clicked, once;
+ * - `#strict`, in the production build and on Vite's dev server (the template's `<StrictMode>`): an
+ *   `<MD2Instance>`'s events (frames, loop, end) fire once each, in order; an `.anm` loaded by URL
+ *   (`useMD2AnimationTable`) plays; props on the wrong component warn once on the dev server, naming where
+ *   they belong, and not at all in the production build.
  *
  * No console error, page error or failed request on either page. Ends `N passed, M failed`. Needs the npm
  * registry (create-vite, packages).
  *
  *   node scripts/check-game.mjs [--keep]
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright'
@@ -98,13 +104,170 @@ export default function Checks() {
 }
 `
 
-const APP = `import Checks from './Checks'
-import Game from './Game'
+/**
+ * React as apps run it (the template's main.tsx renders the app in <StrictMode>): a crowd's events, props on the
+ * wrong component, an animation table by URL. JavaScript users get no type error for a misplaced prop: the
+ * props go in untyped.
+ */
+const STRICT = `import { Canvas } from '@react-three/fiber'
+import { Suspense, useRef } from 'react'
+import { MD2Instance, MD2Instances, MD2Model, MD2Player, useMD2AnimationTable, type MD2AnimationController } from 'react-three-md2'
 
-export default function App() {
-  return location.hash === '#game' ? <Game /> : <Checks />
+type Event = string | number
+const seen = { dying: [] as Event[], running: [] as Event[], range: {} as Record<string, [number, number]>, table: 0, animation: '', frames: [] as number[] }
+// This page's probe (the checks page, imported too, sets its own).
+if (location.hash === '#strict') (window as unknown as { checks: { state(): typeof seen } }).checks = { state: () => JSON.parse(JSON.stringify(seen)) }
+
+/** As a JavaScript user writes them: props the component does not take. */
+const untyped = (props: Record<string, unknown>): object => props
+
+function Soldier() {
+  const table = useMD2AnimationTable('/ufoai/soldier/body.anm')
+  seen.table = table.length
+  const controller = useRef<MD2AnimationController>(null)
+  return (
+    <MD2Model
+      url="/ufoai/soldier/body.md2"
+      skin={null}
+      animationTable={table}
+      animation="walk1"
+      controllerRef={controller}
+      position={[0, 0, -80]}
+      onFrame={(frame, animation) => {
+        seen.animation = animation.name
+        seen.frames = [...seen.frames.slice(-19), frame]
+      }}
+    />
+  )
+}
+
+export default function Strict() {
+  return (
+    <Canvas camera={{ position: [0, 20, 140], fov: 50 }} style={{ height: '100svh' }}>
+      <hemisphereLight args={['#ffffff', '#5a4a3a', 2.5]} />
+      <Suspense fallback={null}>
+        <MD2Instances url="/players/ogro/tris.MD2" skin="igdosh.pcx" limit={2} {...untyped({ animation: 'run' })}>
+          <MD2Instance
+            position={[-40, 0, 0]}
+            animation="death1"
+            loop={false}
+            onFrame={(frame, animation) => {
+              seen.range.death1 = [animation.start, animation.end]
+              seen.dying.push(frame)
+            }}
+            onLoop={() => seen.dying.push('loop')}
+            onAnimationEnd={() => seen.dying.push('end')}
+          />
+          <MD2Instance
+            position={[40, 0, 0]}
+            animation="run"
+            onFrame={(frame, animation) => {
+              seen.range.run = [animation.start, animation.end]
+              seen.running.push(frame)
+            }}
+            onLoop={() => seen.running.push('loop')}
+            onAnimationEnd={() => seen.running.push('end')}
+          />
+        </MD2Instances>
+        <MD2Player path="/players/ogro/" files={['tris.MD2', 'igdosh.pcx']} skin="igdosh" {...untyped({ url: '/players/ogro/tris.MD2' })} position={[0, 0, 40]} />
+        <Soldier />
+      </Suspense>
+    </Canvas>
+  )
 }
 `
+
+const APP = `import Checks from './Checks'
+import Game from './Game'
+import Strict from './Strict'
+
+export default function App() {
+  return location.hash === '#game' ? <Game /> : location.hash === '#strict' ? <Strict /> : <Checks />
+}
+`
+
+/**
+ * The events of a crowd's instances, as the page saw them: the dying one's frames once each in order, then its
+ * end once and no loop; the running one's frames in order, round and round, with one loop at each wrap.
+ */
+async function checkStrictPage({ waitFor, warnings }, { development }) {
+  const built = development ? "on Vite's dev server, in <StrictMode>" : 'in the production build'
+  const seen = await waitFor(
+    (s) => s.dying.includes('end') && s.running.filter((e) => e === 'loop').length >= 2 && s.frames.length > 5,
+    'the crowd to play its death and two runs round, and the soldier to walk',
+  )
+  await check(`<MD2Instance> events ${built}: frames, loop and end once each, in order`, async () => {
+    const [start, end] = seen.range.death1
+    const dying = seen.dying
+    const frames = Array.from({ length: end - start + 1 }, (_, i) => start + i)
+    expect(JSON.stringify(dying) === JSON.stringify([...frames, 'end']), `death1 ${start}–${end}: ${JSON.stringify(dying)}`)
+    // The running one goes round: frames rise within a lap, a loop between laps (once, after the last frame but
+    // where a hitch of more than a lap skipped frames, reported as the clock documents: one lap at most).
+    const [runStart, runEnd] = seen.range.run
+    const running = seen.running
+    const said = `run ${runStart}–${runEnd}: ${JSON.stringify(running)}`
+    expect(running[0] === runStart && running.filter((e) => e === 'loop').length >= 2 && !running.includes('end'), said)
+    for (let i = 1; i < running.length; i++) {
+      const [before, now] = [running[i - 1], running[i]]
+      if (now === 'loop') expect(before !== 'loop', `two loops in a row at ${i}: ${said}`)
+      else if (before === 'loop') expect(now === runStart, `a lap not starting at ${runStart}, at ${i}: ${said}`)
+      else expect(now > before && now <= runEnd, `frame ${now} after ${before} in one lap, at ${i}: ${said}`)
+    }
+  })
+  await check(`an animation table loaded by URL plays ${built}`, async () => {
+    const walking = await waitFor((s) => new Set(s.frames).size > 5, 'the soldier to walk')
+    expect(walking.table > 10 && walking.animation === 'walk1', `table of ${walking.table}, playing ${walking.animation}`)
+  })
+  await check(
+    development ? 'misplaced props warn once, naming where they belong' : 'the production build warns of no misplaced prop',
+    async () => {
+      const misplaced = warnings.filter((text) => text.includes('does nothing here'))
+      if (!development) return expect(misplaced.length === 0, `warnings: ${JSON.stringify(misplaced)}`)
+      const once = (what) => misplaced.filter((text) => text.includes(what)).length === 1
+      expect(
+        once('<MD2Instances animation> does nothing here: `animation` belongs on <MD2Instance>') &&
+          once('<MD2Player url> does nothing here: <MD2Player> takes `path`') &&
+          misplaced.length === 2,
+        `warnings: ${JSON.stringify(warnings)}`,
+      )
+    },
+  )
+}
+
+/** A free port on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Vite's dev server on the app, as `npm run dev` starts it: `{ url, stop }` once it answers. */
+async function devServer(appDir) {
+  const port = await freePort()
+  const child = spawn(join(appDir, 'node_modules/.bin/vite'), ['--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+    cwd: appDir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}/`
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) break
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill()
+      throw new Error(`Vite's dev server did not answer at ${url} within 60 s`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return { url, stop: () => child.kill() }
+}
 
 const work = mkdtempSync(join(tmpdir(), 'md2-game-'))
 const { check, finish } = checks()
@@ -117,11 +280,16 @@ try {
   )
   writeFileSync(join(appDir, 'src/Game.tsx'), game)
   writeFileSync(join(appDir, 'src/Checks.tsx'), CHECKS)
+  writeFileSync(join(appDir, 'src/Strict.tsx'), STRICT)
   writeFileSync(join(appDir, 'src/App.tsx'), APP)
+  // The template renders the app in <StrictMode>, as the dev server run below needs.
+  if (!readFileSync(join(appDir, 'src/main.tsx'), 'utf8').includes('<StrictMode>'))
+    throw new Error("create-vite's main.tsx no longer renders the app in <StrictMode>")
   // The template's CSS centres a narrow #root; the game fills the page.
   writeFileSync(join(appDir, 'src/index.css'), 'body { margin: 0 }\n')
   cpSync(join(root, 'assets/quake2/ogro'), join(appDir, 'public/players/ogro'), { recursive: true })
   cpSync(join(root, 'assets/quake2/ratamahatta'), join(appDir, 'public/players/ratamahatta'), { recursive: true })
+  cpSync(join(root, 'assets/ufoai/soldier-male'), join(appDir, 'public/ufoai/soldier'), { recursive: true })
   // tsc -b, then vite build: the README's game and the checks type-check as an app's own code.
   run('npm', ['run', 'build'], appDir)
   const dist = join(appDir, 'dist')
@@ -200,6 +368,18 @@ try {
       expect(pixels.width > 0, 'no screenshot')
     })
   })
+
+  await testApp({ chromium, dist, path: '#strict', probe: 'checks', check, timeout: 60_000 }, (app) =>
+    checkStrictPage(app, { development: false }),
+  )
+  const dev = await devServer(appDir)
+  try {
+    await testApp({ chromium, url: dev.url, path: '#strict', probe: 'checks', check, timeout: 120_000 }, (app) =>
+      checkStrictPage(app, { development: true }),
+    )
+  } finally {
+    dev.stop()
+  }
 } catch (error) {
   await check('the app builds and opens', () => {
     throw error

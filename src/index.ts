@@ -20,6 +20,7 @@ export { useMD2Skin } from './react/loading/useMD2Skin.js'
 export type { ResolvedMD2Skin } from './react/loading/skinSearch.js'
 export type { MD2SkinProp } from './react/loading/useSkinProp.js'
 export { useMD2Tags } from './react/loading/useMD2Tags.js'
+export { useMD2AnimationTable } from './react/loading/useMD2AnimationTable.js'
 export { MD2Archive, type MD2ArchiveProps } from './react/MD2Archive.js'
 export { useMD2Archive } from './react/loading/useMD2Archive.js'
 export {

@@ -66,7 +66,7 @@ export async function watchedPage(browser, viewport = { width: 800, height: 600 
 }
 
 /**
- * Runs `test(app)` on the built app in `dist`, served on 127.0.0.1 and open in a watched page of Debian's
+ * Runs `test(app)` on the built app in `dist` (or the app at `url`, a dev server), served on 127.0.0.1 and open in a watched page of Debian's
  * Chromium (at `path`: another page than index.html, or a `#hash`). `app` holds the `page`, the paths it
  * requested (`requests`), the console's `warnings`, `state()`, the app's state now as plain data
  * (`window[probe].state()`; undefined until the app has set its probe), and `waitFor(accept, what, ms =
@@ -75,10 +75,11 @@ export async function watchedPage(browser, viewport = { width: 800, height: 600 
  * error or failed request. Closes the browser and the server whatever happened.
  */
 export async function testApp(
-  { chromium, dist, path = '', probe, check, timeout, lastSeen = (state) => `last ${JSON.stringify(state)}` },
+  { chromium, dist, url, path = '', probe, check, timeout, lastSeen = (state) => `last ${JSON.stringify(state)}` },
   test,
 ) {
-  const server = await serve(dist)
+  // `url`: an app served already (a dev server), instead of `dist` served here.
+  const server = url ? { url, close() {} } : await serve(dist)
   const browser = await launch(chromium)
   try {
     const { page, problems, requests, warnings } = await watchedPage(browser)

@@ -1,5 +1,5 @@
 import { Canvas, useFrame } from '@react-three/fiber'
-import { Suspense, useEffect, useRef, useState } from 'react'
+import { Component, Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { Group } from 'three'
 import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Player, MD2Quake2Lighting, MD2Shell, usePlayerAnimation } from 'react-three-md2'
 
@@ -54,6 +54,23 @@ function Player() {
   )
 }
 
+/**
+ * Keeps the game running when a part fails (a file moved, a wrong case): that part is left out and the
+ * package's message (the URL and what went wrong) goes to `onError`; without it React blanks the whole app.
+ */
+class Failsafe extends Component<{ children: ReactNode; onError: (message: string) => void }, { failed: boolean }> {
+  override state = { failed: false }
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+  override componentDidCatch(error: Error) {
+    this.props.onError(error.message)
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children
+  }
+}
+
 /** Twelve armed ogros in two draws; a click kills the one under the pointer. */
 export const ENEMIES = Array.from({ length: 12 }, (_, i) => ({ id: i, x: ((i % 4) - 1.5) * 60, z: -120 - Math.floor(i / 4) * 60 }))
 
@@ -83,6 +100,7 @@ function Enemies({ onKill }: { onKill: () => void }) {
 
 export default function Game() {
   const [kills, setKills] = useState(0)
+  const [problem, setProblem] = useState<string>()
   return (
     <>
       <Canvas camera={{ position: [0, 30, 130], fov: 50 }} style={{ height: '100svh' }}>
@@ -91,12 +109,20 @@ export default function Game() {
           <planeGeometry args={[600, 600]} />
           <meshBasicMaterial color="#4a5260" />
         </mesh>
-        <Suspense fallback={null}>
-          <Player />
-          <Enemies onKill={() => setKills((n) => n + 1)} />
-        </Suspense>
+        <Failsafe onError={setProblem}>
+          <Suspense fallback={null}>
+            <Player />
+          </Suspense>
+        </Failsafe>
+        <Failsafe onError={setProblem}>
+          <Suspense fallback={null}>
+            <Enemies onKill={() => setKills((n) => n + 1)} />
+          </Suspense>
+        </Failsafe>
       </Canvas>
-      <p style={{ position: 'fixed', top: 8, left: 12, color: 'white', fontFamily: 'sans-serif' }}>Kills: {kills}</p>
+      <p style={{ position: 'fixed', top: 8, left: 12, color: 'white', fontFamily: 'sans-serif' }}>
+        Kills: {kills} {problem && <span style={{ color: 'salmon' }}>{problem}</span>}
+      </p>
     </>
   )
 }

@@ -1,5 +1,5 @@
 import { useRef } from 'react'
-import { MD2Attach, MD2Model, MD2Player, useMD2Tags, type MD2AnimationDef } from 'react-three-md2'
+import { MD2Attach, MD2Model, MD2Player, useMD2AnimationTable, useMD2Tags } from 'react-three-md2'
 import type { Group } from 'three'
 
 /** A Quake II player folder: body, skin by name, weapon synced to the body. */
@@ -7,8 +7,10 @@ export function Ogro() {
   return <MD2Player path="/players/ogro/" skin="igdosh" weapon="railgun" animation="run" crossfade={0.2} />
 }
 
-/** A UFO:AI soldier: `animations` is `parseAnimationTable(text)` of its `body.anm`. */
-export function Soldier({ animations }: { animations: MD2AnimationDef[] }) {
+/** A UFO:AI soldier, animated by the table shipped beside him (`body.anm`). */
+export function Soldier() {
+  // His animations: the frames say nothing ("FRAME 000"), the .anm names them (Suspense, cached).
+  const animations = useMD2AnimationTable('/ufoai/soldier/body.anm')
   // The hand's placement, for a game to spawn shots from.
   const hand = useRef<Group>(null)
   // The body's tag file: where its head and hands are, frame by frame (Suspense, cached).

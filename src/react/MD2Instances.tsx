@@ -3,7 +3,6 @@ import {
   createContext,
   forwardRef,
   useContext,
-  useEffect,
   useImperativeHandle,
   useLayoutEffect,
   useMemo,
@@ -24,6 +23,7 @@ import type { followCrowd as followCrowdFunction } from '../three/crowd/followCr
 import type { MD2PoseSource } from './MD2Model.js'
 import { crowdLookSupport, type InstanceSlot } from './MD2ModelContext.js'
 import { checkProps } from './checkProps.js'
+import { useOwned } from './useOwned.js'
 import { useInstanceEvents } from './instanceEvents.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
@@ -56,15 +56,14 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
   const { limit, lighting, opacity } = options
   const translucent = opacity !== undefined && opacity < 1
   const shell = options.shell === undefined ? undefined : JSON.stringify(options.shell)
-  const crowd = useMemo(
+  // Made once (a crowd holds a share of the model's GPU frames), disposed on unmount, whatever StrictMode does.
+  const crowd = useOwned(
     () => new MD2Crowd(model, { ...options, maxTextureSize }),
     // The look below is applied in place; these need new buffers or shaders, or set every instance's.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [model, limit, lighting, translucent, shell, options.shadow, options.decode, maxTextureSize],
   )
   // In an effect: an instance's `<MD2BlobShadow floor>` sets it too, and a render of the crowd keeps it.
   useLayoutEffect(() => void (crowd.shadowFloor = options.shadowFloor), [crowd, options.shadowFloor])
-  useEffect(() => () => crowd.dispose(), [crowd])
   useLayoutEffect(() => {
     const material = crowd.material as MeshLambertMaterial | MeshBasicMaterial
     material.map = options.map ?? null
@@ -105,6 +104,12 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   limit?: number
   /** As `<MD2Model skin>`: an index or name among the model's skins, a URL, a texture, or null. */
   skin?: MD2SkinProp
+  /** As `<MD2Model timeout>`: milliseconds `url` may take to load before it fails with `LOAD_FAILED`. */
+  timeout?: number
+  /** As `<MD2Model files>`: the files next to the model, so skin names are looked for only among them. */
+  files?: readonly string[]
+  /** As `<MD2Model onSkinError>`: a skin that failed to load (the checkerboard is drawn, warned once). */
+  onSkinError?: (error: MD2Error) => void
   opacity?: number
   castShadow?: boolean
   receiveShadow?: boolean
@@ -149,10 +154,11 @@ export const MD2Instances = forwardRef<MD2Crowd, MD2InstancesProps>(function MD2
 })
 
 const InstancesFromUrl = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'model'> & { url: string }>(function InstancesFromUrl(
-  { url, ...props },
+  { url, timeout, ...props },
   ref,
 ) {
-  const model = useMD2(url)
+  // Checked by useMD2 (a bad one warns once and the default is used).
+  const model = useMD2(url, { timeout })
   const modelUrl = useArchiveUrl(url)
   return <InstancesView ref={ref} model={model} modelUrl={modelUrl} {...props} />
 })
@@ -167,6 +173,9 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       tag,
       tags,
       skin,
+      files,
+      onSkinError,
+      timeout: _loaded,
       opacity,
       castShadow,
       receiveShadow,
@@ -177,10 +186,11 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     ref,
   ) {
     const tagData = tags
-    const map = useSkinProp(model, skin, { modelUrl })
+    const map = useSkinProp(model, skin, { modelUrl, files, onSkinError })
     const parent = useContext(CrowdContext)
     const follows = sync || tag !== undefined
-    if (follows && !parent) {
+    // Mistakes of code, as the props' checks: development builds say so.
+    if (process.env.NODE_ENV !== 'production' && follows && !parent) {
       warnOnce(
         `${model.name}:instances-follow`,
         `<MD2Instances ${sync ? 'sync' : `tag=${JSON.stringify(tag)}`}> (${model.name ?? 'model'}) needs an enclosing <MD2Instances>; drawn on its own`,
@@ -191,7 +201,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     const followCrowd = leader ? use(loadFollowCrowd()) : undefined
     // A follower holds exactly its leader's instances.
     const limit = leader?.capacity ?? givenLimit ?? 1000
-    if (leader && givenLimit !== undefined && givenLimit !== leader.capacity) {
+    if (process.env.NODE_ENV !== 'production' && leader && givenLimit !== undefined && givenLimit !== leader.capacity) {
       warnOnce(
         `${model.name}:instances-limit:${givenLimit}`,
         `<MD2Instances limit={${givenLimit}}> (${model.name ?? 'model'}) follows a crowd of ${leader.capacity}; using ${leader.capacity}`,
@@ -218,15 +228,6 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       let next = 0
       // The instances' own controllers, by slot: the crowd's events go to the one whose slot they name.
       const controls: (MD2CrowdInstance | undefined)[] = []
-      if (!leader)
-        crowd.events = {
-          onFrame: (i, frame) => {
-            const control = controls[i]
-            control?.callbacks.onFrame?.(frame, control.animation)
-          },
-          onLoop: (i) => controls[i]?.callbacks.onLoop?.(controls[i]!.animation),
-          onEnd: (i) => controls[i]?.callbacks.onEnd?.(controls[i]!.animation),
-        }
       return {
         crowd,
         controls,
@@ -234,9 +235,10 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
           if (leader)
             throw new MD2Error(
               'BAD_ARGUMENT',
-              `<MD2Instance> inside a follower <MD2Instances> (${crowd.model.name ?? 'model'}): its instances are its leader's; put it in the leader`,
+              `<MD2Instance> inside a follower <MD2Instances> (${crowd.model.name ?? 'model'}): put it in the leader`,
             )
-          const i = free.pop() ?? next++
+          // The slot freed first: instances unmounted and mounted again in order (StrictMode replays effects so) get their own back.
+          const i = free.shift() ?? next++
           if (i >= crowd.capacity) {
             throw new MD2Error(
               'BAD_ARGUMENT',
@@ -255,6 +257,17 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
         },
       }
     }, [crowd, leader])
+    // Wired in an effect, to the slots React kept: StrictMode calls `useMemo`'s factory twice and keeps the first.
+    useLayoutEffect(() => {
+      if (leader) return
+      const { controls } = slots
+      crowd.events = {
+        onFrame: (i, frame) => controls[i]?.callbacks.onFrame?.(frame, controls[i]!.animation),
+        onLoop: (i) => controls[i]?.callbacks.onLoop?.(controls[i]!.animation),
+        onEnd: (i) => controls[i]?.callbacks.onEnd?.(controls[i]!.animation),
+      }
+      // Nothing to undo: the next run sets its own, a follower's clock never runs, an unmounted crowd is disposed.
+    }, [crowd, leader, slots])
     return (
       <group {...groupProps}>
         <primitive object={crowd}>

@@ -1,16 +1,5 @@
 import { useFrame, useThree, type ThreeElements } from '@react-three/fiber'
-import {
-  forwardRef,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-  type Ref,
-} from 'react'
+import { forwardRef, useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react'
 import {
   MeshBasicMaterial,
   MeshLambertMaterial,
@@ -44,6 +33,7 @@ import { checkedTimeout } from './loading/loadTimeout.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2, useMD2Hold } from './loading/useMD2.js'
 import { useSkinProp } from './loading/useSkinProp.js'
+import { useOwned } from './useOwned.js'
 import { ANIMATION_FRAME_PRIORITY, splitAnimationProps, useOwnController } from './useMD2Animation.js'
 
 // Bundlers replace `process.env.NODE_ENV` with a string, as React and R3F need them to: production builds leave
@@ -226,7 +216,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   const texture = useSkinProp(model, material && skin === undefined ? null : skin, { modelUrl, files, onSkinError })
   if (process.env.NODE_ENV !== 'production') checkControllerFrames(model, controller)
   const parent = useMD2ModelContext()
-  if (sync && !parent) {
+  // A mistake of code, as the props' checks: development builds say so.
+  if (process.env.NODE_ENV !== 'production' && sync && !parent) {
     warnOnce(`${model.name}:sync`, `${model.name ?? 'model'}: \`sync\` needs an enclosing <MD2Model>; animating by its own props`)
   }
 
@@ -240,16 +231,14 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   // Bounds that follow the pose while an <MD2PoseBounds> child is registered; else the all-frames box.
   const [boxed, setBoxed] = useState(false)
   const needsNormals = !quake2 && !(material && 'isMeshBasicMaterial' in material)
-  const geometry = useMemo(() => createMD2Geometry(model, { normals: needsNormals, colors: quake2 }), [model, needsNormals, quake2])
-  useEffect(() => () => geometry.dispose(), [geometry])
+  const geometry = useOwned(() => createMD2Geometry(model, { normals: needsNormals, colors: quake2 }), [model, needsNormals, quake2])
 
   const alpha = checkedOpacity(model, opacity)
 
-  const ownMaterial = useMemo(
+  const ownMaterial = useOwned(
     () => (material ? undefined : quake2 ? new MeshBasicMaterial({ vertexColors: true }) : new MeshLambertMaterial()),
     [material, quake2],
   )
-  useEffect(() => () => ownMaterial?.dispose(), [ownMaterial])
   useLayoutEffect(() => {
     if (!ownMaterial) return
     ownMaterial.map = texture ?? null
@@ -281,7 +270,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
   const invalidate = useThree((state) => state.invalidate)
   const addLayer = useCallback(
     (layer: MD2PoseLayer) => {
-      if (layers[layer.kind])
+      // A mistake of code: development builds say so.
+      if (process.env.NODE_ENV !== 'production' && layers[layer.kind])
         warnOnce(
           `${model.name}:layer:${layer.kind}`,
           `${model.name ?? 'model'}: two ${LAYER_NAMES[layer.kind]} in one <MD2Model>; drawing the last`,

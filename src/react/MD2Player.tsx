@@ -1,4 +1,4 @@
-import { Children, Suspense, forwardRef, useEffect, useMemo, useRef, type ReactNode } from 'react'
+import { Children, Suspense, forwardRef, useMemo, type ReactNode } from 'react'
 import type { Group } from 'three'
 import { MD2Error } from '../core/MD2Error.js'
 import { warnOnce } from '../core/warnOnce.js'
@@ -8,6 +8,7 @@ import { checkProps } from './checkProps.js'
 import { fileIn, folderUrl, useFolderModel } from './loading/playerFiles.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
+import { useReport } from './loading/useReport.js'
 
 // Bundlers replace `process.env.NODE_ENV` with a string, as React and R3F need them to: production builds leave
 // the checks of props, and their code, out (the test is written out at each call: a minifier folds it only there).
@@ -126,8 +127,6 @@ function PlayerWeapon({
       : undefined,
   )
   const shown = weaponFound instanceof MD2Error ? (fallbackFound ?? weaponFound) : weaponFound
-  const report = useRef(onError)
-  report.current = onError
   const error = useMemo(
     () =>
       fallbackFound instanceof MD2Error && weaponFound instanceof MD2Error
@@ -137,9 +136,7 @@ function PlayerWeapon({
           : undefined,
     [weaponFound, fallbackFound, shown, folder],
   )
-  useEffect(() => {
-    if (error) report.current?.(error)
-  }, [error])
+  useReport(error, onError)
   if (error) {
     warnOnce(`player-weapon:${folder}:${specific}`, `${error.message}; drawing the body alone`)
     return null

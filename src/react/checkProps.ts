@@ -37,6 +37,52 @@ export function checkProps(component: string, props: object, model?: unknown): v
     throw new MD2Error('BAD_ARGUMENT', `<${component} ${prop}> takes what ${maker} makes, not ${got}`)
   }
   warnRemovedProps(component, props)
+  warnMisplacedProps(component, props)
+}
+
+const ANIMATION =
+  'animation animationTable fps speed playing loop reverse interpolate frame crossfade controller controllerRef onFrame onLoop onEnd onAnimationEnd'
+const MODEL = `url timeout files model skin material wireframe color opacity animateOffscreen sync tags onSkinError ${ANIMATION}`
+
+/**
+ * The props of the package's own that each component takes (besides a group's): a prop one of them takes
+ * given to another that does not is a mistake of place (`<MD2Instances animation>`), warned of, naming the
+ * component it belongs on. In the order a prop's home is looked for.
+ */
+const TAKES: Record<string, string> = {
+  MD2Model: MODEL,
+  MD2Player: `path weapon fallbackWeapon onWeaponError timeout files skin material wireframe color opacity animateOffscreen onSkinError ${ANIMATION}`,
+  MD2Instances: 'url model limit skin opacity decode sync tag tags files timeout onSkinError',
+  MD2Instance: ANIMATION,
+  MD2ViewWeapon: `hand ${MODEL}`,
+  MD2Attach: 'tag',
+}
+
+/** Where a component's misplaced props are looked for first: its sibling's. */
+const SIBLING: Record<string, string> = { MD2Instances: 'MD2Instance', MD2Instance: 'MD2Instances' }
+
+/** Warns once per component and prop for each prop it does not take that another of the package's does, naming that one. */
+export function warnMisplacedProps(component: string, props: object): void {
+  const own = TAKES[component]!.split(' ')
+  for (const prop of Object.keys(props)) {
+    if (own.includes(prop) || (props as Record<string, unknown>)[prop] === undefined) continue
+    const home = [SIBLING[component], ...Object.keys(TAKES)].find((other) => other && TAKES[other]!.split(' ').includes(prop))
+    if (!home) continue
+    const where =
+      component === 'MD2Player' && (prop === 'url' || prop === 'model')
+        ? `<MD2Player> takes \`path\` (the player's folder, as "/players/ogro/"), not \`${prop}\``
+        : `\`${prop}\` belongs on <${home}>`
+    warnOnce(`misplaced:${component}:${prop}`, `<${component} ${prop}> does nothing here: ${where}`)
+    drop(props, prop)
+  }
+}
+
+/**
+ * A prop warned of leaves the props a component passes on (its rest, never frozen; React's own props are):
+ * the `<MD2Model>` an `<MD2Player>` draws its body with neither warns of it again nor takes it.
+ */
+function drop(props: object, prop: string): void {
+  if (!Object.isFrozen(props)) Reflect.deleteProperty(props, prop)
 }
 
 /** A controller that plays only models with enough frames (`usePlayerAnimation`'s: a Quake II player's 198). */
@@ -98,8 +144,10 @@ export function warnRemovedProps(component: string, props: object): void {
   for (const row of REMOVED_PROPS) {
     if (row.component !== component) continue
     for (const prop of row.props) {
-      if (prop in props && (props as Record<string, unknown>)[prop] !== undefined)
+      if (prop in props && (props as Record<string, unknown>)[prop] !== undefined) {
         warnOnce(`removed:${component}:${prop}`, `<${component} ${prop}> was removed in 0.x and does nothing; use ${row.now}`)
+        drop(props, prop)
+      }
     }
   }
 }

@@ -63,7 +63,8 @@ export interface AnimationControl {
 /** Applies the declarative options to a controller, each when it changes. */
 export function useMD2AnimationOptions(controller: AnimationControl, options: UseMD2AnimationOptions): void {
   const { animation, fps, speed, loop = true, reverse = false, playing = true, interpolate = true, frame, crossfade = 0 } = options
-  const first = useRef(true)
+  // What was last played, and on which controller (a new one starts without a crossfade).
+  const played = useRef<[AnimationControl, string]>(undefined)
   // A new animation restarts; the latest rates, crossfade and `playing` go with it (changes of those
   // alone are applied below without restarting).
   const latest = useRef({ animation, fps, speed, crossfade, playing })
@@ -71,21 +72,26 @@ export function useMD2AnimationOptions(controller: AnimationControl, options: Us
   const key = selectorKey(animation)
   useLayoutEffect(() => {
     const now = latest.current
-    const play: PlayOptions = { loop, reverse, fps: now.fps, speed: now.speed, crossfade: first.current ? 0 : now.crossfade }
-    first.current = false
-    controller.play(now.animation ?? 0, play)
+    const asked = `${key} ${loop} ${reverse}`
+    const was = played.current
+    // StrictMode's effect replay (or an <Activity> shown again) asks for what is playing: it plays on, and
+    // reports no frame twice (the replay may come after a frame already reported the first).
+    if (was?.[0] === controller && was[1] === asked) return
+    played.current = [controller, asked]
+    // A new controller starts without a crossfade.
+    controller.play(now.animation ?? 0, {
+      loop,
+      reverse,
+      fps: now.fps,
+      speed: now.speed,
+      crossfade: was?.[0] === controller ? now.crossfade : 0,
+    })
     if (!now.playing) controller.pause()
   }, [controller, key, loop, reverse])
   useLayoutEffect(() => controller.setRate(fps, speed), [controller, fps, speed])
   useLayoutEffect(() => (playing ? controller.resume() : controller.pause()), [controller, playing])
   useLayoutEffect(() => controller.setInterpolate(interpolate), [controller, interpolate])
   useLayoutEffect(() => controller.showFrame(frame ?? null), [controller, frame])
-  useLayoutEffect(
-    () => () => {
-      first.current = true
-    },
-    [controller],
-  )
 }
 
 function selectorKey(selector: AnimationSelector | undefined): string {

@@ -1,6 +1,6 @@
 /** A real R3F canvas in the test page, mounted with react-dom, for plain browser tests. */
 import { Canvas, useFrame, useThree, type RootState } from '@react-three/fiber'
-import { Suspense, type ReactNode } from 'react'
+import { StrictMode, Suspense, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { PCFShadowMap, type WebGLRenderer } from 'three'
 import { canvasGl, type MirroredCanvas, type RendererKind } from '../../stories/support/renderers'
@@ -36,30 +36,33 @@ export function openHost(width: number, height: number): { host: HTMLDivElement;
   return { host, root: createRoot(host) }
 }
 
-/** A 400×300 R3F canvas with a black background, flat colours, no antialiasing (shadow maps, a stencil buffer when asked). */
+/** A 400×300 R3F canvas in `<StrictMode>` with a black background, flat colours, no antialiasing (shadow maps, a stencil buffer when asked). */
 export async function mount(
   children: ReactNode,
   { antialias = false, shadows = false, stencil = false, renderer = 'webgl' as RendererKind } = {},
 ): Promise<Mounted> {
   const { host, root } = openHost(400, 300)
   let state: RootState | undefined
+  // In <StrictMode>, as create-vite and Next.js apps render theirs: effects are cleaned up and run again on mount.
   const render = (scene: ReactNode) =>
     root.render(
-      <Canvas
-        flat
-        // PCF: R3F's default (PCFSoftShadowMap) is gone from three r18x, which warns of it.
-        shadows={shadows ? 'percentage' : { enabled: false, type: PCFShadowMap }}
-        dpr={1}
-        gl={canvasGl(renderer, { antialias, stencil })}
-        camera={{ position: [0, 2, 100], fov: 50, near: 1, far: 1000 }}
-        onCreated={(created) => {
-          state = created
-        }}
-      >
-        <color attach="background" args={['#000000']} />
-        <ambientLight intensity={2} />
-        <Suspense fallback={null}>{scene}</Suspense>
-      </Canvas>,
+      <StrictMode>
+        <Canvas
+          flat
+          // PCF: R3F's default (PCFSoftShadowMap) is gone from three r18x, which warns of it.
+          shadows={shadows ? 'percentage' : { enabled: false, type: PCFShadowMap }}
+          dpr={1}
+          gl={canvasGl(renderer, { antialias, stencil })}
+          camera={{ position: [0, 2, 100], fov: 50, near: 1, far: 1000 }}
+          onCreated={(created) => {
+            state = created
+          }}
+        >
+          <color attach="background" args={['#000000']} />
+          <ambientLight intensity={2} />
+          <Suspense fallback={null}>{scene}</Suspense>
+        </Canvas>
+      </StrictMode>,
     )
   render(children)
   const stage = await findStage(host, TIMEOUT, BLACK)

@@ -2,7 +2,7 @@
  * The README's game (examples/snippets/game.tsx, the same code verbatim: test/docs-samples.test.ts), played
  * in Chromium: its enemies die when clicked, one click one kill, and a click on empty space kills none.
  */
-import { act } from 'react'
+import { StrictMode, act } from 'react'
 import { PerspectiveCamera, Vector3 } from 'three'
 import { afterEach, expect, test, vi } from 'vitest'
 import { userEvent } from 'vitest/browser'
@@ -32,7 +32,14 @@ test("the README's game: a click kills the enemy under the pointer, once; a clic
   globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
     realFetch(String(input).replace('/players/ogro/', '/assets/quake2/ogro/'), init)) as typeof fetch
   const { host, root } = openHost(WIDTH, HEIGHT)
-  await act(async () => root.render(<Game />))
+  // In <StrictMode>, as the Vite app it is pasted into renders it.
+  await act(async () =>
+    root.render(
+      <StrictMode>
+        <Game />
+      </StrictMode>,
+    ),
+  )
   const canvas = await vi.waitFor(() => host.querySelector('canvas')!, { timeout: 10_000 })
   const kills = () => Number(/Kills: (\d+)/.exec(host.textContent ?? '')?.[1])
   expect(kills()).toBe(0)

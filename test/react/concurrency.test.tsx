@@ -20,6 +20,7 @@ import { useMD2 } from '../../src/react/loading/useMD2'
 import { MD2Loader } from '../../src/three/loaders/MD2Loader'
 import { getMD2RenderData } from '../../src/three/mesh/MD2Geometry'
 import { ASSETS_DIR, readAsset } from '../support/assets'
+import { mount } from '../support/render'
 import { collected } from '../support/gc'
 
 type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
@@ -181,7 +182,7 @@ describe('many components, one URL', () => {
   it('50 components asking at once: one fetch, one parse, one shared model', async () => {
     const parse = vi.spyOn(MD2Loader.prototype, 'parse')
     const url = 'http://md2.test/quake2/ogro/tris.MD2'
-    renderer = await ReactThreeTestRenderer.create(
+    renderer = await mount(
       <Suspense fallback={null}>
         {Array.from({ length: 50 }, (_, i) => (
           <MD2Model key={i} url={url} position={[i, 0, 0]} animation="run" />
@@ -224,7 +225,7 @@ describe('many components, one URL', () => {
         ))}
       </Suspense>
     )
-    renderer = await ReactThreeTestRenderer.create(scene(10))
+    renderer = await mount(scene(10))
     await renderer.update(scene(30))
     expect(fetches).toHaveLength(1)
     fetches[0]!.respond()
@@ -240,7 +241,7 @@ describe('many components, one URL', () => {
     const parse = vi.spyOn(MD2Loader.prototype, 'parse')
     const url = 'http://md2.test/quake2/sydney/weapon.md2'
     const preloaded = useMD2.preload(url)
-    renderer = await ReactThreeTestRenderer.create(
+    renderer = await mount(
       <Suspense fallback={null}>
         <MD2Model url={url} />
         <MD2Model url={url} />
@@ -259,7 +260,7 @@ describe('unmounted while loading', () => {
   it('leaves no error, no unhandled rejection and no geometry or material behind (load succeeds later)', async () => {
     const { created, disposed } = ledger()
     const url = 'http://md2.test/quake2/pknight/tris.md2'
-    renderer = await ReactThreeTestRenderer.create(
+    renderer = await mount(
       <Suspense fallback={null}>
         {Array.from({ length: 5 }, (_, i) => (
           <MD2Model key={i} url={url} />
@@ -280,7 +281,7 @@ describe('unmounted while loading', () => {
 
   it('leaves no error and no unhandled rejection when the load then fails', async () => {
     const url = 'http://md2.test/missing.md2'
-    renderer = await ReactThreeTestRenderer.create(
+    renderer = await mount(
       <Suspense fallback={null}>
         <MD2Model url={url} />
       </Suspense>,
@@ -308,7 +309,7 @@ describe('unmounted while loading', () => {
         )}
       </>
     )
-    renderer = await ReactThreeTestRenderer.create(scene(true))
+    renderer = await mount(scene(true))
     await renderer.update(scene(false))
     fetches[0]!.respond()
     await settle()
@@ -336,7 +337,7 @@ describe('unmounted while loading', () => {
       })
     }
     const urls = Array.from({ length: 20 }, (_, i) => `http://md2.test/quake2/ogro/w_blaster.md2?v=${i}`)
-    renderer = await ReactThreeTestRenderer.create(<Capture into={capture} />)
+    renderer = await mount(<Capture into={capture} />)
     const baseline = capture.state!.gl.info.memory.geometries
     for (let i = 0; i < urls.length; i++) {
       // A fresh URL, sometimes next to a reader of the previous (maybe unanswered) one; answer
@@ -389,7 +390,7 @@ describe('a failing URL', () => {
   it('gives every asker the same MD2Error (LOAD_FAILED, naming the URL) through its error boundary', async () => {
     const url = 'http://md2.test/nowhere/missing.md2'
     const caught = new Map<number, unknown>()
-    renderer = await ReactThreeTestRenderer.create(askers(10, url, caught))
+    renderer = await mount(askers(10, url, caught))
     expect(fetches).toHaveLength(1)
     fetches[0]!.fail(404)
     await settle()
@@ -419,7 +420,7 @@ describe('a failing URL', () => {
   it('a network error (fetch rejects) is LOAD_FAILED too', async () => {
     const url = 'http://md2.test/offline.md2'
     const caught = new Map<number, unknown>()
-    renderer = await ReactThreeTestRenderer.create(
+    renderer = await mount(
       <Boundary id={0} caught={caught}>
         <Suspense fallback={null}>
           <MD2Model url={url} />
@@ -440,7 +441,7 @@ describe('a failing URL', () => {
     const parse = vi.spyOn(MD2Loader.prototype, 'parse')
     const url = 'http://md2.test/garbage.md2'
     const caught = new Map<number, unknown>()
-    renderer = await ReactThreeTestRenderer.create(askers(5, url, caught))
+    renderer = await mount(askers(5, url, caught))
     fetches[0]!.respond()
     await settle()
     expect(parse).toHaveBeenCalledTimes(1)
@@ -463,7 +464,7 @@ describe('a failing URL', () => {
         </Suspense>
       </Boundary>
     )
-    renderer = await ReactThreeTestRenderer.create(scene(0))
+    renderer = await mount(scene(0))
     fetches[0]!.fail(503)
     await settle()
     expect((caught.get(0) as MD2Error).code).toBe('LOAD_FAILED')

@@ -33,6 +33,7 @@ import { useMD2 } from '../../src/react/loading/useMD2'
 import { useMD2Skin } from '../../src/react/loading/useMD2Skin'
 import { getMD2RenderData } from '../../src/three/mesh/MD2Geometry'
 import { ASSETS_DIR, readAsset } from '../support/assets'
+import { mount } from '../support/render'
 import { collected } from '../support/gc'
 
 type Renderer = Awaited<ReturnType<typeof ReactThreeTestRenderer.create>>
@@ -209,7 +210,7 @@ describe('mounting and unmounting 500 <MD2Model>s', () => {
     const ledger = watch(() => new Set(shared.index))
     const inScene = { geometries: new Set<BufferGeometry>(), materials: new Set<Material>() }
     const capture: { state?: RootState } = {}
-    renderer = await ReactThreeTestRenderer.create(<Capture into={capture} />)
+    renderer = await mount(<Capture into={capture} />)
     const gl = capture.state!.gl
     const baseline = { ...gl.info.memory }
 
@@ -306,7 +307,7 @@ describe('mounting and unmounting 500 <MD2Model>s', () => {
       inScene.geometries.add(mesh.geometry)
       inScene.materials.add(mesh.material as Material)
     }
-    renderer = await ReactThreeTestRenderer.create(<MD2Model model={ogro} />)
+    renderer = await mount(<MD2Model model={ogro} />)
     note(renderer)
     await renderer.update(<MD2Model model={ogro} material={given} />)
     note(renderer)
@@ -329,7 +330,7 @@ describe('useMD2.clear', () => {
     const url = 'http://md2.test/quake2/sydney/weapon.md2'
     const first = await useMD2.preload(url)
     expect(useMD2.peek(url)).toBe(first)
-    renderer = await ReactThreeTestRenderer.create(
+    renderer = await mount(
       <Suspense fallback={null}>
         <MD2Model url={url} />
       </Suspense>,
@@ -344,7 +345,7 @@ describe('useMD2.clear', () => {
     // The cache no longer holds the old model: once the test lets go of it, it can be collected.
     const ref = new WeakRef(first)
 
-    renderer = await ReactThreeTestRenderer.create(
+    renderer = await mount(
       <Suspense fallback={null}>
         <MD2Model url={url} />
       </Suspense>,
@@ -363,7 +364,7 @@ describe('useMD2.clear', () => {
     await (async () => {
       ref = new WeakRef(await useMD2.preload(url))
     })()
-    renderer = await ReactThreeTestRenderer.create(
+    renderer = await mount(
       <Suspense fallback={null}>
         <MD2Model url={url} skin={null} />
       </Suspense>,

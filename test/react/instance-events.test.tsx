@@ -86,7 +86,8 @@ describe('<MD2Instance> pointer handlers', () => {
     )
     const r = await mount(scene({}))
     // The follower suspends once, while the following code loads.
-    for (let k = 0; k < 100 && !armed.current; k++) {
+    // (and the leader draws its instance: under StrictMode and Suspense the scene commits after the retry).
+    for (let k = 0; k < 100 && !(armed.current && crowd.current && crowd.current.count > 0); k++) {
       await new Promise((resolve) => setTimeout(resolve, 10))
       await r.advanceFrames(1, 1 / 60)
     }

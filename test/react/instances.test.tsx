@@ -55,6 +55,42 @@ describe('<MD2Instances>', () => {
     expect([matrices[16 + 12], matrices[16 + 14]]).toEqual([-10, 5])
   })
 
+  it('under StrictMode, each instance reports its frames, loops and end once each, in order', async () => {
+    const dying: (number | string)[] = []
+    const running: (number | string)[] = []
+    const r = await mount(
+      <MD2Instances model={ogro} limit={2}>
+        <MD2Instance
+          animation="death1"
+          loop={false}
+          onFrame={(frame) => dying.push(frame)}
+          onLoop={() => dying.push('loop')}
+          onAnimationEnd={() => dying.push('end')}
+        />
+        <MD2Instance
+          animation="run"
+          onFrame={(frame) => running.push(frame)}
+          onLoop={() => running.push('loop')}
+          onAnimationEnd={() => running.push('end')}
+        />
+      </MD2Instances>,
+    )
+    // Two seconds at 60 Hz: death1 (6 frames at 10 fps) ends; run (6 frames) goes round three times.
+    for (let i = 0; i < 120; i++) await r.advanceFrames(1, 1 / 60)
+    const death = ogro.animations.find((a) => a.name === 'death1')!
+    const run = ogro.animations.find((a) => a.name === 'run')!
+    const range = (a: { start: number; end: number }) => Array.from({ length: a.end - a.start + 1 }, (_, i) => a.start + i)
+    expect(dying).toEqual([...range(death), 'end'])
+    const round = range(run)
+    expect(running.slice(0, 3 * (round.length + 1))).toEqual([...round, 'loop', ...round, 'loop', ...round, 'loop'])
+    // Later frames keep the order: a loop after each last frame, nothing twice.
+    for (let i = 1; i < running.length; i++) {
+      const [before, now] = [running[i - 1], running[i]]
+      if (now === 'loop') expect(before).toBe(run.end)
+      else expect(now).toBe(before === 'loop' ? run.start : (before as number) + 1)
+    }
+  })
+
   it('an unmounted instance gives its slot back and is not drawn', async () => {
     const crowd = createRef<MD2Crowd>()
     const scene = (n: number) => (

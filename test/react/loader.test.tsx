@@ -1,4 +1,3 @@
-import ReactThreeTestRenderer from '@react-three/test-renderer'
 import { useLoader } from '@react-three/fiber'
 import { Suspense } from 'react'
 import { LoadingManager } from 'three'
@@ -133,7 +132,7 @@ describe('MD2Loader (a three.js Loader)', () => {
       frames = useLoader(MD2Loader, 'http://localhost/u/ogro.md2').frames.length
       return null
     }
-    const renderer = await ReactThreeTestRenderer.create(
+    const renderer = await mount(
       <Suspense fallback={null}>
         <Probe />
       </Suspense>,
@@ -151,7 +150,7 @@ describe('useMD2 errors reach the error boundary as MD2Error naming the URL', ()
     serve({ '/e/damaged.md2': ogroBytes.subarray(0, 2000) })
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const caught: unknown[] = []
-    const renderer = await ReactThreeTestRenderer.create(
+    const renderer = await mount(
       <Boundary onError={(error) => caught.push(error)}>
         <Suspense fallback={null}>
           <MD2Model url={url} />
@@ -172,7 +171,7 @@ describe('useMD2 errors reach the error boundary as MD2Error naming the URL', ()
   it('<MD2Model> with neither url nor model is a BAD_ARGUMENT error', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const caught: unknown[] = []
-    const renderer = await ReactThreeTestRenderer.create(
+    const renderer = await mount(
       <Boundary onError={(error) => caught.push(error)}>
         <MD2Model />
       </Boundary>,

@@ -169,6 +169,9 @@ describe('one controller shape', () => {
     expect(frames.slice(0, 8)).toEqual([46, 47, 48, 49, 50, 51, 52, 53])
     expect(frames.slice(8, 16)).toEqual([46, 47, 48, 49, 50, 51, 52, 53])
     expect(ends.filter((name) => name === 'attack')).toHaveLength(2)
+    // Each refire is a new shot (onEnd), not a loop: onLoop is a stand or run gone round.
+    expect(loops.filter((name) => name === 'attack')).toEqual([])
+    expect(loops.every((name) => name === 'run' || name === 'stand')).toBe(true)
     player!.input.attacking = false
     player!.input.dead = true
     await r.advanceFrames(12, 0.1)
@@ -247,6 +250,54 @@ describe('nothing silent', () => {
     expect(messages.filter((m) => m.includes('<MD2Model shell> was removed') && m.includes('<MD2Shell color'))).toHaveLength(1)
     expect(messages.filter((m) => m.includes('<MD2Instances shadow> was removed') && m.includes('<MD2BlobShadow'))).toHaveLength(1)
     expect(messages.filter((m) => m.includes('<MD2Instance shell> was removed') && m.includes('<MD2Shell'))).toHaveLength(1)
+  })
+
+  it('a removed prop given to <MD2Player> warns once, not again from the <MD2Model> that draws its body', async () => {
+    serveAssets()
+    const warn = warnings()
+    const body = createRef<Group>()
+    await mount(<MD2Player ref={body} path={OGRO_FOLDER} files={ogroFiles} {...({ shell: 'red' } as object)} />)
+    await vi.waitFor(() => expect(body.current).toBeTruthy())
+    const said = messagesOf(warn).filter((m) => m.includes('shell> was removed'))
+    expect(said).toHaveLength(1)
+    expect(said[0]).toContain('<MD2Player shell>')
+  })
+
+  it('a prop on the wrong component warns once in development, naming the component it belongs on', async () => {
+    serveAssets()
+    const warn = warnings()
+    const body = createRef<Group>()
+    const misplaced = (props: object): object => props
+    const r = await mount(
+      <>
+        <MD2Instances model={ogro} limit={2} skin={null} {...misplaced({ animation: 'run', onLoop: () => {} })}>
+          <MD2Instance {...misplaced({ limit: 3, skin: 0 })} />
+          <MD2Instance {...misplaced({ limit: 3 })} />
+        </MD2Instances>
+        <MD2Model model={ogro} skin={null} {...misplaced({ weapon: 'railgun', limit: 4, hand: 'left' })} />
+        <MD2Player ref={body} path={OGRO_FOLDER} files={ogroFiles} {...misplaced({ url: `${OGRO_FOLDER}tris.MD2`, sync: true })} />
+      </>,
+    )
+    await vi.waitFor(() => expect(body.current).toBeTruthy())
+    await r.advanceFrames(1, 0.05)
+    const messages = messagesOf(warn)
+    const once = (start: string, where: string) =>
+      expect(
+        messages.filter((m) => m.includes(start) && m.includes(where)),
+        `${start} … ${where} in ${JSON.stringify(messages)}`,
+      ).toHaveLength(1)
+    once('<MD2Instances animation> does nothing', '`animation` belongs on <MD2Instance>')
+    once('<MD2Instances onLoop> does nothing', '`onLoop` belongs on <MD2Instance>')
+    once('<MD2Instance limit> does nothing', '`limit` belongs on <MD2Instances>')
+    once('<MD2Instance skin> does nothing', '`skin` belongs on <MD2Instances>')
+    once('<MD2Model weapon> does nothing', '`weapon` belongs on <MD2Player>')
+    once('<MD2Model limit> does nothing', '`limit` belongs on <MD2Instances>')
+    once('<MD2Model hand> does nothing', '`hand` belongs on <MD2ViewWeapon>')
+    once('<MD2Player url> does nothing', '<MD2Player> takes `path`')
+    once('<MD2Player sync> does nothing', '`sync` belongs on <MD2Model>')
+    // The player's body (an <MD2Model>) does not warn of them again; props that are in their place say nothing.
+    expect(messages.filter((m) => /<MD2Model (url|sync)>/.test(m))).toEqual([])
+    expect(messages.filter((m) => m.includes('does nothing here'))).toHaveLength(9)
   })
 
   it("the CHANGELOG's rename table lists every removed prop the warnings name", () => {

@@ -91,7 +91,9 @@ export class PlayerAnimationController implements MD2AnimationReadout {
     const animation = (this.current = playerAnimationAt(state.frame, before))
     const callbacks = this.callbacks
     callbacks.onFrame?.(state.frame, animation)
-    if (animation === before && state.frame === animation.start && state.oldFrame === animation.end) callbacks.onLoop?.(animation)
+    // A loop is a basic animation (stand, run) gone round; a held attack's refire is a new shot, ended by `onEnd`.
+    const basic = state.priority === PLAYER_PRIORITY.basic
+    if (basic && animation === before && state.frame === animation.start && state.oldFrame === animation.end) callbacks.onLoop?.(animation)
     // A play-once animation (over the basic ones; a jump ends with its landing) showed its last frame; a death once.
     const playOnce = state.priority > PLAYER_PRIORITY.basic && state.priority !== PLAYER_PRIORITY.jump
     if (playOnce && state.frame === state.end && !(wasEnd && state.oldFrame === state.frame)) callbacks.onEnd?.(animation)

@@ -69,7 +69,7 @@ export function clampPoseFrames(pose: MD2Pose, model: MD2ModelData): MD2Pose {
       clampWarned.add(model)
       warnOnce(
         `${model.name}:clamped`,
-        `${model.name ?? 'model'} has ${last + 1} frames and is asked for frames past them (a synced model with fewer frames than its parent); showing frame ${last} for those`,
+        `${model.name ?? 'model'} has ${last + 1} frames, fewer than the model it follows; showing frame ${last} past them`,
       )
     }
     pose.from = Math.min(pose.from, last)

@@ -50,10 +50,12 @@ export function useSkinProp(model: MD2ModelData, skin: MD2SkinProp, options: Ski
   useChoiceHold(deferred)
   const result = skin === null || typeof skin === 'object' ? undefined : readChoice(model, deferred)
   const error = result?.error
-  const report = useRef(options.onSkinError)
-  report.current = options.onSkinError
+  // Once per error: not again when StrictMode replays the effect.
+  const report = useRef<{ on?: (error: MD2Error) => void; done?: MD2Error }>({})
+  report.current.on = options.onSkinError
   useEffect(() => {
-    if (error) report.current?.(error)
+    const said = report.current
+    if (error && said.done !== error) said.on?.((said.done = error))
   }, [error])
   // While a new skin loads (the deferred choice lags), what is on screen stays: also a Texture given before.
   const shown = useRef<Texture | undefined>(undefined)

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useLayoutEffect, useMemo } from 'react'
+import { useContext, useLayoutEffect } from 'react'
 import { Mesh, type BufferGeometry, type Material } from 'three'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { warnOnce } from '../../core/warnOnce.js'
@@ -6,6 +6,7 @@ import { MD2LookContext, type MD2LookOwner, type MD2WornLook } from '../MD2Model
 export { markLook } from '../MD2ModelContext.js'
 import { crowdLookSupport } from '../MD2ModelContext.js'
 import { crowdLooks } from './crowdLooks.js'
+import { useOwned } from '../useOwned.js'
 
 // Crowds wear looks once a look is imported: each look imports this module.
 crowdLookSupport.current = crowdLooks
@@ -43,10 +44,8 @@ export function useLayerResources<G extends BufferGeometry, M extends Material>(
   createGeometry: (model: MD2ModelData) => G,
   createMaterial: () => M,
 ): { geometry: G; material: M } {
-  const geometry = useMemo(() => createGeometry(model), [createGeometry, model])
-  useEffect(() => () => geometry.dispose(), [geometry])
-  const material = useMemo(() => createMaterial(), [createMaterial])
-  useEffect(() => () => material.dispose(), [material])
+  const geometry = useOwned(() => createGeometry(model), [createGeometry, model])
+  const material = useOwned(createMaterial, [createMaterial])
   return { geometry, material }
 }
 
