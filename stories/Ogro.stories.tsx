@@ -148,7 +148,8 @@ function SkinIcon({ skin }: { skin: string }) {
 }
 
 function ArmedScene(props: ArmedArgs) {
-  const { skin = 'igdosh', weapon, ...args } = useLiveArgs(props)
+  // The file's args give every story the Ogro's `url`; a player is found by its folder (`path`) instead.
+  const { skin = 'igdosh', weapon, url: _url, ...args } = useLiveArgs(props as ArmedArgs & { url?: string })
   return (
     <>
       <MD2Player path={OGRO_FOLDER} files={folderFiles} skin={skin} weapon={weapon} {...args} />

@@ -74,8 +74,7 @@ class Failsafe extends Component<{ children: ReactNode; onError: (message: strin
 /** Twelve armed ogros in two draws; a click kills the one under the pointer. */
 export const ENEMIES = Array.from({ length: 12 }, (_, i) => ({ id: i, x: ((i % 4) - 1.5) * 60, z: -120 - Math.floor(i / 4) * 60 }))
 
-function Enemies({ onKill }: { onKill: () => void }) {
-  const [dead, setDead] = useState<number[]>([])
+function Enemies({ dead, onKill }: { dead: readonly number[]; onKill: (id: number) => void }) {
   return (
     <MD2Instances url="/players/ogro/tris.MD2" skin="igdosh.pcx" limit={ENEMIES.length}>
       <MD2Quake2Lighting shadelight={0.7} />
@@ -87,9 +86,7 @@ function Enemies({ onKill }: { onKill: () => void }) {
           loop={!dead.includes(id)}
           onClick={(event) => {
             event.stopPropagation()
-            if (dead.includes(id)) return
-            setDead((killed) => [...killed, id])
-            onKill()
+            onKill(id)
           }}
         />
       ))}
@@ -99,7 +96,9 @@ function Enemies({ onKill }: { onKill: () => void }) {
 }
 
 export default function Game() {
-  const [kills, setKills] = useState(0)
+  // The dead, by id: a second click on one (even before React has drawn it dying) counts once.
+  const [dead, setDead] = useState<number[]>([])
+  const kill = (id: number) => setDead((killed) => (killed.includes(id) ? killed : [...killed, id]))
   const [problem, setProblem] = useState<string>()
   return (
     <>
@@ -116,12 +115,12 @@ export default function Game() {
         </Failsafe>
         <Failsafe onError={setProblem}>
           <Suspense fallback={null}>
-            <Enemies onKill={() => setKills((n) => n + 1)} />
+            <Enemies dead={dead} onKill={kill} />
           </Suspense>
         </Failsafe>
       </Canvas>
       <p style={{ position: 'fixed', top: 8, left: 12, color: 'white', fontFamily: 'sans-serif' }}>
-        Kills: {kills} {problem && <span style={{ color: 'salmon' }}>{problem}</span>}
+        Kills: {dead.length} {problem && <span style={{ color: 'salmon' }}>{problem}</span>}
       </p>
     </>
   )
