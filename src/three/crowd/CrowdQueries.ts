@@ -33,6 +33,7 @@ export class CrowdQueries {
   /** Instance `i` posed into the scratch mesh (made at the first query): positions only, by the body's kernels. */
   private pose(i: number): Mesh {
     const scratch = (this.scratch ??= this.makeScratch())
+    this.crowd.clock.pose(i)
     return this.posed(readCrowdPose(this.crowd.clock.poses, i, scratch.pose))
   }
 
@@ -132,6 +133,7 @@ export class CrowdQueries {
    */
   private hit(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
     const scratch = (this.scratch ??= this.makeScratch())
+    this.crowd.clock.pose(i)
     const pose = readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
     const box = this.poseBox(pose)
     localRay.copy(raycaster.ray).applyMatrix4(inverseWorld.copy(instanceWorld).invert())

@@ -6,7 +6,7 @@ import {
   type BufferGeometry,
   type InstancedMesh,
 } from 'three'
-import { CROWD_POSE_STRIDE, type CrowdClock } from '../../core/animation/CrowdClock.js'
+import type { CrowdClock } from '../../core/animation/CrowdClock.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { shadowVector } from '../../core/lighting/quake2Light.js'
 import { SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
@@ -118,7 +118,7 @@ export class InstanceRowWriter {
       const i = instances.ids[k]!
       const o = i * 16
       for (let e = 0; e < 16; e++) matrices[k * 16 + e] = t[o + e]!
-      const s = i * CROWD_POSE_STRIDE
+      const s = this.crowd.clock.pose(i)
       const a = k * INSTANCE_STRIDE
       // Each keyframe as (block, row) of the frames texture: the shader then needs no division.
       placeFrame(data, a + FRAMES, poses[s]!, frameRows)
