@@ -12,6 +12,7 @@ import { CrowdClock } from '../../src/core/animation/CrowdClock'
 import { decodeFrame } from '../../src/core/format/decodeFrame'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { ROW_HIDDEN, ROW_LOOP, ROW_POSED } from '../../src/three/crowd/instanceRows'
 import { readAsset } from '../support/assets'
 import { crowdCamera } from '../support/cameras'
 import { bytesPerCall, settled } from '../support/alloc'
@@ -178,11 +179,12 @@ describe('MD2Crowd', () => {
     small.showFrame(0, 555.25)
     small.setTransform(0, { position: new Vector3() })
     small.update(0.016)
-    expect(instanceValues(small, 'md2Frames', 0)).toEqual([2, 43, 2, 44])
+    // A posed row: the keyframes as numbers (the shader places them, block 2 row 43 here), the blend.
+    expect(instanceValues(small, 'md2Clock', 0)).toEqual([555, 556, 0.25, 1])
     small.dispose()
   })
 
-  it('draws only the instances in view, in order, each with its own pose', () => {
+  it('keeps each instance as a stored row, written when it is told something, and lists the instances in view when asked', () => {
     const crowd = new MD2Crowd(ogro, { limit: 5 })
     const xs = [-60, 0, 60, 5000, -5000]
     xs.forEach((x, i) => crowd.setTransform(i, { position: new Vector3(x, 0, 0) }))
@@ -190,18 +192,50 @@ describe('MD2Crowd', () => {
     crowd.showFrame(1, 40.5)
     crowd.play(2, 'stand')
     crowd.update(0.05, camera)
-    expect(crowd.count).toBe(3)
+    const written = () => (crowd as unknown as { rows: { storedWritten: number } }).rows.storedWritten
+    expect(written()).toBe(5)
+    // Every instance in use is drawn, its slot its index: the shader culls the ones out of view.
+    expect(crowd.count).toBe(5)
+    expect(crowd.inView).toBe(3)
     expect([0, 1, 2].map((k) => crowd.instanceAt(k))).toEqual([0, 1, 2])
-    // Keyframes as (block, row) of the frames texture, one frame per row: no division in the shader.
-    expect(instanceValues(crowd, 'md2Frames', 1)).toEqual([0, 40, 0, 41])
-    expect(instanceValues(crowd, 'md2Blend', 1)[0]).toBe(0.5)
-    // Out of view instances cost nothing: the upload covers the drawn ones only.
-    expect(crowd.instanceMatrix.updateRanges).toEqual([{ start: 0, count: 3 * 16 }])
+    // Instance 0 runs: its playhead at 0 at time 0, 10 keyframes a second round the run's 6 (40–45), looping.
+    expect(instanceValues(crowd, 'md2Clock', 0)).toEqual([0, 0, 10, 6])
+    expect(instanceValues(crowd, 'md2Range', 0)).toEqual([40, ROW_LOOP, 0, 0])
+    // A still frame: a posed row (keyframes from and to, the blend).
+    expect(instanceValues(crowd, 'md2Clock', 1)).toEqual([40, 41, 0.5, 1])
+    expect(instanceValues(crowd, 'md2Range', 1)[1]).toBe(ROW_POSED)
+    // Time passing writes nothing: the shader works the poses out.
+    crowd.update(0.05, camera)
+    expect(written()).toBe(0)
     crowd.hide(1)
     crowd.update(0.05, camera)
-    expect(crowd.count).toBe(2)
+    expect(written()).toBe(1)
+    expect(instanceValues(crowd, 'md2Range', 1)[1]).toBe(ROW_POSED | ROW_HIDDEN)
+    expect(crowd.inView).toBe(2)
     crowd.update(0.05)
-    expect(crowd.count).toBe(4)
+    expect(crowd.inView).toBe(4)
+    crowd.dispose()
+  })
+
+  it('a frame of 1,000,000 running instances writes no row, and 1,000 plays write those 1,000 alone', () => {
+    const n = 1_000_000
+    const crowd = new MD2Crowd(ogro, { limit: n })
+    const at = new Vector3()
+    for (let i = 0; i < n; i++) {
+      crowd.setTransform(i, { position: at.set((i % 1000) * 60, 0, Math.floor(i / 1000) * 60) })
+      crowd.play(i, i % 3 ? 'run' : 'stand')
+    }
+    const written = () => (crowd as unknown as { rows: { storedWritten: number } }).rows.storedWritten
+    crowd.update(1 / 60, camera)
+    expect(written()).toBe(n)
+    for (let f = 0; f < 30; f++) {
+      crowd.update(1 / 60, camera)
+      expect(written()).toBe(0)
+    }
+    for (let c = 0; c < 1000; c++) crowd.play((c * 7919) % n, 'attack', { crossfade: 0.3 })
+    crowd.update(1 / 60, camera)
+    expect(written()).toBe(1000)
+    expect(crowd.count).toBe(n)
     crowd.dispose()
   })
 

@@ -26,6 +26,23 @@ export interface CrowdEvents {
   onEnd?(i: number): void
 }
 
+/**
+ * An instance's stored row as a shader reads it (12 floats, `writeRow`): `CLOCK` where the playhead was, when
+ * (seconds from the shader's epoch), its rate (keyframes per second, 0: still) and the range's length; `RANGE`
+ * the range's first keyframe, the `ROW_…` flags, the crossfade's start and length (0: none); `FADE` the
+ * crossfade's outgoing pose (from, to, t). A row flagged `ROW_POSED` holds a pose worked out already: from,
+ * to, t, 1; 0, flags, 0, the crossfade's weight; the outgoing pose.
+ */
+export const ROW_CLOCK = 0
+export const ROW_RANGE = 4
+export const ROW_FADE = 8
+export const ROW_LOOP = 1
+export const ROW_REVERSE = 2
+export const ROW_NO_INTERPOLATION = 4
+export const ROW_POSED = 8
+/** Set by the row's owner: the instance is not drawn. */
+export const ROW_HIDDEN = 16
+
 /** Floats per instance in `poses`: from, to, t, fadeWeight, fadeFrom, fadeTo, fadeT, 0 (two vec4s for a shader). */
 export const CROWD_POSE_STRIDE = 8
 
@@ -313,26 +330,53 @@ export class CrowdClock {
     return o
   }
 
-  /** The crossfade's outgoing weight for instance `i` now. */
-  fadeWeight(i: number): number {
-    const duration = this.fadeDuration[i]!
-    if (!(duration > 0)) return 0
-    const elapsed = this.now - this.fadeStart[i]!
-    return elapsed >= duration ? 0 : fadeOutWeight(elapsed / duration)
+  /**
+   * Writes instance `i`'s stored row (`ROW_CLOCK`…) at `out[at]`, its times from `epoch` (a shader's single
+   * precision keeps them near 0); a still frame or a pose set from outside as a posed row.
+   */
+  writeRow(i: number, out: Float32Array, at: number, epoch: number): void {
+    const flags = this.flags[i]!
+    const p = this.poses
+    if (flags & (HOLDING | EXTERNAL)) {
+      const o = this.pose(i)
+      out[at] = p[o]!
+      out[at + 1] = p[o + 1]!
+      out[at + 2] = p[o + 2]!
+      out[at + 3] = 1
+      out[at + 4] = 0
+      out[at + 5] = ROW_POSED
+      out[at + 6] = 0
+      out[at + 7] = p[o + 3]!
+    } else {
+      out[at] = this.anchorPosition[i]!
+      out[at + 1] = this.anchorTime[i]! - epoch
+      out[at + 2] = this.moves(i) ? this.speed[i]! * this.fps[i]! : 0
+      out[at + 3] = this.end[i]! - this.start[i]! + 1
+      out[at + 4] = this.start[i]!
+      out[at + 5] =
+        (flags & LOOP ? ROW_LOOP : 0) | (flags & REVERSE ? ROW_REVERSE : 0) | (flags & NO_INTERPOLATION ? ROW_NO_INTERPOLATION : 0)
+      out[at + 6] = this.fadeStart[i]! - epoch
+      out[at + 7] = this.fadeDuration[i]!
+    }
+    const o = i * CROWD_POSE_STRIDE
+    out[at + 8] = p[o + 4]!
+    out[at + 9] = p[o + 5]!
+    out[at + 10] = p[o + 6]!
+    out[at + 11] = 0
   }
 
-  /** Whether instance `i` shows a still frame (`showFrame`); its frame is then `heldFrame(i)`. */
-  isStill(i: number): boolean {
-    return (this.flags[i]! & HOLDING) !== 0
+  /**
+   * Places the playheads of the looping instances of `0 … count − 1` that move anew, now, where they are:
+   * before a shader's epoch moves on to now, so that their times stay near it. Once in many minutes.
+   */
+  rebase(count: number): void {
+    for (let i = 0; i < count; i++) if (this.flags[i]! & LOOP && this.moves(i)) this.freeze(i)
+    this.changeAll(count)
   }
 
-  /** Whether instance `i`'s pose was set from outside (`setPose`): it is then `poses`' slot as given. */
-  isPosedOutside(i: number): boolean {
-    return (this.flags[i]! & EXTERNAL) !== 0
-  }
-
-  heldFrame(i: number): number {
-    return this.held[i]!
+  /** Marks instance `i`'s row changed (its placement or visibility, told its owner). */
+  touch(i: number): void {
+    this.markChanged(i)
   }
 
   /** Clears the list of instances whose rows changed (`changed[0 … changedCount − 1]`), once they are written. */
