@@ -41,15 +41,16 @@ export function runCrowdCpuBench(options: { rounds: number; frames: number }): T
         crowd.update(1 / 60, camera)
       }
       times.push((now() - start) / options.frames)
-      drawn = crowd.count
+      // Listed when asked (the shader culls): outside the timing.
+      drawn = crowd.inView
     }
     rows.push([label, String(drawn), fmt(median(times), 2)])
   }
   crowd.dispose()
   return {
     title: 'Crowd update, CPU: 10,000 Ogros in one MD2Crowd',
-    note: `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per MD2Crowd.update (animation, per-instance culling, attribute writes), median of ${options.rounds} rounds × ${options.frames} frames; three's render call not included.`,
-    head: ['camera', 'instances drawn', 'ms per frame'],
+    note: `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per MD2Crowd.update (the clock, the view's planes, the rows of the instances told something: a tenth of a frame's worth crossfade each frame), median of ${options.rounds} rounds × ${options.frames} frames; three's render call not included.`,
+    head: ['camera', 'instances in view', 'ms per frame'],
     rows,
     footer: [`Goal: under 2 ms for 10,000 instances → ${Number(rows[0]![2]) < 2 ? 'met' : 'MISSED'} (${rows[0]![2]} ms with all in view).`],
   }
@@ -87,7 +88,7 @@ export function runCrowdScaleBench(options: { sizes: readonly number[]; frames: 
         crowd.update(1 / 60, camera)
         times.push(now() - start)
       }
-      if (changes === 0) cells.push(String(crowd.count))
+      if (changes === 0) cells.push(String(crowd.inView))
       cells.push(fmt(median(times), 3))
     }
     crowd.dispose()
@@ -98,7 +99,7 @@ export function runCrowdScaleBench(options: { sizes: readonly number[]; frames: 
   return {
     title: 'Crowd update by size, CPU: every Ogro running and in view',
     note: `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per MD2Crowd.update, median of each frame; "1,000 changes": 1,000 instances start a crossfade into another animation before that update (the play calls not timed).`,
-    head: ['instances', 'drawn', 'ms per update', 'ms, 1,000 changes'],
+    head: ['instances', 'in view', 'ms per update', 'ms, 1,000 changes'],
     rows,
     footer: [`Goal: ≤ 1 ms at 100,000 and 1,000,000, ≤ 1.5 ms with 1,000 changes → ${met ? 'met' : 'MISSED'}.`],
   }
