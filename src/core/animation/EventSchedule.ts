@@ -17,10 +17,6 @@ export class EventSchedule {
     this.times = new Float64Array(capacity)
   }
 
-  has(slot: number): boolean {
-    return this.place[slot]! >= 0
-  }
-
   /** The earliest time scheduled (call only when `size > 0`). */
   nextTime(): number {
     return this.times[this.heap[0]!]!
