@@ -18,6 +18,7 @@ import { crowdCamera } from '../support/cameras'
 import { bytesPerCall, settled } from '../support/alloc'
 import { expectMD2Error } from '../support/errors'
 import { manyFrameModel } from '../support/many-frames'
+import { SteppedCrowdClock } from '../support/steppedCrowdClock'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2').slice(), { name: 'soldier/body.md2' })
@@ -214,6 +215,35 @@ describe('MD2Crowd', () => {
     expect(crowd.inView).toBe(2)
     crowd.update(0.05)
     expect(crowd.inView).toBe(4)
+    crowd.dispose()
+  })
+
+  it("moves its rows' epoch on after 256 s, placing the looping playheads anew: the same poses, times kept near 0", () => {
+    const crowd = new MD2Crowd(ogro, { limit: 3 })
+    const stepped = new SteppedCrowdClock(3, ogro.header.numFrames)
+    for (let i = 0; i < 3; i++) crowd.setTransform(i, { position: new Vector3(i * 60, 0, 0) })
+    const run = ogro.animations.find((a) => a.name === 'run')!
+    crowd.play(0, 'run')
+    stepped.play(0, run)
+    crowd.play(1, 'run', { loop: false })
+    stepped.play(1, run, { loop: false })
+    crowd.showFrame(2, 12.5)
+    stepped.showFrame(2, 12.5)
+    const written = () => (crowd as unknown as { rows: { storedWritten: number } }).rows.storedWritten
+    const rebased: number[] = []
+    // 300 s in steps of 1/64 s: past the epoch's 256 s once.
+    for (let f = 0; f < 300 * 64; f++) {
+      crowd.update(1 / 64)
+      stepped.advance(1 / 64, 3)
+      if (written() > 0 && f > 0) rebased.push(f)
+    }
+    expect(rebased).toEqual([256 * 64])
+    // The looping instance's row was placed anew at the new epoch: its time counts from near 0 again.
+    expect(Math.abs(instanceValues(crowd, 'md2Clock', 0)[1]!)).toBeLessThan(1)
+    for (let i = 0; i < 3; i++) {
+      const o = crowd.clock.pose(i)
+      expect([...crowd.clock.poses.subarray(o, o + 3)]).toEqual([...stepped.poses.subarray(i * 8, i * 8 + 3)])
+    }
     crowd.dispose()
   })
 
