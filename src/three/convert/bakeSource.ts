@@ -59,6 +59,11 @@ export function collectParts(scene: Object3D, names: readonly string[] | undefin
   return parts
 }
 
+/** Component `k` of item `index` (three r159, the oldest supported, has no `getComponent`). */
+function component(attribute: Pick<BufferAttribute, 'getX' | 'getY' | 'getZ' | 'getW'>, index: number, k: number): number {
+  return k === 0 ? attribute.getX(index) : k === 1 ? attribute.getY(index) : k === 2 ? attribute.getZ(index) : attribute.getW(index)
+}
+
 /** A skinned vertex's joints (those with weight) must be bones of its skeleton. */
 function checkJoints(mesh: SkinnedMesh, v: number): void {
   const joints = mesh.geometry.getAttribute('skinIndex')
@@ -69,10 +74,10 @@ function checkJoints(mesh: SkinnedMesh, v: number): void {
       section: 'skin',
     })
   for (let k = 0; k < Math.min(joints.itemSize, weights.itemSize); k++) {
-    const weight = weights.getComponent(v, k)
+    const weight = component(weights, v, k)
     if (!Number.isFinite(weight))
       throw new MD2Error('BAD_VALUE', `mesh ${label(mesh)} vertex ${v}: skin weight ${k} is ${weight}`, { section: 'skin' })
-    const joint = joints.getComponent(v, k)
+    const joint = component(joints, v, k)
     if (weight !== 0 && !bones[joint])
       throw new MD2Error(
         'BAD_INDEX',
@@ -193,7 +198,7 @@ export function simplifierAttributes(source: BakeSource): { attributes: Float32A
       else normal.set(0, 0, 0)
       attributes.set([normal.x || 0, normal.y || 0, normal.z || 0, uvs ? uvs.getX(v) : 0, uvs ? uvs.getY(v) : 0], at * 5)
       let key = String(p)
-      for (const attribute of identity) for (let k = 0; k < attribute.itemSize; k++) key += ` ${attribute.getComponent(v, k)}`
+      for (const attribute of identity) for (let k = 0; k < attribute.itemSize; k++) key += ` ${component(attribute, v, k)}`
       const found = first.get(key)
       if (found === undefined) first.set(key, at)
       same[at] = found ?? at
