@@ -35,3 +35,9 @@ export function caughtMD2Error(run: () => unknown): MD2Error {
   }
   throw new Error('expected an MD2Error')
 }
+
+/** The code and message of the `MD2Error` `run` throws, as a plain object for `toEqual`. */
+export function thrown(run: () => unknown): { code: string; message: string } {
+  const { code, message } = caughtMD2Error(run)
+  return { code, message }
+}

@@ -19,23 +19,13 @@ import {
   type Object3D,
 } from 'three'
 import { describe, expect, it } from 'vitest'
-import { isMD2Error } from '../../src/core/MD2Error'
+import { thrown } from '../support/errors'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { packGLB, readGLB } from '../../src/core/gltf/glb'
 import { writeMD2 } from '../../src/core/format/writeMD2'
 import { bakeMD2, type BakeMD2Options } from '../../src/three/convert/bakeMD2'
 import { buildRig, exportRig } from '../../stories/support/rig'
 import { loadGLB } from '../support/skinnedReference'
-
-function thrown(run: () => unknown): { code: string; message: string } {
-  try {
-    run()
-  } catch (error) {
-    if (isMD2Error(error)) return { code: error.code, message: error.message }
-    throw error
-  }
-  throw new Error('nothing thrown')
-}
 
 function triangle(name: string, positions = [0, 0, 0, 1, 0, 0, 0, 1, 0]): Mesh {
   const geometry = new BufferGeometry().setAttribute('position', new Float32BufferAttribute(positions, 3))

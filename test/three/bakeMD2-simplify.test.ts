@@ -5,7 +5,7 @@
  * kept, the shape kept; and the same character as Mixamo's one-clip downloads baked into one model.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { isMD2Error } from '../../src/core/MD2Error'
+import { thrown } from '../support/errors'
 import { ENGINE_LIMITS } from '../../src/core/format/spec'
 import { decodeFrame } from '../../src/core/format/decodeFrame'
 import { parseMD2 } from '../../src/core/format/parseMD2'
@@ -16,16 +16,6 @@ import { loadSimplifier } from '../../src/three/convert/loadSimplifier'
 import { MIXAMO_CLIP, buildCharacter } from '../../stories/support/character'
 import { RIG_TEXTURE, exportRig } from '../../stories/support/rig'
 import { halfStep, loadGLB, threePose } from '../support/skinnedReference'
-
-function thrown(run: () => unknown): { code: string; message: string } {
-  try {
-    run()
-  } catch (error) {
-    if (isMD2Error(error)) return { code: error.code, message: error.message }
-    throw error
-  }
-  throw new Error('nothing thrown')
-}
 
 /** Frame f's vertices, one per MD2 vertex in its order, in three.js axes (MD2 x, y, z are three's Z, X, Y). */
 function vertices(model: MD2ModelData, f: number): Float32Array {

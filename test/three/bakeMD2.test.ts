@@ -15,22 +15,12 @@ import {
   type Object3D,
 } from 'three'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { isMD2Error } from '../../src/core/MD2Error'
+import { thrown } from '../support/errors'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { writeMD2 } from '../../src/core/format/writeMD2'
 import { bakeMD2 } from '../../src/three/convert/bakeMD2'
 import { buildRig, exportRig } from '../../stories/support/rig'
 import { drawnFrame, halfStep, loadGLB, threePose, worstNearest } from '../support/skinnedReference'
-
-function thrown(run: () => unknown): { code: string; message: string } {
-  try {
-    run()
-  } catch (error) {
-    if (isMD2Error(error)) return { code: error.code, message: error.message }
-    throw error
-  }
-  throw new Error('nothing thrown')
-}
 
 let glb: Uint8Array
 
