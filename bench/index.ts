@@ -28,7 +28,7 @@ import { runAgainstBench } from './against'
 import { runAnimateCpuBench } from './animate-cpu'
 import { runArchiveBench } from './archive'
 import { runConvertBench } from './convert'
-import { runCrowdCpuBench } from './crowd-cpu'
+import { runCrowdCpuBench, runCrowdScaleBench } from './crowd-cpu'
 import { runInstanceEventsBench } from './instance-events'
 import { runAttachmentsBench } from './attachments'
 import { runPoseBoundsBench } from './pose-bounds'
@@ -140,6 +140,13 @@ async function main(): Promise<void> {
     const table = runCrowdCpuBench(quick ? { rounds: 3, frames: 30 } : { rounds: 7, frames: 60 })
     printTable(table)
     tables.push(table)
+    console.log('\n[crowd] MD2Crowd.update from 1,000 to 1,000,000 instances')
+    const scale = runCrowdScaleBench({
+      sizes: quick ? [1000, 100_000, 1_000_000] : [1000, 10_000, 100_000, 1_000_000],
+      frames: quick ? 20 : 60,
+    })
+    printTable(scale)
+    tables.push(scale)
   }
   if (sections.has('events')) {
     console.log("\n[events] a pointer moving over 1,000 instances: per-instance handlers vs the crowd's")

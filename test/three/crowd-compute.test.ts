@@ -90,7 +90,7 @@ describeWebGPU('MD2Crowd decode: "compute"', () => {
     ).renderer.computed.built.rows
     expect(rows.updateRanges).toEqual([{ start: 0, count: 7 * INSTANCE_STRIDE }])
     // The pass reads the very rows the vertex attributes hold.
-    expect(rows.array).toBe((crowd.geometry.getAttribute('md2Frames') as unknown as { data: { array: Float32Array } }).data.array)
+    expect(rows.array).toBe((crowd.geometry.getAttribute('md2Clock') as unknown as { data: { array: Float32Array } }).data.array)
     crowd.dispose()
   })
 

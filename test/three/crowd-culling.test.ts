@@ -82,7 +82,7 @@ describe('MD2Crowd culling', () => {
     crowdWorld.decompose(crowd.position, crowd.quaternion, crowd.scale)
     for (let i = 0; i < 400; i++) crowd.setTransform(i, placeOf(i))
     crowd.update(0, camera)
-    const drawn = Array.from({ length: crowd.count }, (_, k) => crowd.instanceAt(k))
+    const drawn = Array.from({ length: crowd.inView }, (_, k) => crowd.instanceAt(k))
     const frustum = threeFrustum(camera)
     const seen: number[] = []
     for (let i = 0; i < 400; i++) {

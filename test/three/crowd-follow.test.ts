@@ -155,7 +155,7 @@ describe('a synced follower crowd', () => {
     leader.update(0)
     expect(weapon.count).toBe(KNIGHT_POSES.length)
     // Read by component, whatever the attribute's layout (plain or interleaved).
-    const frames = weapon.geometry.getAttribute('md2Frames')
+    const frames = weapon.geometry.getAttribute('md2Clock')
     let clamped = 0
     for (let i = 0; i < KNIGHT_POSES.length; i++) {
       const cpu = await cpuChild(
@@ -166,11 +166,11 @@ describe('a synced follower crowd', () => {
       )
       // The vertices the CPU path writes for the weapon, bit for bit.
       expect(positionsOf(weapon, i)).toEqual(cpu.positions)
-      // What reaches the GPU: the clamped keyframes (block 0, row = frame) in the instance's slot.
+      // What reaches the GPU: the clamped keyframes (a posed row: from, to) in the instance's slot.
       const k = slotOf(weapon, i)
       const p = weapon.clock.poses
-      expect([frames.getY(k), frames.getW(k)]).toEqual([p[i * CROWD_POSE_STRIDE], p[i * CROWD_POSE_STRIDE + 1]])
-      expect(Math.max(frames.getY(k), frames.getW(k))).toBeLessThanOrEqual(knightWeapon.header.numFrames - 1)
+      expect([frames.getX(k), frames.getY(k)]).toEqual([p[i * CROWD_POSE_STRIDE], p[i * CROWD_POSE_STRIDE + 1]])
+      expect(Math.max(frames.getX(k), frames.getY(k))).toBeLessThanOrEqual(knightWeapon.header.numFrames - 1)
       if (KNIGHT_POSES[i]!.to > 172 || KNIGHT_POSES[i]!.fadeFrom > 172) clamped++
       // Placed exactly as its body instance (the leader's transform, the leader's slot).
       expect(weapon.instanceAt(k)).toBe(leader.instanceAt(k))

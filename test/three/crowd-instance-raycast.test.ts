@@ -193,7 +193,7 @@ describe("an instance's own raycast", () => {
     away.lookAt(0, 0, 400)
     away.updateMatrixWorld()
     crowd.update(0, away)
-    expect(crowd.count).toBe(0)
+    expect(crowd.inView).toBe(0)
     expect(raycaster.intersectObject(a)).toEqual([])
     // Slot 3 was never placed.
     const unplaced = new Object3D()

@@ -32,7 +32,7 @@ function layerRow(layer: CrowdLayer, k: number): { matrix: number[]; data: numbe
 }
 
 function crowdRow(crowd: MD2Crowd, k: number): { matrix: number[]; data: number[] } {
-  const data = (crowd.geometry.getAttribute('md2Frames') as unknown as { data: { array: Float32Array } }).data.array
+  const data = (crowd.geometry.getAttribute('md2Clock') as unknown as { data: { array: Float32Array } }).data.array
   return {
     matrix: [...(crowd.instanceMatrix.array as Float32Array).slice(k * 16, k * 16 + 16)],
     data: [...data.slice(k * INSTANCE_STRIDE, (k + 1) * INSTANCE_STRIDE)],

@@ -8,15 +8,17 @@ import fc from 'fast-check'
 import { Box3, Matrix4, Quaternion, Raycaster, Vector2, Vector3 } from 'three'
 import { describe, expect, it } from 'vitest'
 import { KeyframeClock } from '../../src/core/animation/KeyframeClock'
-import { CROWD_POSE_STRIDE, CrowdClock } from '../../src/core/animation/CrowdClock'
+import { CrowdClock } from '../../src/core/animation/CrowdClock'
 import { decodeFrame } from '../../src/core/format/decodeFrame'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { ROW_HIDDEN, ROW_LOOP, ROW_POSED } from '../../src/three/crowd/instanceRows'
 import { readAsset } from '../support/assets'
 import { crowdCamera } from '../support/cameras'
 import { bytesPerCall, settled } from '../support/alloc'
 import { expectMD2Error } from '../support/errors'
 import { manyFrameModel } from '../support/many-frames'
+import { SteppedCrowdClock } from '../support/steppedCrowdClock'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
 const soldier = parseMD2(readAsset('ufoai/soldier-male/body.md2').slice(), { name: 'soldier/body.md2' })
@@ -38,7 +40,9 @@ describe('CrowdAnimation', () => {
         speed: fc.constantFrom(0.5, 1, 2),
         crossfade: fc.constantFrom(0, 0.2, 1),
       }),
-      fc.record({ kind: fc.constant('advance' as const), seconds: fc.double({ min: 0, max: 3, noNaN: true }) }),
+      // Steps of 1/64 s: the crowd's clock multiplies the time since a play by the rate where KeyframeClock
+      // adds each step's share, and on these the two sums are exact, so keyframe boundaries fall alike.
+      fc.record({ kind: fc.constant('advance' as const), seconds: fc.integer({ min: 0, max: 192 }).map((k) => k / 64) }),
       fc.record({ kind: fc.constant('still' as const), frame: fc.double({ min: -2, max: frames + 2, noNaN: true }) }),
       fc.record({ kind: fc.constant('pause' as const) }),
       fc.record({ kind: fc.constant('resume' as const) }),
@@ -79,9 +83,11 @@ describe('CrowdAnimation', () => {
             player.resume()
             crowd.resume(i)
           }
-          const p = crowd.poses.subarray(i * CROWD_POSE_STRIDE)
+          const p = crowd.poses.subarray(crowd.pose(i))
           const want = player.pose
-          expect([p[0], p[1], p[2], p[3]]).toEqual([want.from, want.to, want.t, want.fadeWeight])
+          expect([p[0], p[1], p[2]]).toEqual([want.from, want.to, want.t])
+          // The crossfade's weight from the time since it began, not a sum of steps: equal to rounding.
+          expect(p[3]).toBeCloseTo(want.fadeWeight, 12)
           if (want.fadeWeight > 0) expect([p[4], p[5], p[6]]).toEqual([want.fadeFrom, want.fadeTo, want.fadeT])
         }
       }),
@@ -174,11 +180,12 @@ describe('MD2Crowd', () => {
     small.showFrame(0, 555.25)
     small.setTransform(0, { position: new Vector3() })
     small.update(0.016)
-    expect(instanceValues(small, 'md2Frames', 0)).toEqual([2, 43, 2, 44])
+    // A posed row: the keyframes as numbers (the shader places them, block 2 row 43 here), the blend.
+    expect(instanceValues(small, 'md2Clock', 0)).toEqual([555, 556, 0.25, 1])
     small.dispose()
   })
 
-  it('draws only the instances in view, in order, each with its own pose', () => {
+  it('keeps each instance as a stored row, written when it is told something, and lists the instances in view when asked', () => {
     const crowd = new MD2Crowd(ogro, { limit: 5 })
     const xs = [-60, 0, 60, 5000, -5000]
     xs.forEach((x, i) => crowd.setTransform(i, { position: new Vector3(x, 0, 0) }))
@@ -186,18 +193,79 @@ describe('MD2Crowd', () => {
     crowd.showFrame(1, 40.5)
     crowd.play(2, 'stand')
     crowd.update(0.05, camera)
-    expect(crowd.count).toBe(3)
+    const written = () => (crowd as unknown as { rows: { storedWritten: number } }).rows.storedWritten
+    expect(written()).toBe(5)
+    // Every instance in use is drawn, its slot its index: the shader culls the ones out of view.
+    expect(crowd.count).toBe(5)
+    expect(crowd.inView).toBe(3)
     expect([0, 1, 2].map((k) => crowd.instanceAt(k))).toEqual([0, 1, 2])
-    // Keyframes as (block, row) of the frames texture, one frame per row: no division in the shader.
-    expect(instanceValues(crowd, 'md2Frames', 1)).toEqual([0, 40, 0, 41])
-    expect(instanceValues(crowd, 'md2Blend', 1)[0]).toBe(0.5)
-    // Out of view instances cost nothing: the upload covers the drawn ones only.
-    expect(crowd.instanceMatrix.updateRanges).toEqual([{ start: 0, count: 3 * 16 }])
+    // Instance 0 runs: its playhead at 0 at time 0, 10 keyframes a second round the run's 6 (40–45), looping.
+    expect(instanceValues(crowd, 'md2Clock', 0)).toEqual([0, 0, 10, 6])
+    expect(instanceValues(crowd, 'md2Range', 0)).toEqual([40, ROW_LOOP, 0, 0])
+    // A still frame: a posed row (keyframes from and to, the blend).
+    expect(instanceValues(crowd, 'md2Clock', 1)).toEqual([40, 41, 0.5, 1])
+    expect(instanceValues(crowd, 'md2Range', 1)[1]).toBe(ROW_POSED)
+    // Time passing writes nothing: the shader works the poses out.
+    crowd.update(0.05, camera)
+    expect(written()).toBe(0)
     crowd.hide(1)
     crowd.update(0.05, camera)
-    expect(crowd.count).toBe(2)
+    expect(written()).toBe(1)
+    expect(instanceValues(crowd, 'md2Range', 1)[1]).toBe(ROW_POSED | ROW_HIDDEN)
+    expect(crowd.inView).toBe(2)
     crowd.update(0.05)
-    expect(crowd.count).toBe(4)
+    expect(crowd.inView).toBe(4)
+    crowd.dispose()
+  })
+
+  it("moves its rows' epoch on after 256 s, placing the looping playheads anew: the same poses, times kept near 0", () => {
+    const crowd = new MD2Crowd(ogro, { limit: 3 })
+    const stepped = new SteppedCrowdClock(3, ogro.header.numFrames)
+    for (let i = 0; i < 3; i++) crowd.setTransform(i, { position: new Vector3(i * 60, 0, 0) })
+    const run = ogro.animations.find((a) => a.name === 'run')!
+    crowd.play(0, 'run')
+    stepped.play(0, run)
+    crowd.play(1, 'run', { loop: false })
+    stepped.play(1, run, { loop: false })
+    crowd.showFrame(2, 12.5)
+    stepped.showFrame(2, 12.5)
+    const written = () => (crowd as unknown as { rows: { storedWritten: number } }).rows.storedWritten
+    const rebased: number[] = []
+    // 300 s in steps of 1/64 s: past the epoch's 256 s once.
+    for (let f = 0; f < 300 * 64; f++) {
+      crowd.update(1 / 64)
+      stepped.advance(1 / 64, 3)
+      if (written() > 0 && f > 0) rebased.push(f)
+    }
+    expect(rebased).toEqual([256 * 64])
+    // The looping instance's row was placed anew at the new epoch: its time counts from near 0 again.
+    expect(Math.abs(instanceValues(crowd, 'md2Clock', 0)[1]!)).toBeLessThan(1)
+    for (let i = 0; i < 3; i++) {
+      const o = crowd.clock.pose(i)
+      expect([...crowd.clock.poses.subarray(o, o + 3)]).toEqual([...stepped.poses.subarray(i * 8, i * 8 + 3)])
+    }
+    crowd.dispose()
+  })
+
+  it('a frame of 1,000,000 running instances writes no row, and 1,000 plays write those 1,000 alone', () => {
+    const n = 1_000_000
+    const crowd = new MD2Crowd(ogro, { limit: n })
+    const at = new Vector3()
+    for (let i = 0; i < n; i++) {
+      crowd.setTransform(i, { position: at.set((i % 1000) * 60, 0, Math.floor(i / 1000) * 60) })
+      crowd.play(i, i % 3 ? 'run' : 'stand')
+    }
+    const written = () => (crowd as unknown as { rows: { storedWritten: number } }).rows.storedWritten
+    crowd.update(1 / 60, camera)
+    expect(written()).toBe(n)
+    for (let f = 0; f < 30; f++) {
+      crowd.update(1 / 60, camera)
+      expect(written()).toBe(0)
+    }
+    for (let c = 0; c < 1000; c++) crowd.play((c * 7919) % n, 'attack', { crossfade: 0.3 })
+    crowd.update(1 / 60, camera)
+    expect(written()).toBe(1000)
+    expect(crowd.count).toBe(n)
     crowd.dispose()
   })
 

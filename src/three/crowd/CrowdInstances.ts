@@ -71,16 +71,42 @@ export class CrowdInstances {
     this.use(i)
   }
 
+  /** The view the list is of: culled by `planes` (or not), at most `limit`; the list is made again when asked. */
+  private view = { cull: false, limit: 0, stale: false }
+
+  /**
+   * Takes `camera`'s view (of a crowd placed by `world`; none: no culling), listing at most `limit`: returns
+   * its planes in the crowd's space. The list (`listed`) is made from it when asked.
+   */
+  viewFrom(camera: Camera | undefined, world: Matrix4, limit: number): Float32Array | undefined {
+    const view = this.view
+    view.cull = camera !== undefined
+    view.limit = limit
+    view.stale = true
+    if (!camera) return undefined
+    camera.updateMatrixWorld()
+    return writeFrustumPlanes(this.planes, camera, world)
+  }
+
+  /** The instances listed drawn in the last view taken (`ids[0 … drawn − 1]`), listed now if not yet: returns how many. */
+  listed(): number {
+    if (this.view.stale) this.collect()
+    return this.drawn
+  }
+
   /**
    * Lists the instances in use, not hidden and, given a camera, whose spheres are in its view (of a crowd
    * placed by `world`), at most `limit`: returns how many.
    */
   collectInView(camera: Camera | undefined, world: Matrix4, limit: number): number {
-    let planes: Float32Array | undefined
-    if (camera) {
-      camera.updateMatrixWorld()
-      planes = writeFrustumPlanes(this.planes, camera, world)
-    }
+    this.viewFrom(camera, world, limit)
+    return this.collect()
+  }
+
+  private collect(): number {
+    this.view.stale = false
+    const planes = this.view.cull ? this.planes : undefined
+    const limit = this.view.limit
     const t = this.transforms
     const c = this.sphere.center
     let drawn = 0

@@ -152,7 +152,12 @@ export class CrowdLink {
     const following = this.following
     if (!leader || !following) return
     const { clock, instances, model } = this.crowd
-    if (following.sync) copyClampedCrowdPose(clock.poses, leader.clock.poses, i, model, following.pose)
+    leader.clock.pose(i)
+    // Shown as a pose from outside: the follower's own clock then leaves it as copied.
+    if (following.sync) {
+      writeCrowdPose(clock.poses, i, clampPoseFrames(readCrowdPose(leader.clock.poses, i, following.pose), model))
+      clock.posedOutside(i)
+    }
     placeOnTag(instances.transforms, leader.instances.transforms, leader.clock.poses, i, following)
   }
 }
@@ -194,14 +199,6 @@ function resolveFollowing(leaderModel: MD2ModelData, leaderTags: MD2Tags | undef
     transform: new Float32Array(12),
     matrix: new Matrix4(),
   }
-}
-
-/**
- * Copies instance `i`'s pose from `source` into `target` (crowd pose arrays), clamping frames to
- * `model`'s as `<MD2Model sync>` does (`clampPoseFrames`), through `scratch`.
- */
-function copyClampedCrowdPose(target: Float64Array, source: Float64Array, i: number, model: MD2ModelData, scratch: MD2Pose): void {
-  writeCrowdPose(target, i, clampPoseFrames(readCrowdPose(source, i, scratch), model))
 }
 
 /**

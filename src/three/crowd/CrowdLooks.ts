@@ -73,12 +73,12 @@ export class CrowdLooks {
     // Shadows first: three draws translucent meshes at one depth in the order they were made.
     this.shadow = new CrowdLayer(
       frames.geometry,
-      drawWithGpuFrames(createMD2ShadowMaterial(), frames, { shadow: true, webgpu }),
+      drawWithGpuFrames(createMD2ShadowMaterial(), frames, { shadow: true, webgpu, state: renderer.state }),
       `${name} shadow`,
     )
     this.shell = new CrowdLayer(
       frames.geometry,
-      drawWithGpuFrames(createMD2ShellMaterial(), frames, { shell: true, instanceColor: true, webgpu }),
+      drawWithGpuFrames(createMD2ShellMaterial(), frames, { shell: true, instanceColor: true, webgpu, state: renderer.state }),
       `${name} shell`,
     )
     if (options.shell !== undefined && this.writeShell(0, options.shell)) {

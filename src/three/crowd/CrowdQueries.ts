@@ -33,6 +33,7 @@ export class CrowdQueries {
   /** Instance `i` posed into the scratch mesh (made at the first query): positions only, by the body's kernels. */
   private pose(i: number): Mesh {
     const scratch = (this.scratch ??= this.makeScratch())
+    this.crowd.clock.pose(i)
     return this.posed(readCrowdPose(this.crowd.clock.poses, i, scratch.pose))
   }
 
@@ -82,7 +83,9 @@ export class CrowdQueries {
     const { instances } = this.crowd
     const hitObjects = owners.hitObjects
     const owned = hitObjects.length > 0
-    for (let k = 0; k < this.crowd.mesh.count; k++) {
+    // The instances in view (listed when asked, where the crowd draws from stored rows); none where nothing is drawn.
+    const drawn = this.crowd.mesh.count === 0 ? 0 : instances.listed()
+    for (let k = 0; k < drawn; k++) {
       const i = instances.ids[k]!
       if (owned && hitObjects[i] !== undefined) continue
       if (this.nearRay(i, raycaster)) this.hit(i, raycaster, intersects, this.crowd.mesh)
@@ -113,7 +116,7 @@ export class CrowdQueries {
     if (!this.nearRay(i, raycaster)) return
     const ids = instances.ids
     let k = 0
-    const drawn = this.crowd.mesh.count
+    const drawn = this.crowd.mesh.count === 0 ? 0 : instances.listed()
     while (k < drawn && ids[k] !== i) k++
     if (k < drawn) this.hit(i, raycaster, intersects, object)
   }
@@ -132,6 +135,7 @@ export class CrowdQueries {
    */
   private hit(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
     const scratch = (this.scratch ??= this.makeScratch())
+    this.crowd.clock.pose(i)
     const pose = readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
     const box = this.poseBox(pose)
     localRay.copy(raycaster.ray).applyMatrix4(inverseWorld.copy(instanceWorld).invert())

@@ -4,6 +4,7 @@ import { warnOnce } from '../../core/warnOnce.js'
 import { WEBGPU_IMPORT } from '../materials/webgpuMaterials.js'
 import { gpuDecodeInputs, type MD2GpuFrames } from './gpuFrames.js'
 import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
+import { CrowdShaderState } from './CrowdShaderState.js'
 import { webgpuSupport, type CrowdComputePass, type CrowdWebGPUSupport } from './webgpuSupport.js'
 
 /** Instance matrices three's WebGL2 backend keeps in a uniform buffer of WebGL2's least size (16 KB). */
@@ -40,6 +41,8 @@ export class CrowdRenderer {
   readonly decode: 'vertex' | 'compute'
   /** The crowd's WebGPU side (`webgpuSupport`), if loaded. */
   readonly webgpu: CrowdWebGPUSupport | undefined
+  /** The crowd's uniforms, shared by its materials (its time, the view it culls against). */
+  readonly state: CrowdShaderState
   /** The compute pass (`decode: "compute"`, with the WebGPU side), in use once real WebGPU draws the crowd. */
   readonly computed: CrowdComputePass | undefined
 
@@ -61,6 +64,9 @@ export class CrowdRenderer {
         `MD2Crowd (${this.name}): decode ${JSON.stringify(crowd.decode)} is not "vertex" or "compute"; using "vertex"`,
       )
     this.webgpu = webgpuSupport()
+    this.state = new CrowdShaderState(crowd.frames.rows)
+    const sphere = crowd.frames.geometry.boundingSphere!
+    this.state.uniforms.md2Sphere.value.set(sphere.center.x, sphere.center.y, sphere.center.z, sphere.radius)
     const inputs = gpuDecodeInputs(crowd.frames)
     this.computed =
       this.decode === 'compute'

@@ -24,6 +24,7 @@ import { crowdParts, type CrowdParts } from './crowdParts.js'
 import { CrowdLooks, type CrowdLighting, type CrowdShell } from './CrowdLooks.js'
 import { CrowdQueries } from './CrowdQueries.js'
 import { CrowdRenderer } from './CrowdRenderer.js'
+import { crowdShaderStates } from './CrowdShaderState.js'
 import { acquireMD2GpuFrames, createCrowdMaterials, releaseMD2GpuFrames, type MD2GpuFrames } from './gpuFrames.js'
 import { INSTANCE_STRIDE, InstanceRowWriter, attachInstanceData } from './instanceRows.js'
 import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
@@ -78,6 +79,8 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   private readonly rows: InstanceRowWriter
   private readonly queries: CrowdQueries
   private released = false
+  /** Lit as Quake II lit it (`lighting: "quake2"`). */
+  private readonly quake2: boolean
 
   constructor(model: MD2ModelData, options: MD2CrowdOptions) {
     const limit = options.limit
@@ -94,6 +97,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.customDistanceMaterial = materials.distance
     this.model = model
     this.frames = frames
+    this.quake2 = options.lighting === 'quake2'
     this.capacity = limit
     this.decode = renderer.decode
     const clock = (this.clock = new CrowdClock(limit, model.header.numFrames))
@@ -110,7 +114,9 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
       this.drawnBy(drawing)
       renderer.computed?.run(drawing, this.count)
     }
+    crowdShaderStates.set(this, renderer.state)
     for (const layer of [looks.shadow, looks.shell]) {
+      crowdShaderStates.set(layer, renderer.state)
       layer.onBeforeRender = (drawing) => this.drawnBy(drawing)
       this.add(layer)
     }
@@ -180,13 +186,17 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
   /** Places instance `i` by a matrix (relative to the crowd). */
   setMatrix(i: number, matrix: Readonly<Matrix4>): void {
     this.instances.checkIndex(i)
-    if (!this.parts.link?.ledBy('setMatrix', 'place')) this.instances.place(i, matrix.elements)
+    if (this.parts.link?.ledBy('setMatrix', 'place')) return
+    this.instances.place(i, matrix.elements)
+    this.clock.touch(i)
   }
 
   /** Stops drawing instance `i` until it is placed again. */
   hide(i: number): void {
     this.instances.checkIndex(i)
-    if (!this.parts.link?.ledBy('hide', 'place')) this.instances.hidden[i] = 1
+    if (this.parts.link?.ledBy('hide', 'place')) return
+    this.instances.hidden[i] = 1
+    this.clock.touch(i)
   }
 
   /** Plays an animation of the model (by name, index or range) on instance `i`, as `MD2AnimationController.play`. */
@@ -240,9 +250,41 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.clock.advance(seconds, this.instances.size)
     this.looks.advance(seconds)
     this.updateMatrixWorld()
-    this.instances.collectInView(camera, this.matrixWorld, this.renderer.drawLimit)
-    this.rows.write()
+    const planes = this.instances.viewFrom(camera, this.matrixWorld, this.renderer.drawLimit)
+    if (this.storesRows()) this.rows.writeStored(planes)
+    else {
+      this.instances.listed()
+      this.rows.write()
+    }
     link?.updateFollowers(seconds)
+  }
+
+  /**
+   * Whether the crowd is drawn from its stored rows (the shader works out the poses and culls; `update` writes
+   * only the rows of instances told something): unless it leads or follows, wears shells or shadows, is lit
+   * as Quake II lit it (light by world yaw and time), blends its poses in a compute pass, or is drawn by
+   * WebGPURenderer's WebGL2 backend (which draws the first instances in view only). Those are drawn from
+   * the poses of the instances in view, written every frame.
+   */
+  private storesRows(): boolean {
+    const link = this.parts.link
+    return (
+      !(link && (link.leader || link.followers.length > 0)) &&
+      !this.looks.shell.visible &&
+      !this.looks.shadow.visible &&
+      !this.quake2 &&
+      this.decode === 'vertex' &&
+      this.renderer.kind !== 'webgpu-webgl2'
+    )
+  }
+
+  /**
+   * Instances drawn in view at the last `update` (placed, not hidden, their spheres in its camera's view): as
+   * `count` where the poses are written per frame; drawn from stored rows, `count` is every instance in use
+   * (the shader culls), and this lists the ones in view when asked.
+   */
+  get inView(): number {
+    return this.instances.listed()
   }
 
   /** The crowd this one follows (`followCrowd`), if any. */
@@ -256,7 +298,13 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.renderer.fit(this)
     for (const layer of [this.shell, this.shadow]) if (layer.data) this.renderer.fit(layer)
     // The rows are written for the instances drawn: write them again, into new buffers or none.
-    this.rows.write()
+    if (this.storesRows()) {
+      this.rows.restore()
+      this.rows.writeStored('same')
+    } else {
+      this.instances.listed()
+      this.rows.write()
+    }
   }
 
   /** Where the poses were blended for the renderer that last drew the crowd: `"compute"` when the compute pass is in use. */
@@ -266,6 +314,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   /** Which instance the drawn slot `k` shows (slots are the instances in view, in order). */
   instanceAt(k: number): number {
+    this.instances.listed()
     return this.instances.ids[k]!
   }
 

@@ -47,6 +47,7 @@ export class MD2CrowdInstance implements MD2AnimationReadout {
   get pose(): Readonly<MD2Pose> {
     // Without a slot (before mount, after unmount): the last pose read, never another slot's.
     if (this.index < 0) return this.shown
+    this.crowd.clock.pose(this.index)
     return readCrowdPose(this.crowd.clock.poses, this.index, this.shown)
   }
 

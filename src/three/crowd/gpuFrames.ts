@@ -24,6 +24,7 @@ import { webgpuMaterials } from '../materials/webgpuMaterials.js'
 import { getMD2RenderData } from '../mesh/MD2Geometry.js'
 import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
 import type { CrowdComputePass, CrowdWebGPUSupport } from './webgpuSupport.js'
+import type { CrowdShaderState } from './CrowdShaderState.js'
 
 /**
  * What the GPU path keeps per model, shared by every instance set of it: the file's frame vertices as
@@ -190,7 +191,7 @@ export function drawWithGpuFrames(
 export function createCrowdMaterials(
   frames: MD2GpuFrames,
   look: Pick<MD2CrowdOptions, 'lighting' | 'map' | 'opacity'>,
-  decoding: { webgpu: CrowdWebGPUSupport | undefined; computed: CrowdComputePass | undefined },
+  decoding: { webgpu: CrowdWebGPUSupport | undefined; computed: CrowdComputePass | undefined; state: CrowdShaderState },
 ): { material: Material; depth: Material; distance: Material } {
   const quake2 = look.lighting === 'quake2'
   const opacity = look.opacity ?? 1

@@ -6,7 +6,7 @@ import {
   type BufferGeometry,
   type InstancedMesh,
 } from 'three'
-import { CROWD_POSE_STRIDE, type CrowdClock } from '../../core/animation/CrowdClock.js'
+import { ROW_HIDDEN, ROW_POSED, type CrowdClock } from '../../core/animation/CrowdClock.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { shadowVector } from '../../core/lighting/quake2Light.js'
 import { SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
@@ -16,33 +16,37 @@ import type { CrowdRenderer } from './CrowdRenderer.js'
 import type { MD2GpuFrames } from './gpuFrames.js'
 
 /**
- * The per-frame rows, a row per drawn instance in one interleaved buffer (one vertex buffer: WebGPU
- * allows a pipeline 8): where its keyframes are, the crossfade's, the blends, the light, and the two
- * keyframes' scales and blended translate. Each one's offset in floats is the one before plus its size:
+ * The instance rows the shaders read, one interleaved buffer (one vertex buffer: WebGPU allows a pipeline
+ * 8), 16 floats a row. A row holds an instance's animation as stored (`CrowdClock`'s row: the shader works
+ * out its pose from the crowd's time), or a pose worked out already (`ROW_POSED`):
+ * - `CLOCK`: where the playhead was (keyframes from the range's first), when (seconds from the crowd's epoch),
+ *   its rate in keyframes per second (0: still), the range's length; posed: from, to, t, 1.
+ * - `RANGE`: the range's first keyframe, the flags, the crossfade's start (from the epoch) and length (0: none);
+ *   posed: 0, the flags, 0, the crossfade's weight.
+ * - `FADE`: the crossfade's outgoing pose (from, to, t), and 0.
+ * - `LIGHT`: Quake II light (rgb) and its light table row (the instance's yaw); a shell layer's colour; a
+ *   shadow layer's shade vector (x, y) and height above the floor.
  */
-export const FRAMES = 0
-export const FADE_FRAMES = FRAMES + 4
-export const BLEND = FADE_FRAMES + 4
-/** Quake II light (rgb); on a shell layer the shell's colour, on a shadow layer the shadow's parameters. */
-export const LIGHT = BLEND + 4
-export const SCALE_A = LIGHT + 4
-export const SCALE_B = SCALE_A + 3
-export const SHIFT = SCALE_B + 3
+export const CLOCK = 0
+export const RANGE = 4
+export const FADE = 8
+export const LIGHT = 12
 /** Floats per row. */
-export const INSTANCE_STRIDE = SHIFT + 3
+export const INSTANCE_STRIDE = 16
+/** Seconds from the stored rows' epoch before it moves on (single floats keep 1/100,000 s at 256 s). */
+const EPOCH_SECONDS = 256
+/** Row flags (`RANGE + 1`), as the clock writes them. */
+export { ROW_HIDDEN, ROW_LOOP, ROW_NO_INTERPOLATION, ROW_POSED, ROW_REVERSE } from '../../core/animation/CrowdClock.js'
 
 /** The per-frame rows of `rows` drawn instances, and `geometry` (a light copy of the shared one) reading them. */
 export function attachInstanceData(geometry: BufferGeometry, rows: number): InstancedInterleavedBuffer {
   const data = new InstancedInterleavedBuffer(new Float32Array(rows * INSTANCE_STRIDE), INSTANCE_STRIDE).setUsage(DynamicDrawUsage)
   const slot = (name: string, size: number, offset: number) =>
     geometry.setAttribute(name, new InterleavedBufferAttribute(data, size, offset))
-  slot('md2Frames', 4, FRAMES)
-  slot('md2FadeFrames', 4, FADE_FRAMES)
-  slot('md2Blend', 4, BLEND)
+  slot('md2Clock', 4, CLOCK)
+  slot('md2Range', 4, RANGE)
+  slot('md2Fade', 4, FADE)
   slot('md2Light', 4, LIGHT)
-  slot('md2ScaleA', 3, SCALE_A)
-  slot('md2ScaleB', 3, SCALE_B)
-  slot('md2Shift', 3, SHIFT)
   return data
 }
 
@@ -95,17 +99,97 @@ export class InstanceRowWriter {
   /** The shadow's parameters (`shadowVector`'s), reused for every row. */
   private readonly shadowParameters = new Float64Array(4)
 
+  /** Whether the rows are stored ones, instance by instance (`writeStored`), rather than the drawn instances' poses (`write`). */
+  private stored = false
+  /** Where the stored rows' times count from (the crowd's time when it was last moved on). */
+  private epoch = 0
+  /** One update range per row written this frame (`addUpdateRange` makes a new one): two per row, matrix and data. */
+  private readonly rowRanges: { start: number; count: number }[] = []
+  /** Rows written by the last `writeStored` (what it cost: no row of an instance not told anything). */
+  storedWritten = 0
+
   constructor(private readonly crowd: RowSources) {}
+
+  /**
+   * The crowd drawn from stored rows: every instance in use is drawn (its slot its index), the shader works
+   * out each one's pose from its row and the crowd's time, and culls it against `planes` (none: no culling).
+   * Only the rows of instances told something since the last call are written and uploaded; the first call
+   * (or one after `write`) writes every instance's. No loop over the instances otherwise.
+   */
+  writeStored(planes: Float32Array | undefined | 'same'): void {
+    const { mesh, instances, clock, renderer } = this.crowd
+    const state = renderer.state
+    const size = instances.size
+    if (!this.stored) {
+      this.stored = true
+      clock.changeAll(size)
+    }
+    // The shader's times are single floats: past a few minutes from the epoch, every looping playhead is placed anew now.
+    if (clock.now - this.epoch > EPOCH_SECONDS) {
+      clock.rebase(size)
+      this.epoch = clock.now
+    }
+    state.uniforms.md2Time.value = clock.now - this.epoch
+    if (planes !== 'same') state.cullBy(planes)
+    const changed = clock.changed
+    const count = clock.changedCount
+    const t = instances.transforms
+    const matrices = mesh.instanceMatrix.array as Float32Array
+    const data = this.crowd.data.array as Float32Array
+    const rows = Math.min(matrices.length >> 4, data.length / INSTANCE_STRIDE)
+    const matrixRanges = mesh.instanceMatrix.updateRanges
+    const dataRanges = this.crowd.data.updateRanges
+    // Many rows, or ranges of an earlier frame not uploaded yet (not drawn since): one upload of them all; a few: one range each.
+    const whole = count > size >> 3 || matrixRanges.length > 0 || dataRanges.length > 0
+    const ranges = this.rowRanges
+    let written = 0
+    for (let k = 0; k < count; k++) {
+      const i = changed[k]!
+      if (i >= rows) continue
+      for (let e = 0; e < 16; e++) matrices[i * 16 + e] = t[i * 16 + e]!
+      const a = i * INSTANCE_STRIDE
+      clock.writeRow(i, data, a, this.epoch)
+      if (instances.hidden[i]) data[a + RANGE + 1] = data[a + RANGE + 1]! | ROW_HIDDEN
+      written++
+      if (whole) continue
+      while (ranges.length < 2 * written) ranges.push({ start: 0, count: 0 })
+      const matrixRange = ranges[2 * written - 2]!
+      matrixRange.start = i * 16
+      matrixRange.count = 16
+      matrixRanges.push(matrixRange)
+      const dataRange = ranges[2 * written - 1]!
+      dataRange.start = a
+      dataRange.count = INSTANCE_STRIDE
+      dataRanges.push(dataRange)
+    }
+    clock.clearChanged()
+    this.storedWritten = written
+    const drawn = renderer.drawsNothing ? 0 : Math.min(size, rows)
+    mesh.count = drawn
+    if (whole) {
+      uploadFirst(mesh.instanceMatrix, this.ranges[0]!, drawn)
+      uploadFirst(this.crowd.data, this.ranges[1]!, drawn)
+    } else if (written > 0) {
+      mesh.instanceMatrix.needsUpdate = true
+      this.crowd.data.needsUpdate = true
+    }
+  }
+
+  /** The stored rows are to be written again in full (into new buffers). */
+  restore(): void {
+    this.stored = false
+  }
 
   /** Writes the rows of the instances listed drawn (none where the renderer draws nothing); `count` becomes theirs. */
   write(): void {
     const { mesh, instances, looks, renderer, quake2 } = this.crowd
-    const frameRows = this.crowd.frames.rows
+    // Poses worked out here, the instances culled already: the shader culls nothing.
+    this.stored = false
+    renderer.state.cullBy(undefined)
     const drawn = renderer.drawsNothing ? 0 : instances.drawn
     const t = instances.transforms
     const matrices = mesh.instanceMatrix.array as Float32Array
     const data = this.crowd.data.array as Float32Array
-    const m = this.crowd.model.frameTransforms
     const poses = this.crowd.clock.poses
     const w = mesh.matrixWorld.elements
     const shellData = looks.shell.data?.array as Float32Array | undefined
@@ -118,27 +202,9 @@ export class InstanceRowWriter {
       const i = instances.ids[k]!
       const o = i * 16
       for (let e = 0; e < 16; e++) matrices[k * 16 + e] = t[o + e]!
-      const s = i * CROWD_POSE_STRIDE
+      const s = this.crowd.clock.pose(i)
       const a = k * INSTANCE_STRIDE
-      // Each keyframe as (block, row) of the frames texture: the shader then needs no division.
-      placeFrame(data, a + FRAMES, poses[s]!, frameRows)
-      placeFrame(data, a + FRAMES + 2, poses[s + 1]!, frameRows)
-      const toward = poses[s + 2]!
-      data[a + BLEND] = toward
-      data[a + BLEND + 2] = poses[s + 3]!
-      // The CPU kernel's coefficients: each keyframe's scale times its share, and the blended translate.
-      const fa = poses[s]! * 6
-      const fb = poses[s + 1]! * 6
-      for (let axis = 0; axis < 3; axis++) {
-        data[a + SCALE_A + axis] = m[fa + axis]! * (1 - toward)
-        data[a + SCALE_B + axis] = m[fb + axis]! * toward
-        data[a + SHIFT + axis] = m[fa + 3 + axis]! * (1 - toward) + m[fb + 3 + axis]! * toward
-      }
-      if (poses[s + 3]! > 0) {
-        placeFrame(data, a + FADE_FRAMES, poses[s + 4]!, frameRows)
-        placeFrame(data, a + FADE_FRAMES + 2, poses[s + 5]!, frameRows)
-        data[a + BLEND + 1] = poses[s + 6]!
-      }
+      writePosedRow(data, a, poses, s)
       const shadowed = looks.castsShadow(i)
       // The instance's world yaw in degrees (its +Z axis seen from above), for the light table's row and the shadow.
       let yaw = 0
@@ -152,7 +218,7 @@ export class InstanceRowWriter {
         for (let c = 0; c < 3; c++) data[a + LIGHT + c] = light[c]!
         // The light table's row (shadeDotsRow's), written out: V8 boxes a fractional number passed to a call it
         // leaves out of line, as it does once this loop is inlined into the crowd's update.
-        data[a + BLEND + 3] = Math.trunc((yaw * SHADEDOT_QUANT) / 360) & (SHADEDOT_QUANT - 1)
+        data[a + LIGHT + 3] = Math.trunc((yaw * SHADEDOT_QUANT) / 360) & (SHADEDOT_QUANT - 1)
       }
       if (shellData && looks.wearsShell(i))
         looks.writeShellColor(i, shellData, copyRow(matrices, data, k, shellMatrices, shellData, shelledRows++) + LIGHT)
@@ -196,9 +262,18 @@ function copyRow(
   return to
 }
 
-/** Writes keyframe `frame`'s place in the frames texture (block, row) at `out[at]`, `out[at + 1]`. */
-function placeFrame(out: Float32Array, at: number, frame: number, rows: number): void {
-  const block = frame < rows ? 0 : Math.floor(frame / rows)
-  out[at] = block
-  out[at + 1] = frame - block * rows
+/** Writes the pose at `poses[s]` (`CROWD_POSE_STRIDE` floats) as a posed row at `data[a]`. */
+function writePosedRow(data: Float32Array, a: number, poses: Float64Array, s: number): void {
+  data[a + CLOCK] = poses[s]!
+  data[a + CLOCK + 1] = poses[s + 1]!
+  data[a + CLOCK + 2] = poses[s + 2]!
+  data[a + CLOCK + 3] = 1
+  data[a + RANGE] = 0
+  data[a + RANGE + 1] = ROW_POSED
+  data[a + RANGE + 2] = 0
+  data[a + RANGE + 3] = poses[s + 3]!
+  data[a + FADE] = poses[s + 4]!
+  data[a + FADE + 1] = poses[s + 5]!
+  data[a + FADE + 2] = poses[s + 6]!
+  data[a + FADE + 3] = 0
 }

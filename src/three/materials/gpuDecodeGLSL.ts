@@ -16,6 +16,8 @@ export interface GpuDecodeInputs {
 }
 
 export interface GpuDecodeOptions {
+  /** The crowd's uniforms (its time, the view it culls against: `CrowdShaderState`), shared by its materials. */
+  state: { uniforms: Record<string, { value: unknown }> }
   /** Write Quake II's `shadedots × shadelight` colour. */
   quake2Light?: boolean
   /** Push the vertices out along their normals (a power-up shell). */
@@ -36,7 +38,7 @@ export interface GpuDecodeOptions {
  * keyframes (and the two of a crossfade's outgoing pose) read from the frames texture, dequantized,
  * blended and turned to Y-up exactly as the CPU kernel does. The same steps in TSL: `gpuDecodeTSL.ts`.
  */
-export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, options: GpuDecodeOptions = {}): void {
+export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, options: GpuDecodeOptions): void {
   const previous = material.onBeforeCompile.bind(material)
   material.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer) => {
     previous(shader, renderer)
@@ -45,6 +47,7 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
     shader.uniforms.md2Normals = { value: inputs.normals }
     shader.uniforms.md2LightTable = { value: inputs.light }
     shader.uniforms.md2Vertices = { value: inputs.vertices }
+    Object.assign(shader.uniforms, options.state.uniforms)
     shader.vertexShader = patchVertexShader(shader.vertexShader, options)
     // One colour per instance, not interpolated (an interpolated constant can come out a level off).
     if (options.instanceColor)
@@ -57,21 +60,36 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
     `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}${options.instanceColor ? '-c' : ''}${options.shadow ? '-shadow' : ''}`
 }
 
+/**
+ * The GLSL decode, its comments kept here (they would ship in the string): the frames texture, the frame table,
+ * the normals and the light table; the crowd's time (seconds from its epoch), frames per block of texture rows,
+ * and the view to cull against (six planes in the crowd's space, the model's all-frames sphere), if `md2Cull`.
+ * Per instance its row (`instanceRows.ts`): its animation as stored, or a pose worked out already, and its light.
+ * `md2Place`: keyframe f as (block, row) of the frames texture (the half keeps the division off a boundary).
+ * `md2Texel`: a vertex's 4 bytes (x, y, z, normal index) as the whole numbers they are. `md2YUp`: Quake's x, y, z
+ * drawn as y, z, x. `md2ReadFaded`: one keyframe of the outgoing pose, through the frame table. `md2RangeFrame`:
+ * the keyframe at a playhead count of the range, as `rangeFrame`. `md2Pose`: the pose now by `CrowdClock`'s rules
+ * (keyframes from and to, the blend t; the crossfade's weight, `fadeOutWeight`'s ease). `md2Culled`: hidden, or the
+ * sphere outside a plane. `md2Decode`: the keyframes dequantized and blended with the CPU kernel's coefficients
+ * (each keyframe's scale times its share, the blended translate), crossfaded; a shell stands off the body along
+ * the normals of the frame blended towards; a shadow moves each vertex across by the shade vector times its height
+ * above the floor, then lays it 1 unit above it; a culled instance's triangles all fall on one point (nothing is
+ * drawn of them); Quake II lights a vertex by its normal in the frame blended towards, from its yaw's row.
+ */
 const DECLARATIONS = /* glsl */ `
 uniform highp sampler2D md2FrameBytes;
 uniform highp sampler2D md2Table;
 uniform highp sampler2D md2Normals;
 uniform highp sampler2D md2LightTable;
 uniform int md2Vertices;
-// Per instance: where its two keyframes are (block, row each) and the same for a crossfade's outgoing
-// pair; the blends (t, the outgoing t, the outgoing weight, the light table row); the two keyframes'
-// scales with the blend folded in, and their blended translate (the CPU kernel's coefficients); the shadelight.
-attribute vec4 md2Frames;
-attribute vec4 md2FadeFrames;
-attribute vec4 md2Blend;
-attribute vec3 md2ScaleA;
-attribute vec3 md2ScaleB;
-attribute vec3 md2Shift;
+uniform float md2Time;
+uniform float md2Rows;
+uniform float md2Cull;
+uniform vec4 md2Sphere;
+uniform vec4 md2Planes[6];
+attribute vec4 md2Clock;
+attribute vec4 md2Range;
+attribute vec4 md2Fade;
 attribute vec4 md2Light;
 vec3 md2Position;
 vec3 md2ObjectNormal = vec3(0.0, 1.0, 0.0);
@@ -79,56 +97,100 @@ vec3 md2Color;
 #ifdef MD2_INSTANCE_COLOR
 flat varying vec3 md2InstanceColor;
 #endif
-// A vertex's 4 bytes (x, y, z, normal index) as the whole numbers they are.
+vec2 md2Place(float f) {
+float block = floor((f + 0.5) / md2Rows);
+return vec2(block, f - block * md2Rows);
+}
 vec4 md2Texel(vec2 frame, int vertex) {
-  return floor(texelFetch(md2FrameBytes, ivec2(int(frame.x) * md2Vertices + vertex, int(frame.y)), 0) * 255.0 + 0.5);
+return floor(texelFetch(md2FrameBytes, ivec2(int(frame.x) * md2Vertices + vertex, int(frame.y)), 0) * 255.0 + 0.5);
 }
 vec3 md2Normal(float index) { return texelFetch(md2Normals, ivec2(int(index), 0), 0).xyz; }
-// Quake's x, y, z drawn as y, z, x (Y up).
 vec3 md2YUp(vec3 q) { return vec3(q.y, q.z, q.x); }
-// One keyframe of the outgoing pose, through the frame table (a crossfade only).
 vec3 md2ReadFaded(vec2 frame, int vertex, out float normalIndex) {
-  vec4 b = md2Texel(frame, vertex);
-  ivec2 at = ivec2(int(frame.x) * 2, int(frame.y));
-  normalIndex = b.w;
-  return md2YUp(b.xyz * texelFetch(md2Table, at, 0).xyz + texelFetch(md2Table, at + ivec2(1, 0), 0).xyz);
+vec4 b = md2Texel(frame, vertex);
+ivec2 at = ivec2(int(frame.x) * 2, int(frame.y));
+normalIndex = b.w;
+return md2YUp(b.xyz * texelFetch(md2Table, at, 0).xyz + texelFetch(md2Table, at + ivec2(1, 0), 0).xyz);
 }
 float md2Linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
+float md2RangeFrame(float count, bool loop, bool reverse) {
+float len = md2Clock.w;
+float step = loop ? count - floor((count + 0.5) / len) * len : min(count, len - 1.0);
+return reverse ? md2Range.x + len - 1.0 - step : md2Range.x + step;
+}
+void md2Pose(out float from, out float to, out float t, out float fade) {
+int flags = int(md2Range.y + 0.5);
+if ((flags & 8) != 0) {
+from = md2Clock.x; to = md2Clock.y; t = md2Clock.z; fade = md2Range.w;
+return;
+}
+bool loop = (flags & 1) != 0;
+float len = md2Clock.w;
+float position = md2Clock.x;
+if (md2Clock.z > 0.0) position += (md2Time - md2Clock.y) * md2Clock.z;
+if (!loop) { if (md2Clock.z > 0.0 && position >= len - 1.0) position = len - 1.0; }
+else if (position >= len) position -= floor(position / len) * len;
+float count = floor(position);
+bool reverse = (flags & 2) != 0;
+from = md2RangeFrame(count, loop, reverse);
+to = !loop && count >= len - 1.0 ? from : md2RangeFrame(count + 1.0, loop, reverse);
+t = (flags & 4) != 0 ? 0.0 : position - count;
+float elapsed = md2Time - md2Range.z;
+fade = md2Range.w > 0.0 && elapsed < md2Range.w ? (exp(-2.0 * elapsed / md2Range.w) - 0.1353352832366127) / 0.8646647167633873 : 0.0;
+}
+bool md2Culled() {
+if ((int(md2Range.y + 0.5) & 16) != 0) return true;
+if (md2Cull < 0.5) return false;
+#ifdef USE_INSTANCING
+vec3 centre = (instanceMatrix * vec4(md2Sphere.xyz, 1.0)).xyz;
+float radius = md2Sphere.w * sqrt(max(dot(instanceMatrix[0].xyz, instanceMatrix[0].xyz), max(dot(instanceMatrix[1].xyz, instanceMatrix[1].xyz), dot(instanceMatrix[2].xyz, instanceMatrix[2].xyz))));
+for (int p = 0; p < 6; p++) if (dot(md2Planes[p].xyz, centre) + md2Planes[p].w < -radius) return true;
+#endif
+return false;
+}
 void md2Decode() {
-  // The geometry's position holds only the MD2 vertex each drawn vertex reads.
-  int v = int(position.x);
-  vec4 a = md2Texel(md2Frames.xy, v);
-  vec4 b = md2Texel(md2Frames.zw, v);
-  md2Position = md2YUp(a.xyz * md2ScaleA + b.xyz * md2ScaleB + md2Shift);
-  #ifdef MD2_NORMALS
-  md2ObjectNormal = mix(md2Normal(a.w), md2Normal(b.w), md2Blend.x);
-  #endif
-  if (md2Blend.z > 0.0) {
-    float fa; float fb;
-    vec3 outgoing = mix(md2ReadFaded(md2FadeFrames.xy, v, fa), md2ReadFaded(md2FadeFrames.zw, v, fb), md2Blend.y);
-    md2Position = mix(md2Position, outgoing, md2Blend.z);
-    #ifdef MD2_NORMALS
-    md2ObjectNormal = mix(md2ObjectNormal, mix(md2Normal(fa), md2Normal(fb), md2Blend.y), md2Blend.z);
-    #endif
-  }
-  #ifdef MD2_SHELL
-  // A power-up shell stands off the body along the normals of the frame blended towards.
-  md2Position += md2Normal(b.w) * POWERSUIT_SCALE;
-  #endif
-  #ifdef MD2_SHADOW
-  // Each vertex moved across by the shade vector times its height above the floor, then laid 1 unit above it.
-  float rise = md2Position.y + md2Light.z;
-  md2Position = vec3(md2Position.x - md2Light.y * rise, 1.0 - md2Light.z, md2Position.z - md2Light.x * rise);
-  #endif
-  #ifdef MD2_INSTANCE_COLOR
-  md2InstanceColor = md2Light.rgb;
-  #endif
-  #ifdef MD2_QUAKE2_LIGHT
-  // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
-  float dots = texelFetch(md2LightTable, ivec2(int(b.w), int(md2Blend.w)), 0).r;
-  vec3 c = clamp(dots * md2Light.rgb, 0.0, 1.0);
-  md2Color = vec3(md2Linear(c.r), md2Linear(c.g), md2Linear(c.b));
-  #endif
+int v = int(position.x);
+float from; float to; float t; float fade;
+md2Pose(from, to, t, fade);
+vec2 fa = md2Place(from);
+vec2 fb = md2Place(to);
+vec4 a = md2Texel(fa, v);
+vec4 b = md2Texel(fb, v);
+ivec2 ta = ivec2(int(fa.x) * 2, int(fa.y));
+ivec2 tb = ivec2(int(fb.x) * 2, int(fb.y));
+vec3 scaleA = texelFetch(md2Table, ta, 0).xyz * (1.0 - t);
+vec3 scaleB = texelFetch(md2Table, tb, 0).xyz * t;
+vec3 shift = texelFetch(md2Table, ta + ivec2(1, 0), 0).xyz * (1.0 - t) + texelFetch(md2Table, tb + ivec2(1, 0), 0).xyz * t;
+md2Position = md2YUp(a.xyz * scaleA + b.xyz * scaleB + shift);
+#ifdef MD2_NORMALS
+md2ObjectNormal = mix(md2Normal(a.w), md2Normal(b.w), t);
+#endif
+if (fade > 0.0) {
+float na; float nb;
+vec2 ga = md2Place(md2Fade.x);
+vec2 gb = md2Place(md2Fade.y);
+vec3 outgoing = mix(md2ReadFaded(ga, v, na), md2ReadFaded(gb, v, nb), md2Fade.z);
+md2Position = mix(md2Position, outgoing, fade);
+#ifdef MD2_NORMALS
+md2ObjectNormal = mix(md2ObjectNormal, mix(md2Normal(na), md2Normal(nb), md2Fade.z), fade);
+#endif
+}
+#ifdef MD2_SHELL
+md2Position += md2Normal(b.w) * POWERSUIT_SCALE;
+#endif
+#ifdef MD2_SHADOW
+float rise = md2Position.y + md2Light.z;
+md2Position = vec3(md2Position.x - md2Light.y * rise, 1.0 - md2Light.z, md2Position.z - md2Light.x * rise);
+#endif
+if (md2Culled()) md2Position = vec3(0.0);
+#ifdef MD2_INSTANCE_COLOR
+md2InstanceColor = md2Light.rgb;
+#endif
+#ifdef MD2_QUAKE2_LIGHT
+float dots = texelFetch(md2LightTable, ivec2(int(b.w), int(md2Light.w)), 0).r;
+vec3 c = clamp(dots * md2Light.rgb, 0.0, 1.0);
+md2Color = vec3(md2Linear(c.r), md2Linear(c.g), md2Linear(c.b));
+#endif
 }
 `
 

@@ -1,9 +1,17 @@
-import { Fn, instanceIndex, int, storage, vec3, vec4 } from 'three/tsl'
+import { Fn, instanceIndex, int, storage, vec4 } from 'three/tsl'
 import { StorageBufferAttribute, type ComputeNode, type Node } from 'three/webgpu'
 import { warnOnce } from '../../core/warnOnce.js'
 import type { GpuDecodeInputs } from '../materials/gpuDecodeGLSL.js'
-import { decodeVertex, type ComputedPoses, type DecodedVertex, type InstanceInputs, type NodeBuilderLike } from './gpuDecodeTSL.js'
-import { BLEND, FADE_FRAMES, FRAMES, INSTANCE_STRIDE, LIGHT, SCALE_A, SCALE_B, SHIFT, uploadFirst } from '../crowd/instanceRows.js'
+import {
+  crowdStateNodes,
+  decodeVertex,
+  instanceFromRow,
+  type ComputedPoses,
+  type DecodedVertex,
+  type InstanceInputs,
+  type NodeBuilderLike,
+} from './gpuDecodeTSL.js'
+import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE, uploadFirst } from '../crowd/instanceRows.js'
 import type { CrowdComputePass } from '../crowd/webgpuSupport.js'
 
 /** Bytes of storage per drawn instance per MD2 vertex: a blended position and a blended normal, a vec4 each. */
@@ -77,7 +85,7 @@ export class CrowdComputeDecode implements ComputedPoses, CrowdComputePass {
     const inputs = this.inputs
     const kernel = Fn(() => {
       const id = int(instanceIndex)
-      const decoded = decodeVertex(inputs, rowInputs(rows, id.div(vertices)), id.mod(vertices))
+      const decoded = decodeVertex(inputs, rowInputs(inputs, rows, id.div(vertices)), id.mod(vertices))
       written.positions.element(id).assign(vec4(decoded.position, decoded.towardsNormal))
       written.normals.element(id).assign(vec4(decoded.normal, 0))
     })().compute(entries, [64])
@@ -94,7 +102,7 @@ export class CrowdComputeDecode implements ComputedPoses, CrowdComputePass {
     const normal = storage(built.normals, 'vec4', entries).toReadOnly().element(at)
     return {
       vertex: { position: position.xyz, normal: normal.xyz, towardsNormal: position.w },
-      instance: rowInputs(built.rows, int(instanceIndex)),
+      instance: rowInputs(this.inputs, built.rows, int(instanceIndex)),
     }
   }
 
@@ -129,20 +137,11 @@ export class CrowdComputeDecode implements ComputedPoses, CrowdComputePass {
   }
 }
 
-/** A row's per-frame data, read from storage. */
-function rowInputs(rows: StorageBufferAttribute, row: Node<'int'>): InstanceInputs {
+/** A row's instance, read from storage, posed by its row (`instanceFromRow`). */
+function rowInputs(inputs: GpuDecodeInputs, rows: StorageBufferAttribute, row: Node<'int'>): InstanceInputs {
   const buffer = storage(rows, 'float', rows.count).toReadOnly()
   const base = row.mul(INSTANCE_STRIDE)
   const at = (offset: number) => buffer.element(base.add(offset))
   const four = (offset: number) => vec4(at(offset), at(offset + 1), at(offset + 2), at(offset + 3))
-  const three = (offset: number) => vec3(at(offset), at(offset + 1), at(offset + 2))
-  return {
-    frames: four(FRAMES),
-    fadeFrames: four(FADE_FRAMES),
-    blend: four(BLEND),
-    light: four(LIGHT),
-    scaleA: three(SCALE_A),
-    scaleB: three(SCALE_B),
-    shift: three(SHIFT),
-  }
+  return instanceFromRow(inputs, { clock: four(CLOCK), range: four(RANGE), fade: four(FADE), light: four(LIGHT) }, crowdStateNodes())
 }

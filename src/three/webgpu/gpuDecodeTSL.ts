@@ -1,9 +1,11 @@
-import { InterleavedBufferAttribute, type InstancedMesh, type Material, type Object3D } from 'three'
+import { InterleavedBufferAttribute, Vector4, type InstancedMesh, type Material, type Object3D } from 'three'
 import {
   Fn,
   If,
   attribute,
   clamp,
+  dot,
+  float as tslFloat,
   int,
   ivec2,
   materialColor,
@@ -17,14 +19,19 @@ import {
   transformNormal,
   pow,
   select,
+  texture,
   textureLoad,
+  textureSize,
   uniform,
   varying,
+  vec2,
   vec3,
   vec4,
 } from 'three/tsl'
 import type { Node } from 'three/webgpu'
 import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
+import { crowdShaderStates, type CrowdShaderState } from '../crowd/CrowdShaderState.js'
+import { ROW_HIDDEN, ROW_LOOP, ROW_NO_INTERPOLATION, ROW_POSED, ROW_REVERSE } from '../crowd/instanceRows.js'
 import type { GpuDecodeInputs, GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
 
 /** The node properties WebGPURenderer reads from any material (it copies them onto its node material). */
@@ -67,16 +74,135 @@ export interface ComputedPoses {
   read(builder: NodeBuilderLike, vertex: Node<'int'>): { vertex: DecodedVertex; instance: InstanceInputs } | undefined
 }
 
-/** The per-instance data as the vertex attributes the crowd attaches. */
-const instanceAttributes = (): InstanceInputs => ({
-  frames: attribute('md2Frames', 'vec4'),
-  fadeFrames: attribute('md2FadeFrames', 'vec4'),
-  blend: attribute('md2Blend', 'vec4'),
+/** An instance's row (`instanceRows.ts`): its animation as stored or a pose worked out already, and its light. */
+export interface InstanceRow {
+  clock: Node<'vec4'>
+  range: Node<'vec4'>
+  fade: Node<'vec4'>
+  light: Node<'vec4'>
+}
+
+/** The row as the vertex attributes the crowd attaches. */
+const rowAttributes = (): InstanceRow => ({
+  clock: attribute('md2Clock', 'vec4'),
+  range: attribute('md2Range', 'vec4'),
+  fade: attribute('md2Fade', 'vec4'),
   light: attribute('md2Light', 'vec4'),
-  scaleA: attribute('md2ScaleA', 'vec3'),
-  scaleB: attribute('md2ScaleB', 'vec3'),
-  shift: attribute('md2Shift', 'vec3'),
 })
+
+/**
+ * The crowd's uniforms (`CrowdShaderState`) as TSL nodes, read for each object drawn (the crowd, or one of
+ * its layers: `crowdShaderStates`): one set for every crowd, since WebGPURenderer shares what it builds
+ * for materials alike (a node per crowd would be read as the first crowd's). Frames per block come from
+ * the model's frame table's height.
+ */
+interface StateNodes {
+  time: Node<'float'>
+  cull: Node<'float'>
+  sphere: Node<'vec4'>
+  planes: Node<'vec4'>[]
+}
+let shared: StateNodes | undefined
+export function crowdStateNodes(): StateNodes {
+  if (shared) return shared
+  const of = (object: unknown) => crowdShaderStates.get(object as object)?.uniforms
+  const float = (read: (u: CrowdShaderState['uniforms']) => number) =>
+    uniform(0).onObjectUpdate(({ object }) => {
+      const u = of(object)
+      return u ? read(u) : undefined
+    }) as unknown as Node<'float'>
+  const vector = (read: (u: CrowdShaderState['uniforms']) => Vector4) =>
+    uniform(new Vector4()).onObjectUpdate(({ object }) => {
+      const u = of(object)
+      return u ? read(u) : undefined
+    }) as unknown as Node<'vec4'>
+  shared = {
+    time: float((u) => u.md2Time.value),
+    cull: float((u) => u.md2Cull.value),
+    sphere: vector((u) => u.md2Sphere.value),
+    planes: [0, 1, 2, 3, 4, 5].map((p) => vector((u) => u.md2Planes.value[p]!)),
+  }
+  return shared
+}
+
+/** A row's flag (`ROW_…`), as a bool node. */
+const flag = (flags: Node<'int'>, bit: number) => flags.bitAnd(bit).notEqual(0)
+
+/**
+ * An instance's pose from its row, at the crowd's time, by `CrowdClock`'s rules (the GLSL decode's
+ * `md2Pose`): its keyframes as places in the frames texture, the blends, and the CPU kernel's coefficients
+ * from the frame table. Called inside a TSL `Fn`.
+ */
+export function instanceFromRow(inputs: GpuDecodeInputs, row: InstanceRow, state: StateNodes): InstanceInputs {
+  const { clock, range } = row
+  const flags = int(range.y.add(0.5)).toVar()
+  const len = clock.w
+  const loop = flag(flags, ROW_LOOP)
+  const reverse = flag(flags, ROW_REVERSE)
+  const moving = clock.z.greaterThan(0)
+  const raw = clock.x.add(select(moving, state.time.sub(clock.y).mul(clock.z), 0)).toVar()
+  // Looping: on its lap; once: held on the last frame.
+  const lapped = select(raw.greaterThanEqual(len), raw.sub(raw.div(len).floor().mul(len)), raw)
+  const held = select(moving.and(raw.greaterThanEqual(len.sub(1))), len.sub(1), raw)
+  const position = select(loop, lapped, held).toVar()
+  const count = position.floor().toVar()
+  const rangeFrame = (n: Node<'float'>) => {
+    const step = select(loop, n.sub(n.add(0.5).div(len).floor().mul(len)), n.min(len.sub(1)))
+    return select(reverse, range.x.add(len).sub(1).sub(step), range.x.add(step))
+  }
+  const posed = flag(flags, ROW_POSED)
+  const ranged = rangeFrame(count)
+  const from = select(posed, clock.x, ranged).toVar()
+  const to = select(posed, clock.y, select(loop.not().and(count.greaterThanEqual(len.sub(1))), ranged, rangeFrame(count.add(1)))).toVar()
+  const t = select(posed, clock.z, select(flag(flags, ROW_NO_INTERPOLATION), 0, position.sub(count))).toVar()
+  const elapsed = state.time.sub(range.z)
+  // KeyframeClock's fadeOutWeight: an exponential ease-out from 1 to 0.
+  const eased = elapsed
+    .div(range.w)
+    .mul(-2)
+    .exp()
+    .sub(FADE_FLOOR)
+    .div(1 - FADE_FLOOR)
+  const fade = select(posed, range.w, select(range.w.greaterThan(0).and(elapsed.lessThan(range.w)), eased, 0)).toVar()
+  // Frames per block of texture rows: the frame table's height.
+  const rows = tslFloat((textureSize(texture(inputs.table), int(0)) as unknown as Node<'ivec2'>).y).toVar()
+  const place = (f: Node<'float'>) => {
+    const block = f.add(0.5).div(rows).floor()
+    return vec2(block, f.sub(block.mul(rows)))
+  }
+  const a = place(from).toVar()
+  const b = place(to).toVar()
+  const tableAt = (frame: Node<'vec2'>, column: number) =>
+    textureLoad(inputs.table, ivec2(int(frame.x).mul(2).add(column), int(frame.y))).xyz
+  return {
+    frames: vec4(a, b),
+    fadeFrames: vec4(place(row.fade.x), place(row.fade.y)),
+    blend: vec4(t, row.fade.z, fade, row.light.w),
+    light: row.light,
+    scaleA: tableAt(a, 0).mul(t.oneMinus()),
+    scaleB: tableAt(b, 0).mul(t),
+    shift: tableAt(a, 1).mul(t.oneMinus()).add(tableAt(b, 1).mul(t)),
+  }
+}
+
+/** Whether the instance of `row` is hidden, or culled (its sphere, placed by `placement`, outside one of the view's planes). */
+function culled(row: InstanceRow, state: StateNodes, placement: Node<'mat4'>): Node<'bool'> {
+  const centre = placement.mul(vec4(state.sphere.xyz, 1)).xyz.toVar()
+  const axis = (k: number) => {
+    const column = placement.mul(vec4(k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, 0)).xyz
+    return dot(column, column)
+  }
+  const radius = state.sphere.w
+    .mul(axis(0).max(axis(1)).max(axis(2)).sqrt())
+    .negate()
+    .toVar()
+  const out = (plane: Node<'vec4'>) => dot(plane.xyz, centre).add(plane.w).lessThan(radius)
+  let outside = out(state.planes[0]!)
+  for (let p = 1; p < 6; p++) outside = outside.or(out(state.planes[p]!))
+  return flag(int(row.range.y.add(0.5)), ROW_HIDDEN).or(state.cull.greaterThan(0.5).and(outside))
+}
+
+const FADE_FLOOR = Math.exp(-2)
 
 /** A vertex's 4 bytes (x, y, z, normal index) in keyframe `frame`, as the whole numbers they are. */
 function readTexel(inputs: GpuDecodeInputs, frame: Node<'vec2'>, vertex: Node<'int'>): Node<'vec4'> {
@@ -130,17 +256,14 @@ export function decodeVertex(inputs: GpuDecodeInputs, instance: InstanceInputs, 
  * `WebGLRenderer` ignores these properties, so one material serves both renderers. With `computed`, a
  * renderer that has the poses blended already reads them instead of decoding.
  */
-export function decodeInTSL(
-  material: Material,
-  inputs: GpuDecodeInputs,
-  options: GpuDecodeOptions & { computed?: ComputedPoses } = {},
-): void {
+export function decodeInTSL(material: Material, inputs: GpuDecodeInputs, options: GpuDecodeOptions & { computed?: ComputedPoses }): void {
   // The geometry's position holds only the MD2 vertex each drawn vertex reads.
   const vertex = int(positionGeometry.x)
+  const state = crowdStateNodes()
   const pose = (builder: NodeBuilderLike): { vertex: DecodedVertex; instance: InstanceInputs } => {
     const computed = options.computed?.read(builder, vertex)
     if (computed) return computed
-    const instance = instanceAttributes()
+    const instance = instanceFromRow(inputs, rowAttributes(), state)
     return { vertex: decodeVertex(inputs, instance, vertex), instance }
   }
 
@@ -158,16 +281,23 @@ export function decodeInTSL(
     }
     // The renderer places the instance before it reads positionNode, so the decoded vertex is placed here.
     const placement = instancePlacement(builder)
+    // A culled instance's triangles all fall on one point: nothing is drawn of them.
+    p.assign(select(culled(rowAttributes(), state, placement), vec3(0), p))
     if (options.normals) normalLocal.assign(transformNormal(decoded.normal, placement))
     return placement.mul(vec4(p, 1)).xyz
   })()
 
   const slots = material as Material & NodeSlots
+  // One program per model: WebGPURenderer would otherwise share one built for another model's frames.
+  const key = material.customProgramCacheKey.bind(material)
+  material.customProgramCacheKey = () => `${key()}|md2-frames-${inputs.frames.uuid}`
   slots.positionNode = position
   if (options.instanceColor) {
     slots.colorNode = Fn((nodeBuilder) => {
       // One colour per instance, not interpolated (an interpolated constant can come out a level off).
-      const instance = options.computed?.read(nodeBuilder as unknown as NodeBuilderLike, vertex)?.instance ?? instanceAttributes()
+      const instance = options.computed?.read(nodeBuilder as unknown as NodeBuilderLike, vertex)?.instance ?? {
+        light: rowAttributes().light,
+      }
       const color = varying(instance.light.rgb, 'v_md2InstanceColor').setInterpolation('flat')
       return materialColor.mul(vec4(color, 1))
     })()
@@ -175,7 +305,7 @@ export function decodeInTSL(
   if (options.quake2Light) {
     slots.colorNode = Fn((nodeBuilder) => {
       const computed = options.computed?.read(nodeBuilder as unknown as NodeBuilderLike, vertex)
-      const instance = computed?.instance ?? instanceAttributes()
+      const instance = computed?.instance ?? instanceFromRow(inputs, rowAttributes(), state)
       // Only the normal's index in keyframe b is needed here, not the whole decode.
       const towards = computed?.vertex.towardsNormal ?? readTexel(inputs, instance.frames.zw, vertex).w
       // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
