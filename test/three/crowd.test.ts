@@ -185,6 +185,26 @@ describe('MD2Crowd', () => {
     small.dispose()
   })
 
+  it('places an instance by [x, y, z] as by { x, y, z }, and refuses a placement that is not finite, naming the instance', () => {
+    const crowd = new MD2Crowd(ogro, { limit: 3 })
+    crowd.setTransform(0, { position: new Vector3(12, -3, 40), rotation: 0.4, scale: new Vector3(1, 2, 1) })
+    crowd.setTransform(1, { position: [12, -3, 40], rotation: 0.4, scale: [1, 2, 1] })
+    const [a, b] = [new Matrix4(), new Matrix4()]
+    crowd.getMatrixAt(0, a)
+    crowd.update(0)
+    crowd.getMatrixAt(1, b)
+    crowd.getMatrixAt(0, a)
+    expect(b.elements).toEqual(a.elements)
+    expect(a.elements[12]).toBeCloseTo(12)
+    // A NaN drawn would be no instance at all, yet pass every culling test.
+    expectMD2Error(() => crowd.setTransform(2, { position: new Vector3(0, Number.NaN, 0) }), 'BAD_ARGUMENT', { text: /instance 2.*NaN/ })
+    expectMD2Error(() => crowd.setTransform(2, { position: [0, 0, 0], scale: Infinity }), 'BAD_ARGUMENT', { text: /instance 2/ })
+    expectMD2Error(() => crowd.setTransform(2, {} as never), 'BAD_ARGUMENT', { text: /instance 2/ })
+    // Nothing of a refused placement kept.
+    expect(crowd.size).toBe(2)
+    crowd.dispose()
+  })
+
   it('keeps each instance as a stored row, written when it is told something, and lists the instances in view when asked', () => {
     const crowd = new MD2Crowd(ogro, { limit: 5 })
     const xs = [-60, 0, 60, 5000, -5000]

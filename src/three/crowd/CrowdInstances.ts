@@ -10,11 +10,12 @@ export interface Vector3Like {
 
 /** Where `MD2Crowd.setTransform` places an instance, relative to the crowd; nothing of it is kept (reuse one). */
 export interface CrowdTransform {
-  position: Readonly<Vector3Like>
+  /** `{ x, y, z }` (a `Vector3`) or `[x, y, z]`, as R3F's `position`. */
+  position: Readonly<Vector3Like> | readonly [number, number, number]
   /** A yaw in radians about +Y (default 0), or a quaternion. */
   rotation?: number | Quaternion
-  /** One scale for every axis (default 1), or one per axis. */
-  scale?: number | Readonly<Vector3Like>
+  /** One scale for every axis (default 1), or one per axis (`{ x, y, z }` or `[x, y, z]`). */
+  scale?: number | Readonly<Vector3Like> | readonly [number, number, number]
 }
 
 /**
@@ -61,6 +62,13 @@ export class CrowdInstances {
 
   /** Places instance `i` by a matrix's elements, and shows it. */
   place(i: number, e: ArrayLike<number>): void {
+    // A NaN here would draw nothing and pass every culling test: refused where it is given.
+    for (let k = 0; k < 16; k++)
+      if (!Number.isFinite(e[k]))
+        throw new MD2Error(
+          'BAD_ARGUMENT',
+          `MD2Crowd: instance ${i} placed by a matrix with ${String(e[k])} at element ${k} (setTransform takes finite numbers: position { x, y, z } or [x, y, z], a yaw or quaternion, a scale)`,
+        )
     this.transforms.set(e, i * 16)
     // Not Math.hypot: V8 allocates in it, and <MD2Instance> places its instance every frame.
     const sx = Math.sqrt(e[0]! * e[0]! + e[1]! * e[1]! + e[2]! * e[2]!)
@@ -149,12 +157,16 @@ export function composeTransform(transform: CrowdTransform): Matrix4 {
   const { position, rotation = 0, scale = 1 } = transform
   if (typeof rotation === 'number') scratchQuaternion.setFromAxisAngle(UP, rotation)
   else scratchQuaternion.copy(rotation)
-  scratchPosition.set(position.x, position.y, position.z)
+  if (isTuple(position)) scratchPosition.fromArray(position)
+  // No position: NaN, refused by `place` with the instance named.
+  else scratchPosition.set(position?.x ?? NaN, position?.y ?? NaN, position?.z ?? NaN)
   if (typeof scale === 'number') scratchScale.setScalar(scale)
+  else if (isTuple(scale)) scratchScale.fromArray(scale)
   else scratchScale.set(scale.x, scale.y, scale.z)
   return scratchMatrix.compose(scratchPosition, scratchQuaternion, scratchScale)
 }
 
+const isTuple = (value: unknown): value is readonly [number, number, number] => Array.isArray(value)
 const IDENTITY = new Matrix4().elements
 const UP = new Vector3(0, 1, 0)
 const scratchMatrix = new Matrix4()

@@ -22,6 +22,8 @@ export class CrowdLayer extends InstancedMesh<BufferGeometry, Material> {
   /** Makes room for as many drawn instances as `matrices` holds (made for the renderer drawing the crowd), and shows the layer. */
   open(matrices: InstancedBufferAttribute): InstancedInterleavedBuffer {
     this.data ??= attachInstanceData(this.geometry, matrices.count)
+    // Uploaded as the renderer's matrices are (see `CrowdRenderer.fit`).
+    this.data.setUsage(matrices.usage)
     this.instanceMatrix = matrices
     this.visible = true
     return this.data

@@ -1,4 +1,4 @@
-import { DynamicDrawUsage, InstancedBufferAttribute, type InstancedMesh } from 'three'
+import { DynamicDrawUsage, InstancedBufferAttribute, StaticDrawUsage, type InstancedMesh, type InterleavedBufferAttribute } from 'three'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { warnOnce } from '../../core/warnOnce.js'
 import { WEBGPU_IMPORT } from '../materials/webgpuMaterials.js'
@@ -112,11 +112,27 @@ export class CrowdRenderer {
     return this.kind !== 'webgl' && !this.webgpu
   }
 
-  /** Gives `mesh` (the crowd, or one of its open layers) matrices for the renderer last met, if it needs new ones. */
+  /**
+   * Gives `mesh` (the crowd, or one of its open layers) matrices for the renderer last met, if it needs new ones,
+   * and its buffers the usage that renderer uploads them best by.
+   */
   fit(mesh: InstancedMesh): void {
-    if (!this.refit) return
+    const rows = (mesh.geometry.getAttribute('md2Clock') as InterleavedBufferAttribute | undefined)?.data
+    rows?.setUsage(this.usage)
+    if (!this.refit) {
+      mesh.instanceMatrix.setUsage(this.usage)
+      return
+    }
     mesh.instanceMatrix.dispose()
     mesh.instanceMatrix = this.createMatrices()
+  }
+
+  /**
+   * WebGPURenderer uploads a buffer of `DynamicDrawUsage` whole at every draw, changed or not; there the rows
+   * are static, and uploaded when written (the ranges written). `WebGLRenderer` uploads on change either way.
+   */
+  private get usage(): typeof DynamicDrawUsage | typeof StaticDrawUsage {
+    return this.kind === 'webgl' ? DynamicDrawUsage : StaticDrawUsage
   }
 
   /** Instance matrices for the instances drawn at most, as the renderer last met reads them. */
@@ -124,7 +140,7 @@ export class CrowdRenderer {
     const array = new Float32Array(Math.min(this.capacity, this.drawLimit) * 16)
     const matrices =
       this.kind === 'webgpu' && this.webgpu ? this.webgpu.createStorageMatrices(array) : new InstancedBufferAttribute(array, 16)
-    return matrices.setUsage(DynamicDrawUsage)
+    return matrices.setUsage(this.usage)
   }
 
   /** Where the poses were blended for the renderer last met: `"compute"` when the compute pass is in use. */
