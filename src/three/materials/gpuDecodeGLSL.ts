@@ -70,11 +70,12 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
  * drawn as y, z, x. `md2ReadFaded`: one keyframe of the outgoing pose, through the frame table. `md2RangeFrame`:
  * the keyframe at a playhead count of the range, as `rangeFrame`. `md2Pose`: the pose now by `CrowdClock`'s rules
  * (keyframes from and to, the blend t; the crossfade's weight, `fadeOutWeight`'s ease). `md2Culled`: hidden, or the
- * sphere outside a plane. `md2Decode`: the keyframes dequantized and blended with the CPU kernel's coefficients
- * (each keyframe's scale times its share, the blended translate), crossfaded; a shell stands off the body along
- * the normals of the frame blended towards; a shadow moves each vertex across by the shade vector times its height
- * above the floor, then lays it 1 unit above it; a culled instance's triangles all fall on one point (nothing is
- * drawn of them); Quake II lights a vertex by its normal in the frame blended towards, from its yaw's row.
+ * sphere outside a plane. `md2Decode`: a culled instance's triangles all fall on one point, first (nothing is drawn
+ * of them, nor read for them); the keyframes dequantized and blended with the CPU kernel's coefficients (each
+ * keyframe's scale times its share, the blended translate), crossfaded; a shell stands off the body along the
+ * normals of the frame blended towards; a shadow moves each vertex across by the shade vector times its height
+ * above the floor, then lays it 1 unit above it; Quake II lights a vertex by its normal in the frame blended
+ * towards, from its yaw's row.
  */
 const DECLARATIONS = /* glsl */ `
 uniform highp sampler2D md2FrameBytes;
@@ -149,6 +150,7 @@ for (int p = 0; p < 6; p++) if (dot(md2Planes[p].xyz, centre) + md2Planes[p].w <
 return false;
 }
 void md2Decode() {
+if (md2Culled()) { md2Position = vec3(0.0); return; }
 int v = int(position.x);
 float from; float to; float t; float fade;
 md2Pose(from, to, t, fade);
@@ -182,7 +184,6 @@ md2Position += md2Normal(b.w) * POWERSUIT_SCALE;
 float rise = md2Position.y + md2Light.z;
 md2Position = vec3(md2Position.x - md2Light.y * rise, 1.0 - md2Light.z, md2Position.z - md2Light.x * rise);
 #endif
-if (md2Culled()) md2Position = vec3(0.0);
 #ifdef MD2_INSTANCE_COLOR
 md2InstanceColor = md2Light.rgb;
 #endif
