@@ -82,14 +82,18 @@ export function runCrowdScaleBench(options: { sizes: readonly number[]; frames: 
       // Fewer frames where one takes long (the per-instance update at a million is a fifth of a second).
       const frames = Math.max(3, Math.min(options.frames, Math.round((options.frames * 10_000) / n)))
       const times: number[] = []
+      const plays: number[] = []
       for (let f = 0; f < frames; f++) {
+        const played = now()
         for (let c = 0; c < changes; c++) crowd.play((f * 7919 + c * 104_729) % n, c % 2 ? 'attack' : 'run', { crossfade: 0.3 })
         const start = now()
         crowd.update(1 / 60, camera)
         times.push(now() - start)
+        plays.push(start - played)
       }
       if (changes === 0) cells.push(String(crowd.inView))
       cells.push(fmt(median(times), 3))
+      if (changes > 0) cells.push(fmt(median(plays), 3))
     }
     crowd.dispose()
     rows.push(cells)
@@ -98,8 +102,8 @@ export function runCrowdScaleBench(options: { sizes: readonly number[]; frames: 
   const met = [100_000, 1_000_000].every((n) => !(at(n, 2) > 1) && !(at(n, 3) > 1.5))
   return {
     title: 'Crowd update by size, CPU: every Ogro running and in view',
-    note: `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per MD2Crowd.update, median of each frame; "1,000 changes": 1,000 instances start a crossfade into another animation before that update (the play calls not timed).`,
-    head: ['instances', 'in view', 'ms per update', 'ms, 1,000 changes'],
+    note: `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per MD2Crowd.update, median of each frame; "1,000 changes": 1,000 instances start a crossfade into another animation before that update; the 1,000 \`play\` calls themselves (the game's side) timed apart.`,
+    head: ['instances', 'in view', 'ms per update', 'ms, 1,000 changes', 'ms, the 1,000 play calls'],
     rows,
     footer: [`Goal: ≤ 1 ms at 100,000 and 1,000,000, ≤ 1.5 ms with 1,000 changes → ${met ? 'met' : 'MISSED'}.`],
   }
