@@ -198,6 +198,23 @@ async function main(): Promise<void> {
     printTable(table)
     tables.push(table)
   }
+  if (sections.has('webgpu-crowd')) {
+    // Loaded only when asked: it loads Dawn's native module.
+    const { runWebGPUCrowdBench, isPathName } = await import('./webgpu-crowd')
+    const counts = (flags.get('counts') ?? '1000,10000,100000,1000000').split(',').map(Number)
+    console.log(
+      `\n[webgpu-crowd] WebGPU in Node (Dawn): ${counts.map((n) => n.toLocaleString('en-US')).join(', ')} Ogros, the floor, the GPU crowd, three's morph`,
+    )
+    const table = await runWebGPUCrowdBench({
+      counts,
+      frames: Number(flags.get('frames') ?? (quick ? 3 : 10)),
+      maxFrameS: Number(flags.get('max-frame-s') ?? 30),
+      countBudgetS: quick ? 20 : 60,
+      paths: flags.get('paths')?.split(',').filter(isPathName),
+    })
+    printTable(table)
+    tables.push(table)
+  }
   if (sections.has('browser')) {
     console.log('\n[3/4, 4/4] browser: building the page, then N = 50, 200, 500 for each library, the GPU crowd, per renderer, then load')
     const browserStarted = Date.now()
