@@ -72,7 +72,7 @@ async function scoped<T>(device: GPUDevice, run: () => Promise<T>): Promise<{ va
   const errors: string[] = []
   for (let i = 0; i < filters.length; i++) {
     const error = await device.popErrorScope()
-    if (error) errors.push(error.message.split('\n')[0]!)
+    if (error) errors.push(error.message.split('\n')[0]!.replace(/\.+$/, ''))
   }
   if (thrown !== undefined) errors.unshift(thrown)
   return errors.length ? { error: errors.join('; ') } : { value }
@@ -170,7 +170,7 @@ export async function runWebGPUCrowdBench(options: WebGPUCrowdOptions): Promise<
       }
       // Past the largest texture side three's morph texture (a row per instance) cannot be made: drawn
       // anyway, to report how it fails (it fails before drawing anything).
-      const overLimit = name === 'three' && n > dawn.limits.maxTextureDimension2D
+      const overLimit = name === 'three' && n > device.limits.maxTextureDimension2D
       if (predicted > options.maxFrameS * 1000 && !overLimit) {
         results.set(name, { failed: `over time: ~${fmt(predicted / 1000, 0)} s a frame predicted (cap ${options.maxFrameS} s)` })
         continue
@@ -282,7 +282,7 @@ export async function runWebGPUCrowdBench(options: WebGPUCrowdOptions): Promise<
           : `three's path draws MD2Loader's geometry as it is (absolute morph targets).`,
       ...(failures.length ? [`Not drawn: ${failures.join('; ')}.`] : []),
       ...(uncaptured.length ? [`Uncaptured GPU errors: ${[...new Set(uncaptured)].join('; ')}`] : []),
-      `Limits: maxTextureDimension2D ${dawn.limits.maxTextureDimension2D}, maxStorageBufferBindingSize ${dawn.limits.maxStorageBufferBindingSize}; run took ${fmt(minutes, 1)} min.`,
+      `The device's limits (as three asks for it): maxTextureDimension2D ${device.limits.maxTextureDimension2D}, maxStorageBufferBindingSize ${device.limits.maxStorageBufferBindingSize}; run took ${fmt(minutes, 1)} min.`,
     ],
   }
 }

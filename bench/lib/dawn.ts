@@ -24,8 +24,6 @@ export interface NodeWebGPU {
   gpu: GPU
   /** What Dawn says of the adapter: vendor / architecture / device / description. */
   adapter: string
-  /** The adapter's largest 2D texture side and storage binding (what three's paths run into). */
-  limits: { maxTextureDimension2D: number; maxStorageBufferBindingSize: number; maxBufferSize: number }
   /** True when no GPU was found and SwiftShader (a CPU Vulkan) draws. */
   software: boolean
   /** Runs the renderer's pending animation-frame callback, once per drawn frame. */
@@ -74,11 +72,6 @@ async function setUp(): Promise<NodeWebGPU> {
   return {
     gpu,
     adapter: [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / '),
-    limits: {
-      maxTextureDimension2D: adapter.limits.maxTextureDimension2D,
-      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-      maxBufferSize: adapter.limits.maxBufferSize,
-    },
     software,
     frame() {
       const callback = pending
