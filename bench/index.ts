@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,archive,convert,cpu,control,attach,bounds,crowd,events,browser,renderers,three-compat] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,archive,convert,cpu,control,attach,bounds,crowd,events,webgpu-crowd,browser,renderers,three-compat] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
  * npm run bench -- --only=cpu,control,bounds --against=<revision> [--rounds=N] [--quick]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
@@ -13,6 +13,11 @@
  *    `decode: "compute"` on WebGPU to it (the keyframe blend in a compute pass).
  *
  * three-compat (not in a full run): N Ogros as three.js's MD2Character and as the library's, in Chromium.
+ *
+ * webgpu-crowd: the GPU crowd on WebGPU in Node (bench/webgpu-crowd.ts: three's WebGPURenderer on Dawn, the
+ * machine's GPU or else SwiftShader's Vulkan), 1,000 to 1,000,000 Ogros beside the floor and three's
+ * instanced morph. [--counts=1000,10000,100000,1000000] [--paths=floor,crowd,three] [--frames=N]
+ * [--max-frame-s=30]: a count whose frame is predicted to take longer is reported as over time.
  *
  * --against=<revision>: the CPU rows of `cpu`, `control` and `bounds` for this checkout and for a git
  * revision side by side in one process, alternating (bench/against.tsx), instead of those sections' tables.
@@ -49,7 +54,9 @@ const flags = new Map(
     }),
 )
 const folders = args.filter((arg) => !arg.startsWith('--'))
-const sections = new Set((flags.get('only') ?? 'parse,archive,convert,cpu,control,attach,bounds,crowd,events,browser').split(','))
+const sections = new Set(
+  (flags.get('only') ?? 'parse,archive,convert,cpu,control,attach,bounds,crowd,events,webgpu-crowd,browser').split(','),
+)
 const quick = flags.has('quick')
 const full = !flags.has('only') && !quick
 const write = flags.has('write') || (full && !flags.has('no-write'))
@@ -195,6 +202,27 @@ async function main(): Promise<void> {
         ? { counts: [50, 200], rounds: 1, frames: 15, maxMsPerPage: 5000 }
         : { counts: [50, 200], rounds: 2, frames: 30, maxMsPerPage: 8000 },
     )
+    printTable(table)
+    tables.push(table)
+  }
+  if (sections.has('webgpu-crowd')) {
+    // Loaded only when asked: it loads Dawn's native module.
+    const { runWebGPUCrowdBench, isPathName } = await import('./webgpu-crowd')
+    const counts = (flags.get('counts') ?? '1000,10000,100000,1000000').split(',').map(Number)
+    console.log(
+      `\n[webgpu-crowd] WebGPU in Node (Dawn): ${counts.map((n) => n.toLocaleString('en-US')).join(', ')} Ogros, the floor, the GPU crowd, three's morph`,
+    )
+    const table = await runWebGPUCrowdBench({
+      counts,
+      frames: Number(flags.get('frames') ?? (quick ? 3 : 10)),
+      maxFrameS: Number(flags.get('max-frame-s') ?? 30),
+      countBudgetS: quick ? 20 : 60,
+      paths: flags.get('paths')?.split(',').filter(isPathName),
+    }).catch((error: unknown): Table => {
+      // No WebGPU adapter here (no GPU, no SwiftShader): the rest of the run goes on, and says so.
+      const reason = error instanceof Error ? error.message : String(error)
+      return { title: 'WebGPU in Node (Dawn): not run', head: ['reason'], rows: [[reason]] }
+    })
     printTable(table)
     tables.push(table)
   }
