@@ -48,7 +48,7 @@ export class CrowdComputeCull implements CrowdCullPass {
   /** The crowd drawn through the list, if it is (its geometry holds the list and the indirect buffer). */
   private mesh: InstancedMesh | undefined
   /** What the last run read: the rows' and matrices' versions, the instances, the view (cull flag and planes). */
-  private readonly seen = { rows: -1, matrices: -1, count: -1, view: new Float32Array(25) }
+  private readonly seen = { rows: -1, matrices: -1, count: -1, view: new Float64Array(25) }
   /** Left off (the vertex stage culls): for measuring one against the other. */
   off = false
 
