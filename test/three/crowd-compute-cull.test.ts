@@ -138,6 +138,15 @@ describeWebGPU('MD2Crowd culled by a compute pass', () => {
       expect(crowd.geometry.indirect).toBeNull()
     }
     expect(fallback.computed).toHaveLength(0)
+    // Drawn by WebGLRenderer after WebGPU: drawn directly, culled by the vertex stage.
+    const both = ogros(10, 3)
+    both.update(0.05)
+    draw(both, webgpuRenderer())
+    expect(both.culledBy).toBe('compute')
+    draw(both, { isWebGPURenderer: false })
+    expect(both.culledBy).toBe('vertex')
+    expect(both.geometry.indirect).toBeNull()
+    both.dispose()
     // A shell puts the crowd on posed rows (culled on the CPU): drawn directly again.
     const crowd = ogros(10, 3)
     const renderer = webgpuRenderer()

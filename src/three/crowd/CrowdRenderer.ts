@@ -133,11 +133,6 @@ export class CrowdRenderer {
     return matrices.setUsage(DynamicDrawUsage)
   }
 
-  /** Where the instances were culled for the renderer last met: `"compute"` when drawn through the cull pass's list. */
-  get culledBy(): 'vertex' | 'compute' {
-    return this.kind === 'webgpu' && this.culled?.listing ? 'compute' : 'vertex'
-  }
-
   /** Where the poses were blended for the renderer last met: `"compute"` when the compute pass is in use. */
   get decodedBy(): 'vertex' | 'compute' {
     return this.kind === 'webgpu' && this.computed?.active ? 'compute' : 'vertex'

@@ -310,7 +310,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
 
   /** Where the instances were culled for the renderer that last drew the crowd: `"compute"` on real WebGPU, drawn from stored rows. */
   get culledBy(): 'vertex' | 'compute' {
-    return this.renderer.culledBy
+    return this.renderer.culled?.listing ? 'compute' : 'vertex'
   }
 
   /** Where the poses were blended for the renderer that last drew the crowd: `"compute"` when the compute pass is in use. */

@@ -20,7 +20,8 @@ const LISTED = 'md2Listed'
 interface CullRenderer {
   compute(node: ComputeNode): unknown
   getArrayBufferAsync(attribute: StorageBufferAttribute): Promise<ArrayBuffer>
-  backend: { isWebGPUBackend?: boolean }
+  /** None on `WebGLRenderer`. */
+  backend?: { isWebGPUBackend?: boolean }
 }
 
 /** The storage the pass made, and its kernel (made again when the crowd's matrices are). */
@@ -67,7 +68,7 @@ export class CrowdComputeCull implements CrowdCullPass {
 
   /** Makes the storage for `renderer`, if it is real WebGPU. */
   prepare(drawing: unknown): void {
-    if (this.built || !(drawing as CullRenderer).backend.isWebGPUBackend) return
+    if (this.built || !(drawing as CullRenderer).backend?.isWebGPUBackend) return
     const indirect = new IndirectStorageBufferAttribute(new Uint32Array([this.indexCount, 0, 0, 0, 0]), 1)
     this.built = {
       rows: new StorageBufferAttribute(this.data, 4),
@@ -89,7 +90,7 @@ export class CrowdComputeCull implements CrowdCullPass {
   run(drawing: unknown, mesh: InstancedMesh, stored: boolean): void {
     const renderer = drawing as CullRenderer
     const built = this.built
-    const listing = built !== undefined && stored && !this.off && renderer.backend.isWebGPUBackend === true
+    const listing = built !== undefined && stored && !this.off && renderer.backend?.isWebGPUBackend === true
     if (listing !== this.listing) this.switchTo(mesh, listing)
     if (!built || !listing) return
     const seen = this.seen
