@@ -277,6 +277,67 @@ export async function runCharacterBench(options: {
   }
 }
 
+/**
+ * Culling on WebGPU: N running Ogros of which a tenth is in view (the rest behind the camera), culled by the
+ * compute pass into an indirect draw (`md2-cull`) or by the vertex stage (`md2-vertex-cull`: every instance's
+ * vertices run, the culled ones' triangles collapse). Pages alternate; the ratio is of medians of one run.
+ */
+export async function runCullBench(options: { counts: number[]; rounds: number; frames: number; maxMsPerPage: number }): Promise<Table> {
+  const served = await serve()
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] })
+  const libs = ['md2-vertex-cull', 'md2-cull']
+  try {
+    const samples = new Map<string, AnimateSample[]>()
+    for (let round = 0; round < options.rounds; round++) {
+      for (const n of options.counts) {
+        for (const lib of round % 2 ? [...libs].reverse() : libs) {
+          const sample = await animatePage(browser, served.url, lib, n, { ...options, host: false }, 'webgpu')
+          if (sample.errors) throw new Error(`${lib} at ${n}: ${sample.errors[0]}`)
+          samples.set(`${lib}:${n}`, [...(samples.get(`${lib}:${n}`) ?? []), sample])
+          process.stdout.write('.')
+        }
+      }
+    }
+    process.stdout.write('\n')
+    const cell = (lib: string, n: number) => {
+      const list = samples.get(`${lib}:${n}`)!
+      return {
+        frameMs: median(list.map((s) => s.frameMs)),
+        cpuMs: median(list.map((s) => s.cpuMs)),
+        frames: list.reduce((t, s) => t + s.frames, 0),
+        drawnBy: list[0]!.drawnBy ?? '?',
+      }
+    }
+    const rows = options.counts.flatMap((n) => {
+      const vertex = cell('md2-vertex-cull', n)
+      const compute = cell('md2-cull', n)
+      return [
+        [n, 'vertex stage', fmt(vertex.frameMs, 1), fmt(vertex.cpuMs, 2), '1×', vertex.frames],
+        [
+          n,
+          'compute pass, indirect draw',
+          fmt(compute.frameMs, 1),
+          fmt(compute.cpuMs, 2),
+          ratio(vertex.frameMs / compute.frameMs, 2),
+          compute.frames,
+        ],
+      ]
+    })
+    return {
+      title: 'Culling on WebGPU: N running Ogros, a tenth in view, culled in the vertex stage or by a compute pass',
+      note:
+        `${options.rounds} round(s), pages alternating, ${options.frames} frames a page (≤ ${fmt(options.maxMsPerPage / 1000, 0)} s), ` +
+        `drawn by ${cell(libs[0]!, options.counts[0]!).drawnBy}. frame ms = JS + waiting for the GPU (queue.onSubmittedWorkDone); ` +
+        'JS ms = update() and the render call. speed-up = vertex-stage frame ms / this frame ms.',
+      head: ['N', 'culled by', 'frame ms', 'JS ms', 'speed-up', 'frames timed'],
+      rows,
+    }
+  } finally {
+    await browser.close()
+    await served.close()
+  }
+}
+
 export async function runBrowserBench(
   options: BrowserOptions,
 ): Promise<{ animate: Table; memory: Table; load: Table; crowd?: Table; renderers?: Table }> {

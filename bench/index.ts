@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- [folder ...] [--only=parse,archive,convert,cpu,control,attach,bounds,crowd,events,webgpu-crowd,browser,renderers,three-compat] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
+ * npm run bench [-- [folder ...] [--only=parse,archive,convert,cpu,control,attach,bounds,crowd,events,webgpu-crowd,browser,renderers,three-compat,cull] [--renderers=webgl,webgpu,webgpu-webgl2] [--compute] [--quick] [--write | --no-write]]
  * npm run bench -- --only=cpu,control,bounds --against=<revision> [--rounds=N] [--quick]
  *
  * 1. Parse: parseMD2 vs three.js MD2Loader.parse on every model in assets/ (and the folders given).
@@ -13,6 +13,8 @@
  *    `decode: "compute"` on WebGPU to it (the keyframe blend in a compute pass).
  *
  * three-compat (not in a full run): N Ogros as three.js's MD2Character and as the library's, in Chromium.
+ * cull (not in a full run): on WebGPU, N running Ogros with a tenth in view, culled by the vertex stage or by
+ *   the compute pass into an indirect draw (`--counts=10000,100000`).
  *
  * webgpu-crowd: the GPU crowd on WebGPU in Node (bench/webgpu-crowd.ts: three's WebGPURenderer on Dawn, the
  * machine's GPU or else SwiftShader's Vulkan), 1,000 to 1,000,000 Ogros beside the floor and three's
@@ -38,7 +40,15 @@ import { runInstanceEventsBench } from './instance-events'
 import { runAttachmentsBench } from './attachments'
 import { runPoseBoundsBench } from './pose-bounds'
 import { runAnimationControlBench, runQuake2LightingBench } from './animation-control'
-import { CHROMIUM, type RendererOptions, consoleMessages, runBrowserBench, runCharacterBench, runRendererBench } from './browser'
+import {
+  CHROMIUM,
+  type RendererOptions,
+  consoleMessages,
+  runBrowserBench,
+  runCharacterBench,
+  runCullBench,
+  runRendererBench,
+} from './browser'
 import { ASSETS, ROOT, listModels } from './lib/models'
 import { CLOCK, type Table, markdownTable, printTable } from './lib/stats'
 import { runParseBench } from './parse'
@@ -194,6 +204,17 @@ async function main(): Promise<void> {
     printTable(table)
     tables.push(table)
     console.log(`(renderers: ${((Date.now() - started) / 60000).toFixed(1)} min)`)
+  }
+  if (sections.has('cull')) {
+    console.log('\n[cull] WebGPU: culling in the vertex stage or by a compute pass')
+    const started = Date.now()
+    const counts = (flags.get('counts') ?? '100000').split(',').map(Number)
+    const table = await runCullBench(
+      quick ? { counts, rounds: 2, frames: 10, maxMsPerPage: 20_000 } : { counts, rounds: 4, frames: 20, maxMsPerPage: 40_000 },
+    )
+    printTable(table)
+    tables.push(table)
+    console.log(`(cull: ${((Date.now() - started) / 60000).toFixed(1)} min)`)
   }
   if (sections.has('three-compat')) {
     console.log("\n[three-compat] browser: N MD2Characters, the library's vs three.js's")

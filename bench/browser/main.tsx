@@ -6,7 +6,9 @@
  *     md2-gpu-armed: the Ogros' crowd and their weapon.md2 as a synced follower crowd;
  *     soldier-gpu / soldier-gpu-armed: UFO:AI soldiers walking, without and with a rifle on tag_rweapon;
  *     md2-compute: md2-gpu with decode "compute": the blend in a compute pass on WebGPU;
- *     md2-gpu-shadowed / md2-compute-shadowed: the same crowds also casting a shadow map)
+ *     md2-gpu-shadowed / md2-compute-shadowed: the same crowds also casting a shadow map;
+ *     md2-cull / md2-vertex-cull: N running Ogros of which one in ten is in view (the rest behind the camera),
+ *     culled by the compute pass into an indirect draw on WebGPU, or by the vertex stage)
  *     md2-character / three-character: N MD2Characters (the library's / three.js's class, three's code as the
  *     webgl_loader_md2 page writes it: loadParts each, weapon shown, running)
  *   &renderer=webgl|webgpu|webgpu-webgl2   the renderer (default webgl; see renderers.ts)
@@ -47,6 +49,8 @@ import { createMD2Geometry } from '../../src/three/mesh/MD2Geometry'
 import { createSkinTexture } from '../../src/three/loaders/MD2SkinLoader'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { followCrowd } from '../../src/three/crowd/followCrowd'
+import type { CrowdRenderer } from '../../src/three/crowd/CrowdRenderer'
+import type { CrowdComputeCull } from '../../src/three/webgpu/CrowdComputeCull'
 import { createRifle } from '../../stories/support/rifle'
 import { benchGl, drawnBy, gpuSync, isRendererKind } from './renderers'
 
@@ -374,6 +378,40 @@ function GpuOgros({
 }
 
 /**
+ * N running Ogros, one in ten on the grid in view, the rest on a grid `behind` units behind the camera: culled
+ * `by` the compute pass (an indirect draw of the tenth) or by the vertex stage (every instance's vertices run).
+ */
+function CullOgros({
+  model,
+  skin,
+  n,
+  by,
+  behind,
+}: {
+  model: MD2ModelData
+  skin: Texture
+  n: number
+  by: 'compute' | 'vertex'
+  behind: number
+}) {
+  const crowd = useMD2Crowd(model, { limit: Math.max(n, 1), map: skin })
+  useEffect(() => {
+    // The crowd's own pass (a private part), left off for the vertex stage's culling.
+    const pass = (crowd as unknown as { renderer: CrowdRenderer }).renderer.culled as CrowdComputeCull | undefined
+    if (pass) pass.off = by === 'vertex'
+    const shown = grid(Math.ceil(n / 10), 60)
+    const hidden = grid(n - shown.length, 60)
+    const position = new THREE.Vector3()
+    for (let i = 0; i < n; i++) {
+      const [x, y, z] = i % 10 === 0 ? shown[i / 10]! : hidden[i - Math.ceil(i / 10)]!
+      crowd.setTransform(i, { position: i % 10 === 0 ? position.set(x, y, z) : position.set(x, y, z + behind) })
+      crowd.play(i, 'run')
+    }
+  }, [crowd, n, by, behind])
+  return <primitive object={crowd} />
+}
+
+/**
  * N GPU crowd instances (Ogros running, or soldiers walking), each with a weapon drawn by a follower
  * crowd when `weapon` is given: one more draw, posed (synced) or placed (on a tag) by the body's crowd.
  */
@@ -430,7 +468,9 @@ function FloorOgros({ model, skin, n }: { model: MD2ModelData; skin: Texture; n:
 async function animate(): Promise<void> {
   if (rendererParam !== rendererKind) throw new Error(`renderer=${rendererParam}: not webgl, webgpu or webgpu-webgl2`)
   const [buffer, skin] = await Promise.all([fetchBytes(OGRO_URL), loadTexture(OGRO_SKIN_URL)])
-  const side = Math.ceil(Math.sqrt(Math.max(count, 1)))
+  // md2-cull: the view frames the tenth in view.
+  const culling = lib === 'md2-cull' || lib === 'md2-vertex-cull'
+  const side = Math.ceil(Math.sqrt(Math.max(culling ? Math.ceil(count / 10) : count, 1)))
   const distance = 80 + side * 60
   // `-shadowed`: the GPU crowds also cast a shadow map, a second pass over every Ogro.
   const shadowed = lib.endsWith('-shadowed')
@@ -461,6 +501,9 @@ async function animate(): Promise<void> {
     const clip = (geometry as BufferGeometry & { animations: AnimationClip[] }).animations.find((candidate) => candidate.name === 'run')!
     const material = new MeshLambertMaterial({ map: skin })
     scene = <ThreeOgros geometry={geometry} clip={clip} material={material} n={count} />
+  } else if (culling) {
+    const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
+    scene = <CullOgros model={model} skin={skin} n={count} by={lib === 'md2-cull' ? 'compute' : 'vertex'} behind={distance * 5} />
   } else if (kind === 'md2-gpu' || kind === 'md2-compute' || lib === 'floor') {
     const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
     scene =

@@ -5,7 +5,7 @@ import { WEBGPU_IMPORT } from '../materials/webgpuMaterials.js'
 import { gpuDecodeInputs, type MD2GpuFrames } from './gpuFrames.js'
 import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
 import { CrowdShaderState } from './CrowdShaderState.js'
-import { webgpuSupport, type CrowdComputePass, type CrowdWebGPUSupport } from './webgpuSupport.js'
+import { webgpuSupport, type CrowdComputePass, type CrowdCullPass, type CrowdWebGPUSupport } from './webgpuSupport.js'
 
 /** Instance matrices three's WebGL2 backend keeps in a uniform buffer of WebGL2's least size (16 KB). */
 const UNIFORM_BLOCK_MATRICES = 256
@@ -45,6 +45,8 @@ export class CrowdRenderer {
   readonly state: CrowdShaderState
   /** The compute pass (`decode: "compute"`, with the WebGPU side), in use once real WebGPU draws the crowd. */
   readonly computed: CrowdComputePass | undefined
+  /** The compute pass culling the crowd when it is drawn from stored rows (with the WebGPU side), in use on real WebGPU. */
+  readonly culled: CrowdCullPass | undefined
 
   constructor(crowd: {
     model: MD2ModelData
@@ -72,6 +74,9 @@ export class CrowdRenderer {
       this.decode === 'compute'
         ? this.webgpu?.createComputeDecode({ inputs, rows: crowd.rows, capacity, name: model.name ?? 'md2' })
         : undefined
+    const indexCount = crowd.frames.geometry.index!.count
+    this.culled =
+      this.decode === 'vertex' ? this.webgpu?.createComputeCull({ rows: crowd.rows, capacity, indexCount, state: this.state }) : undefined
   }
 
   /** Meets the renderer about to draw the crowd: returns whether it is another kind than the last (then `fit` each mesh). */
@@ -102,6 +107,7 @@ export class CrowdRenderer {
     // Before the material is built for this renderer: it reads the pass's storage if there is one.
     if (kind === 'webgpu') {
       this.computed?.prepare(renderer)
+      this.culled?.prepare(renderer)
       this.refit = true
     }
     return true

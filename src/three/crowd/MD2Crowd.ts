@@ -113,6 +113,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.onBeforeRender = (drawing) => {
       this.drawnBy(drawing)
       renderer.computed?.run(drawing, this.count)
+      renderer.culled?.run(drawing, this, this.storesRows())
     }
     crowdShaderStates.set(this, renderer.state)
     for (const layer of [looks.shadow, looks.shell]) {
@@ -307,6 +308,11 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     }
   }
 
+  /** Where the instances were culled for the renderer that last drew the crowd: `"compute"` on real WebGPU, drawn from stored rows. */
+  get culledBy(): 'vertex' | 'compute' {
+    return this.renderer.culled?.listing ? 'compute' : 'vertex'
+  }
+
   /** Where the poses were blended for the renderer that last drew the crowd: `"compute"` when the compute pass is in use. */
   get decodedBy(): 'vertex' | 'compute' {
     return this.renderer.decodedBy
@@ -387,6 +393,7 @@ export class MD2Crowd extends InstancedMesh<BufferGeometry, Material> {
     this.customDistanceMaterial?.dispose()
     this.looks.dispose()
     this.renderer.computed?.dispose()
+    this.renderer.culled?.dispose()
     this.queries.dispose()
     super.dispose()
   }

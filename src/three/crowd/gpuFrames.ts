@@ -23,7 +23,7 @@ import { decodeInGLSL, type GpuDecodeInputs, type GpuDecodeOptions } from '../ma
 import { webgpuMaterials } from '../materials/webgpuMaterials.js'
 import { getMD2RenderData } from '../mesh/MD2Geometry.js'
 import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
-import type { CrowdComputePass, CrowdWebGPUSupport } from './webgpuSupport.js'
+import type { CrowdComputePass, CrowdCullPass, CrowdWebGPUSupport } from './webgpuSupport.js'
 import type { CrowdShaderState } from './CrowdShaderState.js'
 
 /**
@@ -176,7 +176,7 @@ function sharedTables(): { normals: DataTexture; light: DataTexture } {
 export function drawWithGpuFrames(
   material: Material,
   frames: MD2GpuFrames,
-  options: GpuDecodeOptions & { webgpu: CrowdWebGPUSupport | undefined; computed?: CrowdComputePass },
+  options: GpuDecodeOptions & { webgpu: CrowdWebGPUSupport | undefined; computed?: CrowdComputePass; culled?: CrowdCullPass },
 ): Material {
   const inputs = gpuDecodeInputs(frames)
   decodeInGLSL(material, inputs, options)
@@ -191,7 +191,12 @@ export function drawWithGpuFrames(
 export function createCrowdMaterials(
   frames: MD2GpuFrames,
   look: Pick<MD2CrowdOptions, 'lighting' | 'map' | 'opacity'>,
-  decoding: { webgpu: CrowdWebGPUSupport | undefined; computed: CrowdComputePass | undefined; state: CrowdShaderState },
+  decoding: {
+    webgpu: CrowdWebGPUSupport | undefined
+    computed: CrowdComputePass | undefined
+    culled: CrowdCullPass | undefined
+    state: CrowdShaderState
+  },
 ): { material: Material; depth: Material; distance: Material } {
   const quake2 = look.lighting === 'quake2'
   const opacity = look.opacity ?? 1

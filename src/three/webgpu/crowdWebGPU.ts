@@ -1,15 +1,18 @@
 import { StorageInstancedBufferAttribute } from 'three/webgpu'
 import { decodeInTSL } from './gpuDecodeTSL.js'
+import { CrowdComputeCull } from './CrowdComputeCull.js'
 import { CrowdComputeDecode } from './CrowdComputeDecode.js'
 import type { CrowdWebGPUSupport } from '../crowd/webgpuSupport.js'
 
-/** The crowd's WebGPU side (`webgpuSupport`): the TSL decode, storage matrices and the compute pass. */
+/** The crowd's WebGPU side (`webgpuSupport`): the TSL decode, storage matrices and the compute passes. */
 export const crowdWebGPU: CrowdWebGPUSupport = {
   decodeInTSL(material, inputs, options) {
     // The only passes there are: the ones this object made.
     const computed = options.computed instanceof CrowdComputeDecode ? options.computed : undefined
-    decodeInTSL(material, inputs, { ...options, computed })
+    const culled = options.culled instanceof CrowdComputeCull ? options.culled : undefined
+    decodeInTSL(material, inputs, { ...options, computed, culled })
   },
   createStorageMatrices: (array) => new StorageInstancedBufferAttribute(array, 16),
   createComputeDecode: (options) => new CrowdComputeDecode(options),
+  createComputeCull: (options) => new CrowdComputeCull(options),
 }

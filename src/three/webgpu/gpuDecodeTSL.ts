@@ -74,6 +74,15 @@ export interface ComputedPoses {
   read(builder: NodeBuilderLike, vertex: Node<'int'>): { vertex: DecodedVertex; instance: InstanceInputs } | undefined
 }
 
+/**
+ * Where a crowd's material finds the instance each drawn instance shows, when a compute pass culled the
+ * crowd and its draw is indirect (`CrowdComputeCull`): that instance's row and matrix. `undefined` when the
+ * object built is not drawn that way: the vertex stage reads its own instance's and culls.
+ */
+export interface ListedInstances {
+  read(builder: NodeBuilderLike): { row: InstanceRow; placement: Node<'mat4'> } | undefined
+}
+
 /** An instance's row (`instanceRows.ts`): its animation as stored or a pose worked out already, and its light. */
 export interface InstanceRow {
   clock: Node<'vec4'>
@@ -96,7 +105,7 @@ const rowAttributes = (): InstanceRow => ({
  * for materials alike (a node per crowd would be read as the first crowd's). Frames per block come from
  * the model's frame table's height.
  */
-interface StateNodes {
+export interface StateNodes {
   time: Node<'float'>
   cull: Node<'float'>
   sphere: Node<'vec4'>
@@ -185,8 +194,11 @@ export function instanceFromRow(inputs: GpuDecodeInputs, row: InstanceRow, state
   }
 }
 
-/** Whether the instance of `row` is hidden, or culled (its sphere, placed by `placement`, outside one of the view's planes). */
-function culled(row: InstanceRow, state: StateNodes, placement: Node<'mat4'>): Node<'bool'> {
+/**
+ * Whether the instance of `row` is hidden, or culled (its sphere, placed by `placement`, outside one of the view's
+ * planes): in the vertex stage, or in the compute pass culling a crowd on WebGPU (`CrowdComputeCull`).
+ */
+export function culled(row: Pick<InstanceRow, 'range'>, state: StateNodes, placement: Node<'mat4'>): Node<'bool'> {
   const centre = placement.mul(vec4(state.sphere.xyz, 1)).xyz.toVar()
   const axis = (k: number) => {
     const column = placement.mul(vec4(k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, 0)).xyz
@@ -256,20 +268,26 @@ export function decodeVertex(inputs: GpuDecodeInputs, instance: InstanceInputs, 
  * `WebGLRenderer` ignores these properties, so one material serves both renderers. With `computed`, a
  * renderer that has the poses blended already reads them instead of decoding.
  */
-export function decodeInTSL(material: Material, inputs: GpuDecodeInputs, options: GpuDecodeOptions & { computed?: ComputedPoses }): void {
+export function decodeInTSL(
+  material: Material,
+  inputs: GpuDecodeInputs,
+  options: GpuDecodeOptions & { computed?: ComputedPoses; culled?: ListedInstances },
+): void {
   // The geometry's position holds only the MD2 vertex each drawn vertex reads.
   const vertex = int(positionGeometry.x)
   const state = crowdStateNodes()
-  const pose = (builder: NodeBuilderLike): { vertex: DecodedVertex; instance: InstanceInputs } => {
+  const pose = (builder: NodeBuilderLike, row: InstanceRow): { vertex: DecodedVertex; instance: InstanceInputs } => {
     const computed = options.computed?.read(builder, vertex)
     if (computed) return computed
-    const instance = instanceFromRow(inputs, rowAttributes(), state)
+    const instance = instanceFromRow(inputs, row, state)
     return { vertex: decodeVertex(inputs, instance, vertex), instance }
   }
 
   const position = Fn((nodeBuilder) => {
     const builder = nodeBuilder as unknown as NodeBuilderLike
-    const { vertex: decoded, instance } = pose(builder)
+    // Culled by a compute pass: the draw's instance `k` shows the listed instance, culled already.
+    const listed = options.culled?.read(builder)
+    const { vertex: decoded, instance } = pose(builder, listed?.row ?? rowAttributes())
     const p = vec3(decoded.position).toVar()
     // A power-up shell stands off the body along the normals of the frame blended towards.
     if (options.shell) p.addAssign(normalOf(inputs, decoded.towardsNormal).mul(POWERSUIT_SCALE))
@@ -280,9 +298,9 @@ export function decodeInTSL(material: Material, inputs: GpuDecodeInputs, options
       p.assign(vec3(p.x.sub(shade.y.mul(rise)), shade.z.oneMinus(), p.z.sub(shade.x.mul(rise))))
     }
     // The renderer places the instance before it reads positionNode, so the decoded vertex is placed here.
-    const placement = instancePlacement(builder)
+    const placement = listed?.placement ?? instancePlacement(builder)
     // A culled instance's triangles all fall on one point: nothing is drawn of them.
-    p.assign(select(culled(rowAttributes(), state, placement), vec3(0), p))
+    if (!listed) p.assign(select(culled(rowAttributes(), state, placement), vec3(0), p))
     if (options.normals) normalLocal.assign(transformNormal(decoded.normal, placement))
     return placement.mul(vec4(p, 1)).xyz
   })()
@@ -336,4 +354,6 @@ function instancePlacement(builder: NodeBuilderLike): Node<'mat4'> {
 export interface NodeBuilderLike {
   object: Object3D
   renderer: { backend: { isWebGPUBackend?: boolean } }
+  /** What is built reads this object's own buffers: three does not share it with another object's draws. */
+  objectSpecific: boolean
 }
