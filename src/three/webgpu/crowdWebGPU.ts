@@ -1,9 +1,10 @@
 import { StorageInstancedBufferAttribute } from 'three/webgpu'
 import { decodeInTSL } from './gpuDecodeTSL.js'
 import { CrowdComputeDecode } from './CrowdComputeDecode.js'
-import type { CrowdWebGPUSupport } from '../crowd/webgpuSupport.js'
+import type { CrowdWebGPUSupport } from '../crowd/gpu/webgpuSupport.js'
+import { writePosedRows } from '../crowd/posedRows.js'
 
-/** The crowd's WebGPU side (`webgpuSupport`): the TSL decode, storage matrices and the compute pass. */
+/** The crowd's WebGPU side (`webgpuSupport`): the TSL decode, storage matrices, the compute pass and the posed rows it reads. */
 export const crowdWebGPU: CrowdWebGPUSupport = {
   decodeInTSL(material, inputs, options) {
     // The only passes there are: the ones this object made.
@@ -12,4 +13,5 @@ export const crowdWebGPU: CrowdWebGPUSupport = {
   },
   createStorageMatrices: (array) => new StorageInstancedBufferAttribute(array, 16),
   createComputeDecode: (options) => new CrowdComputeDecode(options),
+  posedRows: writePosedRows,
 }

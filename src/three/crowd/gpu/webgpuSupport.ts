@@ -1,5 +1,5 @@
 import type { InstancedBufferAttribute, Material } from 'three'
-import type { GpuDecodeInputs, GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
+import type { GpuDecodeInputs, GpuDecodeOptions } from '../../materials/gpuDecodeGLSL.js'
 
 /** A crowd's poses blended by a compute pass (`decode: "compute"`), where the renderer drawing it can. */
 export interface CrowdComputePass {
@@ -29,6 +29,12 @@ export interface CrowdWebGPUSupport {
   createStorageMatrices(array: Float32Array): InstancedBufferAttribute
   /** The compute pass blending a crowd's poses: `rows` are its per-frame rows, `capacity` the most drawn. */
   createComputeDecode(options: { inputs: GpuDecodeInputs; rows: Float32Array; capacity: number; name: string }): CrowdComputePass
+  /**
+   * Writes a crowd's rows (its `CrowdParts`) as its drawn instances' poses (`../posedRows.ts`): what the compute pass reads, and
+   * what WebGPURenderer's WebGL2 backend draws (the first instances in view). Here, so that a WebGL app's
+   * plain crowd does not ship it.
+   */
+  posedRows(crowd: object): void
 }
 
 let provided: CrowdWebGPUSupport | undefined
