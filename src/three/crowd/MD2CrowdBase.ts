@@ -31,8 +31,8 @@ import type { CrowdLayer } from './CrowdLayer.js'
 import type { CrowdLighting, CrowdLooks, CrowdShell } from './CrowdLooks.js'
 
 /**
- * What `MD2Crowd` gives its base: its looks (shells, shadows, Quake II light) and the posed rows they are drawn
- * from, made for each crowd.
+ * What `MD2Crowd` gives its base: its looks (shells, shadows, Quake II light, made for each crowd), the posed rows
+ * they are drawn from, and the queries' code.
  */
 export interface CrowdDress {
   looks(crowd: ConstructorParameters<typeof CrowdLooks>[0], options: MD2CrowdOptions): CrowdLooks
@@ -104,7 +104,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
   private queries: CrowdQueries | undefined
   private released = false
 
-  /** `dress`: the looks and the posed rows (`MD2Crowd`'s); without it, options asking for looks are refused. */
+  /** `dress`: the looks, posed rows and queries (`MD2Crowd`'s); without it, options asking for looks are refused. */
   constructor(model: MD2ModelData, options: MD2CrowdOptions, dress?: CrowdDress) {
     const limit = options.limit
     if (!dress) {
