@@ -29,7 +29,10 @@ export type MD2ErrorCode =
   | 'LOAD_FAILED'
   /** An archive entry's name would leave the folder it is extracted to (`..`, an absolute path, a drive). */
   | 'UNSAFE_PATH'
-  /** A peer dependency is older than a feature needs (three.js before r187 for `react-three-md2/webgpu`). */
+  /**
+   * A peer dependency is older than a feature needs (three.js before r187 for `react-three-md2/webgpu`), or the
+   * feature's code is not loaded (a crowd's looks or queries on an `<MD2Instances>` crowd made without them).
+   */
   | 'UNSUPPORTED'
 
 export interface MD2ErrorDetails {

@@ -18,13 +18,15 @@ import type { MD2ModelData } from '../core/format/types.js'
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../core/warnOnce.js'
 import { MD2Crowd, type MD2CrowdOptions } from '../three/crowd/MD2Crowd.js'
+import { MD2CrowdBase } from '../three/crowd/MD2CrowdBase.js'
 import { MD2CrowdInstance } from '../three/crowd/MD2CrowdInstance.js'
 import type { followCrowd as followCrowdFunction } from '../three/crowd/followCrowd.js'
+import { loadCrowdQueries } from '../three/crowd/loadCrowdQueries.js'
 import type { MD2PoseSource } from './MD2Model.js'
 import { crowdLookSupport, type InstanceSlot } from './MD2ModelContext.js'
 import { checkProps } from './checkProps.js'
 import { useOwned } from './useOwned.js'
-import { useInstanceEvents } from './instanceEvents.js'
+import { hasPointerHandlers, useInstanceEvents } from './instanceEvents.js'
 import { useArchiveUrl } from './loading/useArchiveUrl.js'
 import { useMD2 } from './loading/useMD2.js'
 import { useMaxTextureSize } from './loading/useMaxTextureSize.js'
@@ -52,18 +54,30 @@ export type UseMD2CrowdOptions = Omit<MD2CrowdOptions, 'maxTextureSize'>
  * lighting or decode change; disposed on unmount.
  */
 export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): MD2Crowd {
+  return useCrowd(MD2Crowd, model, options)
+}
+
+/**
+ * `useMD2Crowd` with the class made: `MD2Crowd` (with its looks), or `MD2CrowdBase` (none: `<MD2Instances>` in
+ * an app that imports no look), typed as `MD2Crowd` (the same members; the look ones throw on a base).
+ */
+function useCrowd(Crowd: typeof MD2CrowdBase, model: MD2ModelData, options: UseMD2CrowdOptions): MD2Crowd {
   const maxTextureSize = useMaxTextureSize(4096)
   const { limit, lighting, opacity } = options
   const translucent = opacity !== undefined && opacity < 1
   const shell = options.shell === undefined ? undefined : JSON.stringify(options.shell)
   // Made once (a crowd holds a share of the model's GPU frames), disposed on unmount, whatever StrictMode does.
-  const crowd = useOwned(
-    () => new MD2Crowd(model, { ...options, maxTextureSize }),
+  const crowd: MD2Crowd = useOwned(
+    () => new Crowd(model, { ...options, maxTextureSize }),
     // The look below is applied in place; these need new buffers or shaders, or set every instance's.
-    [model, limit, lighting, translucent, shell, options.shadow, options.decode, maxTextureSize],
+    [Crowd, model, limit, lighting, translucent, shell, options.shadow, options.decode, maxTextureSize],
   )
+  // A crowd made without its looks wears none: its look members throw.
+  const dressed = Crowd !== MD2CrowdBase
   // In an effect: an instance's `<MD2BlobShadow floor>` sets it too, and a render of the crowd keeps it.
-  useLayoutEffect(() => void (crowd.shadowFloor = options.shadowFloor), [crowd, options.shadowFloor])
+  useLayoutEffect(() => {
+    if (dressed) crowd.shadowFloor = options.shadowFloor
+  }, [crowd, dressed, options.shadowFloor])
   useLayoutEffect(() => {
     const material = crowd.material as MeshLambertMaterial | MeshBasicMaterial
     material.map = options.map ?? null
@@ -73,10 +87,10 @@ export function useMD2Crowd(model: MD2ModelData, options: UseMD2CrowdOptions): M
   const { shadelight, minlight, fullbright, glow } = options
   const level = typeof shadelight === 'number' || shadelight === undefined ? shadelight : shadelight.join()
   useLayoutEffect(() => {
-    crowd.setLighting({ shadelight, minlight, fullbright, glow })
+    if (dressed) crowd.setLighting({ shadelight, minlight, fullbright, glow })
     // `level` stands for the shadelight by value (a new array each render is the same light).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [crowd, level, minlight, fullbright, glow])
+  }, [crowd, dressed, level, minlight, fullbright, glow])
   useFrame((state, delta) => crowd.update(delta, state.camera))
   return crowd
 }
@@ -199,6 +213,8 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     const leader = follows ? parent?.crowd : undefined
     // Following is loaded the first time a crowd follows (suspending once, before the crowd is made).
     const followCrowd = leader ? use(loadFollowCrowd()) : undefined
+    // Its raycast's code, loaded (suspending once) before a crowd with pointer handlers draws: no pointer misses it.
+    if (hasPointerHandlers(groupProps)) use(loadCrowdQueries())
     // A follower holds exactly its leader's instances.
     const limit = leader?.capacity ?? givenLimit ?? 1000
     if (process.env.NODE_ENV !== 'production' && leader && givenLimit !== undefined && givenLimit !== leader.capacity) {
@@ -210,7 +226,8 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     // The looks its children wear (<MD2Shell>, <MD2BlobShadow>, <MD2Quake2Lighting>), as the crowd's options.
     const [looks] = useState(() => crowdLookSupport.current)
     const worn = looks?.useCrowdLooks(follows)
-    const crowd = useMD2Crowd(model, { limit, ...worn?.options, opacity, map, decode: decode ?? leader?.decode })
+    // With the looks' code once a look is imported (`MD2Crowd`), without it otherwise.
+    const crowd = useCrowd(looks?.Crowd ?? MD2CrowdBase, model, { limit, ...worn?.options, opacity, map, decode: decode ?? leader?.decode })
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false
     crowd.receiveShadow = receiveShadow ?? false
@@ -251,12 +268,14 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
           controls[i] = undefined
           crowd.hide(i)
           // The next instance in this slot starts from the crowd's own look.
-          crowd.setShell(i, undefined)
-          crowd.setShadow(i, undefined)
+          if (looks) {
+            crowd.setShell(i, undefined)
+            crowd.setShadow(i, undefined)
+          }
           free.push(i)
         },
       }
-    }, [crowd, leader])
+    }, [crowd, leader, looks])
     // Wired in an effect, to the slots React kept: StrictMode calls `useMemo`'s factory twice and keeps the first.
     useLayoutEffect(() => {
       if (leader) return
@@ -345,6 +364,8 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   const group = useRef<Group>(null)
   useImperativeHandle(ref, () => group.current!, [])
   // Pointer handlers (`onClick`…) on the group: it raycasts its instance, as drei's `<Instance>`.
+  // Its raycast's code, loaded (suspending once) before an instance with pointer handlers draws.
+  if (hasPointerHandlers(groupProps)) use(loadCrowdQueries())
   useInstanceEvents(group, crowd, index, groupProps, slots)
   // Before the crowd draws: the place (and a given controller's pose) go to the instance's slot.
   useFrame(() => {

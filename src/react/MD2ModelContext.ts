@@ -5,7 +5,7 @@ import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import type { PoseBoxKernels } from '../core/animation/blendVerticesBounded.js'
 import type { MD2PoseLight } from '../three/mesh/MD2Geometry.js'
-import type { MD2CrowdOptions } from '../three/crowd/MD2CrowdOptions.js'
+import type { MD2CrowdOptions } from '../three/crowd/gpu/MD2CrowdOptions.js'
 import type { MD2Crowd } from '../three/crowd/MD2Crowd.js'
 
 /**
@@ -109,6 +109,8 @@ export interface InstanceSlot {
  * so that a crowd whose app imports none ships none of it. Each crowd takes what there is when it mounts.
  */
 export interface CrowdLookSupport {
+  /** The crowd with its looks' code (`MD2Crowd`), which `<MD2Instances>` makes then (an `MD2CrowdBase` otherwise). */
+  Crowd: typeof MD2Crowd
   /** In `<MD2Instances>`: the crowd's options its looks stand for (a follower's light: its leader's, unless its own). */
   useCrowdLooks(follows: boolean): CrowdWorn
   /** Around `<MD2Instances>`'s children: what its looks dress. */

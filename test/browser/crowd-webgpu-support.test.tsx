@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test, vi, type MockInstance } from 'vitest'
 import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Model, MD2Quake2Lighting, MD2Shell, MD2ViewWeapon } from '../../src/index'
 import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
-import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/webgpuSupport'
+import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/gpu/webgpuSupport'
 import { provideWebGPUMaterials, webgpuMaterials } from '../../src/three/materials/webgpuMaterials'
 import { coverage } from '../../stories/support/pixels'
 import { BLACK, CrowdsIn, expectRenderer, mount } from './canvas'

@@ -10,7 +10,7 @@ import { afterEach, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import '../../src/three/webgpu/index'
-import { INSTANCE_STRIDE } from '../../src/three/crowd/instanceRows'
+import { INSTANCE_STRIDE } from '../../src/three/crowd/gpu/instanceRows'
 import { readAsset } from '../support/assets'
 import { describeWebGPU } from '../support/webgpu-three'
 

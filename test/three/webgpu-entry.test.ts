@@ -17,7 +17,7 @@ async function importEntry(revision?: string) {
     vi.doMock('three', async (original) => ({ ...(await original<typeof import('three')>()), REVISION: revision }))
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
   const entry = await import('../../src/three/webgpu/index')
-  const { webgpuSupport } = await import('../../src/three/crowd/webgpuSupport')
+  const { webgpuSupport } = await import('../../src/three/crowd/gpu/webgpuSupport')
   const { webgpuMaterials } = await import('../../src/three/materials/webgpuMaterials')
   return { entry, crowd: webgpuSupport(), materials: webgpuMaterials(), warnings: warn.mock.calls.map((call) => String(call[0])) }
 }
@@ -42,7 +42,7 @@ describe('react-three-md2/webgpu', () => {
 
   it('nothing else in the library provides it: without the entry the seams are empty', async () => {
     vi.resetModules()
-    const { webgpuSupport } = await import('../../src/three/crowd/webgpuSupport')
+    const { webgpuSupport } = await import('../../src/three/crowd/gpu/webgpuSupport')
     const { webgpuMaterials } = await import('../../src/three/materials/webgpuMaterials')
     await import('../../src/index')
     expect(webgpuSupport()).toBeUndefined()

@@ -1,5 +1,6 @@
 import { createContext, useContext, useLayoutEffect, useMemo, useState } from 'react'
 import type { MD2ModelData } from '../../core/format/types.js'
+import { MD2Crowd } from '../../three/crowd/MD2Crowd.js'
 import {
   MD2LookContext,
   type CrowdLookSupport,
@@ -32,10 +33,11 @@ function useLookOwner(component: string, model: MD2ModelData, setWorn: CrowdWorn
 
 /**
  * How crowds wear looks (`<MD2Shell>`, `<MD2BlobShadow>`, `<MD2Quake2Lighting>` inside `<MD2Instances>` or an
- * `<MD2Instance>`), given to them by the looks' own modules (`useLayerOwner.ts`): a crowd in an app that
- * imports no look ships none of it.
+ * `<MD2Instance>`), given to them by the looks' own modules (`useLayerOwner.ts`), with the crowd class that
+ * draws them (`MD2Crowd`): a crowd in an app that imports no look ships none of it.
  */
 export const crowdLooks: CrowdLookSupport = {
+  Crowd: MD2Crowd,
   useCrowdLooks(follows) {
     const [worn, setWorn] = useState<WornLooks>({})
     // A follower is lit as its leader is (Quake II lights a weapon as its bearer) unless it wears its own.

@@ -1,5 +1,5 @@
 import { InstancedMesh, type BufferGeometry, type InstancedBufferAttribute, type InstancedInterleavedBuffer, type Material } from 'three'
-import { attachInstanceData, uploadFirst } from './instanceRows.js'
+import { attachInstanceData, uploadFirst } from './gpu/instanceRows.js'
 
 /**
  * A second draw over some of a crowd's instances: the power-up shells, or the blob shadows, of the

@@ -8,7 +8,8 @@ import { tagTransform } from '../../core/tags/tagTransform.js'
 import { warnOnce } from '../../core/warnOnce.js'
 import { setTagMatrix } from '../mesh/tagMatrix.js'
 import type { CrowdParts } from './crowdParts.js'
-import type { MD2Crowd } from './MD2Crowd.js'
+import type { MD2CrowdBase } from './MD2CrowdBase.js'
+import { writePosedRows } from './posedRows.js'
 
 /** How a follower crowd copies its leader (`followCrowd`'s options). */
 export interface CrowdFollowOptions {
@@ -50,10 +51,10 @@ export class CrowdLink {
   /** The crowds following this one, updated by its `update`, in the order they began following. */
   readonly followers: CrowdLink[] = []
   /** The leader `follow` added this crowd to (removed from it again when it stops following). */
-  private addedTo: MD2Crowd | undefined
+  private addedTo: MD2CrowdBase | undefined
 
   constructor(
-    readonly owner: MD2Crowd,
+    readonly owner: MD2CrowdBase,
     private readonly crowd: CrowdParts,
   ) {}
 
@@ -85,14 +86,14 @@ export class CrowdLink {
     if (before) before.followers.splice(before.followers.indexOf(this), 1)
     this.leader = leader ?? undefined
     this.following = following
-    this.crowd.looks.leader = leader?.crowd.looks
+    if (this.crowd.looks) this.crowd.looks.leader = leader?.crowd.looks
     leader?.followers.push(this)
     const owner = this.owner
     if (this.addedTo && owner.parent === this.addedTo) this.addedTo.remove(owner)
     this.addedTo = undefined
     // Nothing drawn until the leader's next update.
     this.crowd.instances.drawn = 0
-    this.crowd.rows.write()
+    writePosedRows(this.crowd)
     if (leader && !owner.parent) {
       leader.owner.add(owner)
       this.addedTo = leader.owner
@@ -123,13 +124,13 @@ export class CrowdLink {
 
   /** A follower's update: its leader's drawn instances, placed and (synced) posed from it. */
   private updateFromLeader(seconds: number): void {
-    const { mesh, clock, instances, looks, rows } = this.crowd
+    const { mesh, clock, instances, looks } = this.crowd
     this.copyDrawn()
     if (!this.following!.sync) clock.advance(seconds, instances.size)
-    looks.advance(seconds)
+    looks?.advance(seconds)
     mesh.updateMatrixWorld()
-    looks.openLikeLeader()
-    rows.write()
+    looks?.openLikeLeader()
+    writePosedRows(this.crowd)
     this.updateFollowers(seconds)
   }
 

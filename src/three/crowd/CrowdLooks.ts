@@ -4,10 +4,10 @@ import type { MD2ModelData } from '../../core/format/types.js'
 import { createMD2ShadowMaterial } from '../materials/shadowMaterial.js'
 import { createMD2ShellMaterial } from '../materials/shellMaterial.js'
 import { CrowdLayer } from './CrowdLayer.js'
-import type { CrowdInstances } from './CrowdInstances.js'
-import type { CrowdRenderer } from './CrowdRenderer.js'
-import { drawWithGpuFrames, type MD2GpuFrames } from './gpuFrames.js'
-import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
+import type { CrowdInstances } from './gpu/CrowdInstances.js'
+import type { CrowdRenderer } from './gpu/CrowdRenderer.js'
+import { drawWithGpuFrames, type MD2GpuFrames } from './gpu/gpuFrames.js'
+import type { MD2CrowdOptions } from './gpu/MD2CrowdOptions.js'
 
 /** An instance's power-up shells (`'red'`, `['red', 'blue']`, an RGB colour), or none (`null`, `[]`). */
 export type CrowdShell = ShellSpec | readonly ShellSpec[] | null

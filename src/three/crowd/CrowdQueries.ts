@@ -5,7 +5,7 @@ import { FRAME_HEADER_SIZE } from '../../core/format/spec.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { blendPoseYUp, blendVerticesYUp, type BlendTarget } from '../../core/animation/blendVertices.js'
 import { createMD2Geometry, getMD2RenderData } from '../mesh/MD2Geometry.js'
-import type { CrowdInstances } from './CrowdInstances.js'
+import type { CrowdInstances } from './gpu/CrowdInstances.js'
 
 /**
  * Questions about a crowd's instances as posed now, answered on the CPU: an instance's pose bounds, and

@@ -1,21 +1,33 @@
-import type { Object3D } from 'three'
+import type { InstancedInterleavedBuffer, InstancedMesh } from 'three'
 import type { CrowdClock } from '../../core/animation/CrowdClock.js'
 import type { MD2ModelData } from '../../core/format/types.js'
-import type { CrowdInstances } from './CrowdInstances.js'
+import type { CrowdInstances } from './gpu/CrowdInstances.js'
 import type { CrowdLink } from './CrowdLink.js'
+import type { CrowdRenderer } from './gpu/CrowdRenderer.js'
+import type { InstanceRowWriter } from './gpu/instanceRows.js'
+import type { MD2CrowdBase } from './MD2CrowdBase.js'
 import type { CrowdLooks } from './CrowdLooks.js'
-import type { InstanceRowWriter } from './instanceRows.js'
-import type { MD2Crowd } from './MD2Crowd.js'
 
-/** A crowd's parts that following reads and changes. */
+/** A crowd's parts that following, the looks and the posed rows read and change. */
 export interface CrowdParts {
-  /** The crowd: its world matrix. */
-  mesh: Object3D
+  /** The crowd: its world matrix, instance matrices and `count`. */
+  mesh: InstancedMesh
   model: MD2ModelData
   instances: CrowdInstances
   clock: CrowdClock
-  looks: CrowdLooks
+  renderer: CrowdRenderer
+  /** Its rows (`attachInstanceData`), and what writes them stored. */
+  data: InstancedInterleavedBuffer
   rows: InstanceRowWriter
+  /** Lit as Quake II lit it (`lighting: "quake2"`): each posed row carries its instance's light. */
+  quake2: boolean
+  /** Its shells, shadows and Quake II light (`MD2Crowd`'s; none in a crowd made without the looks' code). */
+  looks: CrowdLooks | undefined
+  /**
+   * What writes its rows as the drawn instances' poses (`posed/posedRows.ts`), given by what needs it: `MD2Crowd`
+   * (its looks), `followCrowd` (a chain), or else the WebGPU side (the compute pass, the WebGL2 backend).
+   */
+  posed: ((crowd: CrowdParts) => void) | undefined
   /** Its place in a chain of followers, made by `followCrowd` the first time it follows or leads. */
   link: CrowdLink | undefined
 }
@@ -24,4 +36,4 @@ export interface CrowdParts {
  * Each crowd's parts, where `followCrowd` finds them: the follower chain lives in its own module, so
  * that a crowd that never follows or leads does not ship it.
  */
-export const crowdParts = new WeakMap<MD2Crowd, CrowdParts>()
+export const crowdParts = new WeakMap<MD2CrowdBase, CrowdParts>()

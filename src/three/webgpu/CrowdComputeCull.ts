@@ -8,9 +8,9 @@ import {
   type InterleavedBufferAttribute,
   type Node,
 } from 'three/webgpu'
-import type { CrowdShaderState } from '../crowd/CrowdShaderState.js'
-import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE } from '../crowd/instanceRows.js'
-import type { CrowdCullPass } from '../crowd/webgpuSupport.js'
+import type { CrowdShaderState } from '../crowd/gpu/CrowdShaderState.js'
+import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE } from '../crowd/gpu/instanceRows.js'
+import type { CrowdCullPass } from '../crowd/gpu/webgpuSupport.js'
 import { culled, type InstanceRow, type NodeBuilderLike, type StateNodes } from './gpuDecodeTSL.js'
 
 /** The geometry attribute standing for the list while the crowd is drawn through it (see `list`). */

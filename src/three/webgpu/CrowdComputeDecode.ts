@@ -11,8 +11,8 @@ import {
   type InstanceInputs,
   type NodeBuilderLike,
 } from './gpuDecodeTSL.js'
-import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE, uploadFirst } from '../crowd/instanceRows.js'
-import type { CrowdComputePass } from '../crowd/webgpuSupport.js'
+import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE, uploadFirst } from '../crowd/gpu/instanceRows.js'
+import type { CrowdComputePass } from '../crowd/gpu/webgpuSupport.js'
 
 /** Bytes of storage per drawn instance per MD2 vertex: a blended position and a blended normal, a vec4 each. */
 const COMPUTE_BYTES_PER_VERTEX = 32

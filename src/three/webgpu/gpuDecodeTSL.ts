@@ -30,8 +30,8 @@ import {
 } from 'three/tsl'
 import type { Node } from 'three/webgpu'
 import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
-import { crowdShaderStates, type CrowdShaderState } from '../crowd/CrowdShaderState.js'
-import { ROW_HIDDEN, ROW_LOOP, ROW_NO_INTERPOLATION, ROW_POSED, ROW_REVERSE } from '../crowd/instanceRows.js'
+import { crowdShaderStates, type CrowdShaderState } from '../crowd/gpu/CrowdShaderState.js'
+import { ROW_HIDDEN, ROW_LOOP, ROW_NO_INTERPOLATION, ROW_POSED, ROW_REVERSE } from '../crowd/gpu/instanceRows.js'
 import type { GpuDecodeInputs, GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
 
 /** The node properties WebGPURenderer reads from any material (it copies them onto its node material). */

@@ -7,7 +7,7 @@
 import { REVISION } from 'three'
 import { MD2Error } from '../../core/MD2Error.js'
 import { warnOnce } from '../../core/warnOnce.js'
-import { provideWebGPUSupport } from '../crowd/webgpuSupport.js'
+import { provideWebGPUSupport } from '../crowd/gpu/webgpuSupport.js'
 import { provideWebGPUMaterials } from '../materials/webgpuMaterials.js'
 import { crowdWebGPU } from './crowdWebGPU.js'
 import { squeezeDepthTSL } from './depthHackTSL.js'

@@ -1,6 +1,6 @@
 import { Matrix4, Quaternion, Vector3, type Camera, type Sphere } from 'three'
-import { MD2Error } from '../../core/MD2Error.js'
-import { FRUSTUM_FLOATS, sphereInFrustum, writeFrustumPlanes } from '../mesh/frustum.js'
+import { MD2Error } from '../../../core/MD2Error.js'
+import { FRUSTUM_FLOATS, sphereInFrustum, writeFrustumPlanes } from '../../mesh/frustum.js'
 
 export interface Vector3Like {
   x: number

@@ -1,5 +1,5 @@
 import type { Texture } from 'three'
-import type { Quake2LightFlags, ShellSpec } from '../../core/lighting/quake2Light.js'
+import type { Quake2LightFlags, ShellSpec } from '../../../core/lighting/quake2Light.js'
 
 /** What an `MD2Crowd` is made with. */
 export interface MD2CrowdOptions extends Quake2LightFlags {

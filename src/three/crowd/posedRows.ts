@@ -1,0 +1,112 @@
+import { shadowVector } from '../../core/lighting/quake2Light.js'
+import { SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
+import type { CrowdParts } from './crowdParts.js'
+import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE, ROW_POSED, uploadFirst } from './gpu/instanceRows.js'
+
+/** The shadow's parameters (`shadowVector`'s), reused for every row of every crowd (one call at a time). */
+const shadowParameters = new Float64Array(4)
+
+/**
+ * Writes a crowd's rows as the poses of the instances it draws (listed already: `CrowdInstances.listed`), once
+ * a frame, and flags them for upload: per drawn instance its matrix, its pose worked out (`ROW_POSED`), its
+ * Quake II light, and a copy of both rows in the shell and shadow layers for the instances that wear them.
+ * `count` becomes the instances drawn (none where the renderer draws nothing). The path of the crowds the
+ * shader cannot pose from stored rows (`MD2CrowdBase.storesRows`): it comes with what needs it (following,
+ * the looks, the WebGPU side), so that a plain crowd does not ship it. Loops over typed arrays: nothing is
+ * allocated.
+ */
+export function writePosedRows(crowd: CrowdParts): void {
+  const { mesh, instances, looks, renderer, quake2, rows } = crowd
+  // Poses worked out here, the instances culled already: the shader culls nothing.
+  rows.restore()
+  renderer.state.cullBy(undefined)
+  const drawn = renderer.drawsNothing ? 0 : instances.drawn
+  const t = instances.transforms
+  const matrices = mesh.instanceMatrix.array as Float32Array
+  const data = crowd.data.array as Float32Array
+  const poses = crowd.clock.poses
+  const w = mesh.matrixWorld.elements
+  const shellData = looks?.shell.data?.array as Float32Array | undefined
+  const shellMatrices = looks?.shell.instanceMatrix.array as Float32Array
+  const shadowData = looks?.shadow.data?.array as Float32Array | undefined
+  const shadowMatrices = looks?.shadow.instanceMatrix.array as Float32Array
+  let shelledRows = 0
+  let shadowRows = 0
+  for (let k = 0; k < drawn; k++) {
+    const i = instances.ids[k]!
+    const o = i * 16
+    for (let e = 0; e < 16; e++) matrices[k * 16 + e] = t[o + e]!
+    const s = crowd.clock.pose(i)
+    const a = k * INSTANCE_STRIDE
+    writePosedRow(data, a, poses, s)
+    if (!looks) continue
+    const shadowed = looks.castsShadow(i)
+    // The instance's world yaw in degrees (its +Z axis seen from above), for the light table's row and the shadow.
+    let yaw = 0
+    if (quake2 || shadowed) {
+      const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
+      const zz = w[2]! * t[o + 8]! + w[6]! * t[o + 9]! + w[10]! * t[o + 10]!
+      yaw = (Math.atan2(zx, zz) * 180) / Math.PI
+    }
+    if (quake2) {
+      const light = looks.lightOf(i)
+      for (let c = 0; c < 3; c++) data[a + LIGHT + c] = light[c]!
+      // The light table's row (shadeDotsRow's), written out: V8 boxes a fractional number passed to a call it
+      // leaves out of line, as it does once this loop is inlined into the crowd's update.
+      data[a + LIGHT + 3] = Math.trunc((yaw * SHADEDOT_QUANT) / 360) & (SHADEDOT_QUANT - 1)
+    }
+    if (shellData && looks.wearsShell(i))
+      looks.writeShellColor(i, shellData, copyRow(matrices, data, k, shellMatrices, shellData, shelledRows++) + LIGHT)
+    if (shadowed) {
+      const at = copyRow(matrices, data, k, shadowMatrices, shadowData!, shadowRows++) + LIGHT
+      // The shade vector for the instance's world yaw, as GL_DrawAliasShadow's, and its height above the floor.
+      shadowParameters[3] = yaw
+      shadowVector(shadowParameters)
+      shadowData![at] = shadowParameters[0]!
+      shadowData![at + 1] = shadowParameters[1]!
+      looks.writeShadowHeight(i, shadowData!, at + 2)
+    }
+  }
+  mesh.count = drawn
+  uploadFirst(mesh.instanceMatrix, rows.ranges[0]!, drawn)
+  uploadFirst(crowd.data, rows.ranges[1]!, drawn)
+  renderer.computed?.rowsWritten(drawn)
+  looks?.shell.commit(shelledRows)
+  looks?.shadow.commit(shadowRows)
+}
+
+/**
+ * Copies drawn row `k` (its matrix and per-frame data) into row `row` of a layer's; returns where that
+ * row starts in the layer's data. Loops, not `set` with a `subarray`: a view is an object, and this runs
+ * per instance per frame.
+ */
+function copyRow(
+  matrices: Float32Array,
+  data: Float32Array,
+  k: number,
+  toMatrices: Float32Array,
+  toData: Float32Array,
+  row: number,
+): number {
+  for (let e = 0; e < 16; e++) toMatrices[row * 16 + e] = matrices[k * 16 + e]!
+  const from = k * INSTANCE_STRIDE
+  const to = row * INSTANCE_STRIDE
+  for (let e = 0; e < INSTANCE_STRIDE; e++) toData[to + e] = data[from + e]!
+  return to
+}
+
+/** Writes the pose at `poses[s]` (`CROWD_POSE_STRIDE` floats) as a posed row at `data[a]`. */
+function writePosedRow(data: Float32Array, a: number, poses: Float64Array, s: number): void {
+  data[a + CLOCK] = poses[s]!
+  data[a + CLOCK + 1] = poses[s + 1]!
+  data[a + CLOCK + 2] = poses[s + 2]!
+  data[a + CLOCK + 3] = 1
+  data[a + RANGE] = 0
+  data[a + RANGE + 1] = ROW_POSED
+  data[a + RANGE + 2] = 0
+  data[a + RANGE + 3] = poses[s + 3]!
+  data[a + FADE] = poses[s + 4]!
+  data[a + FADE + 1] = poses[s + 5]!
+  data[a + FADE + 2] = poses[s + 6]!
+  data[a + FADE + 3] = 0
+}
