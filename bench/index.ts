@@ -27,9 +27,9 @@
  * A full run writes bench/RESULTS.md (tables, the command, the machine). Run with node --expose-gc
  * (the npm script does). BENCH_CLOCK=wall times the Node benchmarks by wall clock instead of CPU time.
  */
-import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, totalmem } from 'node:os'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runAgainstBench } from './against'
 import { runAnimateCpuBench } from './animate-cpu'
@@ -86,6 +86,49 @@ function machine(): string[] {
       .map((x) => x.toFixed(1))
       .join(' / ')}`,
   ]
+}
+
+/** The WebGPU-in-Node section in this process (it loads Dawn's native module only when asked). */
+async function webgpuCrowdHere(counts: number[]): Promise<Table> {
+  const { runWebGPUCrowdBench, isPathName } = await import('./webgpu-crowd')
+  const table = await runWebGPUCrowdBench({
+    counts,
+    frames: Number(flags.get('frames') ?? (quick ? 3 : 10)),
+    maxFrameS: Number(flags.get('max-frame-s') ?? 30),
+    countBudgetS: quick ? 20 : 60,
+    paths: flags.get('paths')?.split(',').filter(isPathName),
+  }).catch((error: unknown): Table => {
+    // No WebGPU adapter here (no GPU, no SwiftShader): the rest of the run goes on, and says so.
+    const reason = error instanceof Error ? error.message : String(error)
+    return { title: 'WebGPU in Node (Dawn): not run', head: ['reason'], rows: [[reason]] }
+  })
+  const out = flags.get('table-json')
+  if (out) writeFileSync(out, JSON.stringify(table))
+  return table
+}
+
+/**
+ * The same section in a process of its own, beside other sections: Dawn's native module has ended a full run's
+ * process minutes after its section, silently, losing every table; apart, that ends its process only.
+ */
+function webgpuCrowdApart(): Table {
+  const out = join(tmpdir(), `md2-webgpu-crowd-${process.pid}.json`)
+  const passed = args.filter((arg) => /^--(counts|frames|max-frame-s|paths|quick)\b/.test(arg))
+  const child = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', join(ROOT, 'bench/index.ts'), '--only=webgpu-crowd', `--table-json=${out}`, ...passed],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  )
+  try {
+    return JSON.parse(readFileSync(out, 'utf8')) as Table
+  } catch {
+    const how = child.signal ? `signal ${child.signal}` : `exit code ${String(child.status)}`
+    return { title: 'WebGPU in Node (Dawn): not run', head: ['reason'], rows: [[`its process ended (${how}) before its table`]] }
+  } finally {
+    rmSync(out, { force: true })
+  }
 }
 
 function threeVersion(): string {
@@ -227,24 +270,14 @@ async function main(): Promise<void> {
     tables.push(table)
   }
   if (sections.has('webgpu-crowd')) {
-    // Loaded only when asked: it loads Dawn's native module.
-    const { runWebGPUCrowdBench, isPathName } = await import('./webgpu-crowd')
     const counts = (flags.get('counts') ?? '1000,10000,100000,1000000').split(',').map(Number)
     console.log(
       `\n[webgpu-crowd] WebGPU in Node (Dawn): ${counts.map((n) => n.toLocaleString('en-US')).join(', ')} Ogros, the floor, the GPU crowd, three's morph`,
     )
-    const table = await runWebGPUCrowdBench({
-      counts,
-      frames: Number(flags.get('frames') ?? (quick ? 3 : 10)),
-      maxFrameS: Number(flags.get('max-frame-s') ?? 30),
-      countBudgetS: quick ? 20 : 60,
-      paths: flags.get('paths')?.split(',').filter(isPathName),
-    }).catch((error: unknown): Table => {
-      // No WebGPU adapter here (no GPU, no SwiftShader): the rest of the run goes on, and says so.
-      const reason = error instanceof Error ? error.message : String(error)
-      return { title: 'WebGPU in Node (Dawn): not run', head: ['reason'], rows: [[reason]] }
-    })
-    printTable(table)
+    const apart = sections.size > 1
+    const table = apart ? webgpuCrowdApart() : await webgpuCrowdHere(counts)
+    // Apart, its process printed it.
+    if (!apart) printTable(table)
     tables.push(table)
   }
   if (sections.has('browser')) {
