@@ -8,6 +8,7 @@ import {
   type InterleavedBufferAttribute,
   type Node,
 } from 'three/webgpu'
+import { warnOnce } from '../../core/warnOnce.js'
 import type { CrowdShaderState } from '../crowd/CrowdShaderState.js'
 import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE } from '../crowd/instanceRows.js'
 import type { CrowdCullPass } from '../crowd/webgpuSupport.js'
@@ -37,7 +38,7 @@ interface CullRenderer {
   compute(node: ComputeNode): unknown
   getArrayBufferAsync(attribute: StorageBufferAttribute): Promise<ArrayBuffer>
   /** None on `WebGLRenderer`. */
-  backend?: { isWebGPUBackend?: boolean }
+  backend?: { isWebGPUBackend?: boolean; device?: { limits: { maxStorageBufferBindingSize: number } } }
 }
 
 /** The storage the pass made, and its kernel (made again when the crowd's matrices are). */
@@ -99,7 +100,18 @@ export class CrowdComputeCull implements CrowdCullPass {
 
   /** Makes the storage for `renderer`, if it is real WebGPU. */
   prepare(drawing: unknown): void {
-    if (this.built || !this.inputs || !(drawing as CullRenderer).backend?.isWebGPUBackend) return
+    const backend = (drawing as CullRenderer).backend
+    if (this.built || !this.inputs || !backend?.isWebGPUBackend) return
+    // The poses are the largest buffer (80 bytes an instance): past the device's binding size, the vertex stage culls and poses.
+    const bytes = this.capacity * POSE_VECTORS * 16
+    const most = backend.device?.limits.maxStorageBufferBindingSize ?? bytes
+    if (bytes > most) {
+      warnOnce(
+        `crowd-cull:${this.capacity}`,
+        `MD2Crowd (limit ${this.capacity}): the cull pass needs a ${Math.ceil(bytes / 2 ** 20)} MB storage buffer, past this device's ${Math.floor(most / 2 ** 20)} MB; the vertex stage culls instead`,
+      )
+      return
+    }
     const indirect = new IndirectStorageBufferAttribute(new Uint32Array([this.indexCount, 0, 0, 0, 0]), 1)
     this.built = {
       rows: new StorageBufferAttribute(this.data, 4),
