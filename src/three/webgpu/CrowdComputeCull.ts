@@ -71,7 +71,7 @@ export class CrowdComputeCull implements CrowdCullPass {
   private built: Built | undefined
   /** The crowd drawn through the list, if it is (its geometry holds the list and the indirect buffer). */
   private mesh: InstancedMesh | undefined
-  /** What the last run read: the rows' and matrices' versions, the instances, the view (cull flag and planes). */
+  /** What the last run read: the rows' and matrices' versions, the instances, the crowd's time, the view (cull flag and planes). */
   private readonly seen = { rows: -1, matrices: -1, count: -1, time: Number.NaN, view: new Float64Array(25) }
   /** Left off (the vertex stage culls): for measuring one against the other. */
   off = false
