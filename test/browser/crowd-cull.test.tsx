@@ -1,8 +1,9 @@
 /**
  * A crowd drawn from stored rows on real WebGPU is culled by a compute pass into an indirect draw
- * (`CrowdComputeCull`): the same picture as the vertex stage's culling, pixel for pixel, with instances in
- * and out of view, hidden ones, the camera moved, shadow maps drawn; and the count it wrote on the GPU is
- * the CPU's `inView`.
+ * (`CrowdComputeCull`), which also works out the listed instances' poses: the same picture as the vertex
+ * stage's culling and posing, pixel for pixel, with instances in and out of view, hidden ones, the camera
+ * moved, shadow maps drawn, crossfades caught mid-way, reversed and held play-once animations; and the
+ * count it wrote on the GPU is the CPU's `inView`.
  */
 import { useFrame } from '@react-three/fiber'
 import { useEffect, useMemo } from 'react'
@@ -33,8 +34,12 @@ function Camera() {
   return null
 }
 
-/** The grid, some instances hidden, some still on a frame, the rest running (time held: a still picture). */
-function Grid({ model, into, castShadow }: { model: MD2ModelData; into: MD2Crowd[]; castShadow: boolean }) {
+/**
+ * The grid, some instances hidden, some still on a frame, the rest running (time held: a still picture).
+ * `mixed`: the running ones after 3.3 s, some reversed, some played once and held on their last frame, and
+ * then a third of them crossfading into another animation, caught 0.2 s into a fade of 0.5 s.
+ */
+function Grid({ model, into, castShadow, mixed }: { model: MD2ModelData; into: MD2Crowd[]; castShadow: boolean; mixed: boolean }) {
   const crowd = useMemo(() => {
     const made = new MD2Crowd(model, { limit: SIDE * SIDE })
     for (let i = 0; i < SIDE * SIDE; i++) {
@@ -42,12 +47,18 @@ function Grid({ model, into, castShadow }: { model: MD2ModelData; into: MD2Crowd
       const z = 160 - Math.floor(i / SIDE) * 40
       made.setTransform(i, { position: new Vector3(x, -8, z), rotation: i * 0.7, scale: 0.5 })
       if (i % 3 === 0) made.showFrame(i, (i * 7) % 190)
-      else made.play(i, i % 3 === 1 ? 'run' : 'attack')
+      else
+        made.play(i, i % 3 === 1 ? 'run' : 'attack', mixed ? { reverse: i % 4 === 1, loop: i % 5 !== 2, speed: 0.7 + (i % 7) * 0.1 } : {})
       if (i % 11 === 5) made.hide(i)
+    }
+    if (mixed) {
+      made.update(3.3)
+      for (let i = 1; i < SIDE * SIDE; i += 3) made.play(i, i % 2 === 0 ? 'salute' : 'wave', { crossfade: 0.5, reverse: i % 4 === 0 })
+      made.update(0.2)
     }
     made.castShadow = castShadow
     return made
-  }, [model, castShadow])
+  }, [model, castShadow, mixed])
   useEffect(() => {
     into.push(crowd)
     return () => {
@@ -63,8 +74,13 @@ function Grid({ model, into, castShadow }: { model: MD2ModelData; into: MD2Crowd
 const passOf = (crowd: MD2Crowd) => (crowd as unknown as { renderer: CrowdRenderer }).renderer.culled as CrowdComputeCull
 
 describeWebGPU('a crowd culled by a compute pass on WebGPU', () => {
-  for (const shadows of [false, true])
-    test(`draws what the vertex stage's culling draws, the camera moved${shadows ? ', casting shadows on a floor' : ''}`, async () => {
+  const cases = [
+    { shadows: false, mixed: false, name: '' },
+    { shadows: true, mixed: false, name: ', casting shadows on a floor' },
+    { shadows: true, mixed: true, name: ', mid-crossfade, reversed, played once and held, casting shadows' },
+  ]
+  for (const { shadows, mixed, name } of cases)
+    test(`draws what the vertex stage's culling draws, the camera moved${name}`, async () => {
       const model = parseMD2(await (await fetch(OGRO)).arrayBuffer(), { name: OGRO }) as MD2ModelData
       const crowds: MD2Crowd[] = []
       view.position.set(0, 2, 100)
@@ -87,7 +103,7 @@ describeWebGPU('a crowd culled by a compute pass on WebGPU', () => {
               <meshLambertMaterial color="#808080" />
             </mesh>
           )}
-          <Grid model={model} into={crowds} castShadow={shadows} />
+          <Grid model={model} into={crowds} castShadow={shadows} mixed={mixed} />
         </>,
         { renderer: 'webgpu', shadows },
       )

@@ -1,14 +1,15 @@
 /**
  * The compute pass culling a crowd drawn from stored rows on real WebGPU (`CrowdComputeCull`): when it is
  * taken, that the crowd's draws become indirect through its list, that it runs once per change of what it
- * reads over the instances in use (not again for a shadow-map draw, not at all when nothing changed), that the
+ * reads over the instances in use (the crowd's time among them: the pass poses the instances it lists; not
+ * again for a shadow-map draw, not at all when nothing changed), that the
  * rows written for the vertex buffer reach its storage, and that it steps aside where it cannot run or the
  * crowd is drawn from posed rows. (Its pictures and its count are checked on real WebGPU in
  * test/browser/crowd-cull.test.tsx.)
  */
 import { PerspectiveCamera, Vector3 } from 'three'
 import type { ComputeNode } from 'three/webgpu'
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import '../../src/three/webgpu/index'
@@ -21,11 +22,11 @@ import { describeWebGPU } from '../support/webgpu-three'
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro' })
 
 /** What a `WebGPURenderer` on its WebGPU backend offers the crowd as it draws it, recording each `compute`. */
-function webgpuRenderer(isWebGPUBackend = true) {
+function webgpuRenderer(isWebGPUBackend = true, maxStorageBufferBindingSize = 128 * 2 ** 20) {
   const computed: { node: ComputeNode; count: number }[] = []
   return {
     isWebGPURenderer: true,
-    backend: { isWebGPUBackend, device: { limits: { maxStorageBufferBindingSize: 128 * 2 ** 20 } } },
+    backend: { isWebGPUBackend, device: { limits: { maxStorageBufferBindingSize } } },
     compute(node: ComputeNode) {
       computed.push({ node, count: node.count as number })
     },
@@ -76,27 +77,32 @@ describeWebGPU('MD2Crowd culled by a compute pass', () => {
     expect(renderer.computed.map(({ count }) => count)).toEqual([10])
     // The shadow-map pass and the main pass of one frame share one run; an update that changes nothing runs none.
     draw(crowd, renderer)
-    crowd.update(0.05)
+    crowd.update(0)
     draw(crowd, renderer)
     expect(renderer.computed).toHaveLength(1)
+    // The crowd's time moved: the listed instances' poses are of it, a run.
+    crowd.update(0.05)
+    draw(crowd, renderer)
+    draw(crowd, renderer)
+    expect(renderer.computed.map(({ count }) => count)).toEqual([10, 10])
     // A camera: the next frame's run culls against it, over the same instances.
     const camera = new PerspectiveCamera(30, 1, 1, 1000)
     camera.position.set(60, 0, 300)
     camera.lookAt(60, 0, 0)
     camera.updateMatrixWorld()
-    crowd.update(0.05, camera)
+    crowd.update(0, camera)
     draw(crowd, renderer)
-    expect(renderer.computed.map(({ count }) => count)).toEqual([10, 10])
+    expect(renderer.computed.map(({ count }) => count)).toEqual([10, 10, 10])
     expect(crowd.inView).toBeGreaterThan(0)
     expect(crowd.inView).toBeLessThan(10)
-    // The same camera again: nothing to run. One instance more in use: a run over 11.
-    crowd.update(0.05, camera)
+    // The same camera again, time held: nothing to run. One instance more in use: a run over 11.
+    crowd.update(0, camera)
     draw(crowd, renderer)
-    expect(renderer.computed).toHaveLength(2)
+    expect(renderer.computed).toHaveLength(3)
     crowd.play(10, 'stand')
-    crowd.update(0.05, camera)
+    crowd.update(0, camera)
     draw(crowd, renderer)
-    expect(renderer.computed.map(({ count }) => count)).toEqual([10, 10, 11])
+    expect(renderer.computed.map(({ count }) => count)).toEqual([10, 10, 10, 11])
     // The same kernel each time: built once.
     expect(new Set(renderer.computed.map(({ node }) => node)).size).toBe(1)
     crowd.dispose()
@@ -163,5 +169,26 @@ describeWebGPU('MD2Crowd culled by a compute pass', () => {
     // Its materials are built again for the other path.
     expect(crowd.material.version).toBeGreaterThan(version)
     for (const each of [webgl2, webgl, crowd]) each.dispose()
+  })
+
+  it("steps aside, saying so, when the poses of the crowd's limit would pass the device's storage binding size", () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    // 5 vec4s (80 bytes) of pose per instance of the limit: 777 need 62,160 bytes.
+    const crowd = ogros(777, 3)
+    const renderer = webgpuRenderer(true, 777 * 80 - 16)
+    crowd.update(0.05)
+    draw(crowd, renderer)
+    expect(crowd.culledBy).toBe('vertex')
+    expect(renderer.computed).toHaveLength(0)
+    expect(warn.mock.calls.map(([message]) => String(message))).toEqual([
+      expect.stringMatching(/limit 777\).*the vertex stage culls instead/),
+    ])
+    const fits = ogros(777, 3)
+    const roomy = webgpuRenderer(true, 777 * 80)
+    fits.update(0.05)
+    draw(fits, roomy)
+    expect(fits.culledBy).toBe('compute')
+    for (const each of [crowd, fits]) each.dispose()
+    warn.mockRestore()
   })
 })

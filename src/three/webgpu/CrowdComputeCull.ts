@@ -1,4 +1,4 @@
-import { Fn, If, atomicAdd, instanceIndex, storage, uniform } from 'three/tsl'
+import { Fn, If, atomicAdd, instanceIndex, storage, uniform, vec4 } from 'three/tsl'
 import {
   IndirectStorageBufferAttribute,
   StorageBufferAttribute,
@@ -8,20 +8,37 @@ import {
   type InterleavedBufferAttribute,
   type Node,
 } from 'three/webgpu'
+import { warnOnce } from '../../core/warnOnce.js'
 import type { CrowdShaderState } from '../crowd/gpu/CrowdShaderState.js'
 import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE } from '../crowd/gpu/instanceRows.js'
 import type { CrowdCullPass } from '../crowd/gpu/webgpuSupport.js'
-import { culled, type InstanceRow, type NodeBuilderLike, type StateNodes } from './gpuDecodeTSL.js'
+import type { GpuDecodeInputs } from '../materials/gpuDecodeGLSL.js'
+import {
+  culled,
+  instanceFromRow,
+  type InstanceInputs,
+  type InstanceRow,
+  type ListedInstance,
+  type NodeBuilderLike,
+  type StateNodes,
+} from './gpuDecodeTSL.js'
 
 /** The geometry attribute standing for the list while the crowd is drawn through it (see `list`). */
 const LISTED = 'md2Listed'
+
+/**
+ * vec4s per listed instance of its pose's inputs (`InstanceInputs` as the vertex stage reads them): keyframes
+ * a and b as places, the outgoing pose's two, and the three coefficients of the frame table, each with one
+ * of the blends in its w (towards b, the outgoing pose's, the crossfade's weight).
+ */
+const POSE_VECTORS = 5
 
 /** What the pass needs of the renderer drawing the crowd. */
 interface CullRenderer {
   compute(node: ComputeNode): unknown
   getArrayBufferAsync(attribute: StorageBufferAttribute): Promise<ArrayBuffer>
   /** None on `WebGLRenderer`. */
-  backend?: { isWebGPUBackend?: boolean }
+  backend?: { isWebGPUBackend?: boolean; device?: { limits: { maxStorageBufferBindingSize: number } } }
 }
 
 /** The storage the pass made, and its kernel (made again when the crowd's matrices are). */
@@ -30,6 +47,8 @@ interface Built {
   rows: StorageBufferAttribute
   /** The instances in view, in no set order: the draw's instance `k` shows instance `list[k]`. */
   list: StorageBufferAttribute
+  /** The listed instances' poses at the crowd's time: `POSE_VECTORS` vec4s at `k` for `list[k]`. */
+  poses: StorageBufferAttribute
   /** `drawIndexedIndirect`'s five words: the index count, the instances (counted by the pass), 0, 0, 0. */
   indirect: IndirectStorageBufferAttribute
   kernel?: { matrices: unknown; node: ComputeNode }
@@ -37,19 +56,23 @@ interface Built {
 
 /**
  * A crowd drawn from stored rows culled by a compute pass on real WebGPU: once per change of what it reads
- * (the view, the rows, the matrices, the instances in use), one invocation per instance in use tests the
- * instance's sphere and hidden flag (`culled`, the vertex stage's own test) and appends the ones in view to
- * a list, counting them into an indirect draw's instance count (an atomic add, reset from the CPU before
- * each run). The crowd's draws, its shadow-map draws among them, are then indirect: instance `k` reads
- * `list[k]` for its row and matrix, and the vertex stage culls nothing. Elsewhere (WebGL, WebGPURenderer's
- * WebGL2 backend, a crowd drawn from posed rows) the vertex stage culls, as before.
+ * (the crowd's time, the view, the rows, the matrices, the instances in use), one invocation per instance in
+ * use tests the instance's sphere and hidden flag (`culled`, the vertex stage's own test) and appends the
+ * ones in view to a list, counting them into an indirect draw's instance count (an atomic add, reset from
+ * the CPU before each run). For each instance it lists at `k` it also works out the pose at the crowd's
+ * time (`instanceFromRow`, the vertex stage's own: playhead, loop or once, reverse, the crossfade's ease,
+ * the frame table's coefficients) into `poses[k]`: per instance, where the vertex stage did it per vertex.
+ * The crowd's draws, its shadow-map draws among them, are then indirect: instance `k` reads `poses[k]` and
+ * `list[k]`'s matrix, and the vertex stage only reads its keyframes' texels (`decodeVertex`), culling
+ * nothing. Elsewhere (WebGL, WebGPURenderer's WebGL2 backend, a crowd drawn from posed rows) the vertex
+ * stage works out the pose and culls, as before.
  */
 export class CrowdComputeCull implements CrowdCullPass {
   private built: Built | undefined
   /** The crowd drawn through the list, if it is (its geometry holds the list and the indirect buffer). */
   private mesh: InstancedMesh | undefined
-  /** What the last run read: the rows' and matrices' versions, the instances, the view (cull flag and planes). */
-  private readonly seen = { rows: -1, matrices: -1, count: -1, view: new Float64Array(25) }
+  /** What the last run read: the rows' and matrices' versions, the instances, the crowd's time, the view (cull flag and planes). */
+  private readonly seen = { rows: -1, matrices: -1, count: -1, time: Number.NaN, view: new Float64Array(25) }
   /** Left off (the vertex stage culls): for measuring one against the other. */
   off = false
 
@@ -58,6 +81,10 @@ export class CrowdComputeCull implements CrowdCullPass {
   private readonly indexCount: number
   private readonly state: CrowdShaderState
   private readonly cull = uniform(0)
+  /** The crowd's time, set before each run (the poses are of it). */
+  private readonly time = uniform(0)
+  /** The model's frames as the decode reads them: from the crowd's materials (`decodes`), before any run. */
+  private inputs: GpuDecodeInputs | undefined
 
   constructor(options: { rows: Float32Array; capacity: number; indexCount: number; state: CrowdShaderState }) {
     this.data = options.rows
@@ -66,13 +93,30 @@ export class CrowdComputeCull implements CrowdCullPass {
     this.state = options.state
   }
 
+  /** The model's frames the crowd's materials decode (the same textures for each of them): the pass poses by them. */
+  decodes(inputs: GpuDecodeInputs): void {
+    this.inputs ??= inputs
+  }
+
   /** Makes the storage for `renderer`, if it is real WebGPU. */
   prepare(drawing: unknown): void {
-    if (this.built || !(drawing as CullRenderer).backend?.isWebGPUBackend) return
+    const backend = (drawing as CullRenderer).backend
+    if (this.built || !this.inputs || !backend?.isWebGPUBackend) return
+    // The poses are the largest buffer (80 bytes an instance): past the device's binding size, the vertex stage culls and poses.
+    const bytes = this.capacity * POSE_VECTORS * 16
+    const most = backend.device?.limits.maxStorageBufferBindingSize ?? bytes
+    if (bytes > most) {
+      warnOnce(
+        `crowd-cull:${this.capacity}`,
+        `MD2Crowd (limit ${this.capacity}): the cull pass needs a ${Math.ceil(bytes / 2 ** 20)} MB storage buffer, past this device's ${Math.floor(most / 2 ** 20)} MB; the vertex stage culls instead`,
+      )
+      return
+    }
     const indirect = new IndirectStorageBufferAttribute(new Uint32Array([this.indexCount, 0, 0, 0, 0]), 1)
     this.built = {
       rows: new StorageBufferAttribute(this.data, 4),
       list: new StorageBufferAttribute(new Uint32Array(this.capacity), 1),
+      poses: new StorageBufferAttribute(this.capacity * POSE_VECTORS, 4),
       indirect,
     }
   }
@@ -111,6 +155,9 @@ export class CrowdComputeCull implements CrowdCullPass {
     }
     if (mesh.instanceMatrix.version !== seen.matrices || mesh.count !== seen.count) stale = true
     const u = this.state.uniforms
+    // The poses are of the crowd's time: a run each frame it moves.
+    if (u.md2Time.value !== seen.time) stale = true
+    seen.time = u.md2Time.value
     const view = seen.view
     if (view[24] !== u.md2Cull.value) stale = true
     view[24] = u.md2Cull.value
@@ -131,22 +178,38 @@ export class CrowdComputeCull implements CrowdCullPass {
     const kernel = this.kernelFor(mesh, built)
     kernel.count = mesh.count
     this.cull.value = u.md2Cull.value
+    this.time.value = u.md2Time.value
     renderer.compute(kernel)
   }
 
   /**
-   * The list and this instance's row and matrix, for the crowd's materials built while it is drawn
-   * through the list (`undefined` otherwise: the vertex stage reads its own instance and culls).
+   * The drawn instance's pose as the pass worked it out, and the listed instance's matrix, for the crowd's
+   * materials built while it is drawn through the list (`undefined` otherwise: the vertex stage works out
+   * its own instance's pose and culls).
    */
-  read(builder: NodeBuilderLike): { row: InstanceRow; placement: Node<'mat4'> } | undefined {
+  read(builder: NodeBuilderLike): ListedInstance | undefined {
     const built = this.built
     if (!built || builder.object !== this.mesh || !builder.renderer.backend.isWebGPUBackend) return undefined
     // These buffers are this crowd's own: what is built here is not shared with another crowd's draws.
     builder.objectSpecific = true
     const id = storage(built.list, 'uint', this.capacity).toReadOnly().element(instanceIndex).toVar()
     const matrices = this.mesh.instanceMatrix
+    const poses = storage(built.poses, 'vec4', this.capacity * POSE_VECTORS).toReadOnly()
+    const at = (offset: number) => poses.element(instanceIndex.mul(POSE_VECTORS).add(offset)).toVar() as unknown as Node<'vec4'>
+    const [scaleA, scaleB, shift] = [at(2), at(3), at(4)]
+    const row = rowOf(built.rows, this.capacity, id)
+    const instance: InstanceInputs = {
+      frames: at(0),
+      fadeFrames: at(1),
+      // The light table's row is not stored (a crowd drawn from stored rows is not lit as Quake II lit it): from the row if asked.
+      blend: vec4(scaleA.w, scaleB.w, shift.w, row.light.w),
+      light: row.light,
+      scaleA: scaleA.xyz,
+      scaleB: scaleB.xyz,
+      shift: shift.xyz,
+    }
     return {
-      row: rowOf(built.rows, this.capacity, id),
+      instance,
       placement: storage(matrices as never, 'mat4', Math.max(matrices.count, 1)).element(id) as unknown as Node<'mat4'>,
     }
   }
@@ -164,7 +227,7 @@ export class CrowdComputeCull implements CrowdCullPass {
     if (!built) return
     if (this.mesh) this.switchTo(this.mesh, false)
     built.kernel?.node.dispose()
-    for (const buffer of [built.rows, built.list, built.indirect]) buffer.dispose()
+    for (const buffer of [built.rows, built.list, built.poses, built.indirect]) buffer.dispose()
     this.built = undefined
   }
 
@@ -199,21 +262,32 @@ export class CrowdComputeCull implements CrowdCullPass {
     const u = this.state.uniforms
     // The view as the crowd's uniforms hold it (the same vectors), and the cull flag set before each run.
     const state = {
-      time: uniform(0),
+      time: this.time,
       cull: this.cull,
       sphere: uniform(u.md2Sphere.value),
       planes: u.md2Planes.value.map((plane) => uniform(plane)),
     } as unknown as StateNodes
     const placements = storage(matrices as never, 'mat4', Math.max(matrices.count, 1)).toReadOnly()
     const list = storage(built.list, 'uint', this.capacity)
+    const poses = storage(built.poses, 'vec4', this.capacity * POSE_VECTORS)
     const counter = storage(built.indirect, 'uint', 5).toAtomic()
     const capacity = this.capacity
+    const inputs = this.inputs!
     const node = Fn(() => {
       const i = instanceIndex
       const placement = placements.element(i) as unknown as Node<'mat4'>
-      If(culled(rowOf(built.rows, capacity, i), state, placement).not(), () => {
-        const k = atomicAdd(counter.element(1), 1)
+      const row = rowOf(built.rows, capacity, i)
+      If(culled(row, state, placement).not(), () => {
+        const k = atomicAdd(counter.element(1), 1).toVar()
         list.element(k).assign(i)
+        // The pose as the vertex stage would work it out, once for all the instance's vertices.
+        const pose = instanceFromRow(inputs, row, state)
+        const at = k.mul(POSE_VECTORS).toVar()
+        poses.element(at).assign(pose.frames)
+        poses.element(at.add(1)).assign(pose.fadeFrames)
+        poses.element(at.add(2)).assign(vec4(pose.scaleA, pose.blend.x))
+        poses.element(at.add(3)).assign(vec4(pose.scaleB, pose.blend.y))
+        poses.element(at.add(4)).assign(vec4(pose.shift, pose.blend.z))
       })
     })().compute(this.capacity, [64])
     built.kernel = { matrices, node }

@@ -11,6 +11,8 @@ export const crowdWebGPU: CrowdWebGPUSupport = {
     // The only passes there are: the ones this object made.
     const computed = options.computed instanceof CrowdComputeDecode ? options.computed : undefined
     const culled = options.culled instanceof CrowdComputeCull ? options.culled : undefined
+    // The cull pass poses the instances it lists by the model's frames, which it learns here.
+    culled?.decodes(inputs)
     decodeInTSL(material, inputs, { ...options, computed, culled })
   },
   createStorageMatrices: (array) => new StorageInstancedBufferAttribute(array, 16),

@@ -76,11 +76,18 @@ export interface ComputedPoses {
 
 /**
  * Where a crowd's material finds the instance each drawn instance shows, when a compute pass culled the
- * crowd and its draw is indirect (`CrowdComputeCull`): that instance's row and matrix. `undefined` when the
- * object built is not drawn that way: the vertex stage reads its own instance's and culls.
+ * crowd and its draw is indirect (`CrowdComputeCull`): that instance's pose, worked out by the pass, and
+ * its matrix. `undefined` when the object built is not drawn that way: the vertex stage works out its own
+ * instance's pose and culls.
  */
 export interface ListedInstances {
-  read(builder: NodeBuilderLike): { row: InstanceRow; placement: Node<'mat4'> } | undefined
+  read(builder: NodeBuilderLike): ListedInstance | undefined
+}
+
+/** A listed instance's pose inputs (as `instanceFromRow` gives them) and matrix. */
+export interface ListedInstance {
+  instance: InstanceInputs
+  placement: Node<'mat4'>
 }
 
 /** An instance's row (`instanceRows.ts`): its animation as stored or a pose worked out already, and its light. */
@@ -276,18 +283,19 @@ export function decodeInTSL(
   // The geometry's position holds only the MD2 vertex each drawn vertex reads.
   const vertex = int(positionGeometry.x)
   const state = crowdStateNodes()
-  const pose = (builder: NodeBuilderLike, row: InstanceRow): { vertex: DecodedVertex; instance: InstanceInputs } => {
+  const pose = (builder: NodeBuilderLike, listed: ListedInstance | undefined): { vertex: DecodedVertex; instance: InstanceInputs } => {
     const computed = options.computed?.read(builder, vertex)
     if (computed) return computed
-    const instance = instanceFromRow(inputs, row, state)
+    // Listed, its pose was worked out by the pass: only its vertex is decoded here.
+    const instance = listed?.instance ?? instanceFromRow(inputs, rowAttributes(), state)
     return { vertex: decodeVertex(inputs, instance, vertex), instance }
   }
 
   const position = Fn((nodeBuilder) => {
     const builder = nodeBuilder as unknown as NodeBuilderLike
-    // Culled by a compute pass: the draw's instance `k` shows the listed instance, culled already.
+    // Culled by a compute pass: the draw's instance `k` shows the listed instance, culled and posed already.
     const listed = options.culled?.read(builder)
-    const { vertex: decoded, instance } = pose(builder, listed?.row ?? rowAttributes())
+    const { vertex: decoded, instance } = pose(builder, listed)
     const p = vec3(decoded.position).toVar()
     // A power-up shell stands off the body along the normals of the frame blended towards.
     if (options.shell) p.addAssign(normalOf(inputs, decoded.towardsNormal).mul(POWERSUIT_SCALE))
