@@ -133,9 +133,12 @@ const CASES = [
   {
     name: 'webgpu',
     label: '… and `react-three-md2/webgpu` (on WebGPURenderer)',
-    // The entry's own code: what a WebGPU app adds to the crowd case (three's WebGPU renderer aside).
+    // The entry's own code: what a WebGPU app adds to the crowd case (three's WebGPU renderer aside). It took the
+    // posed rows out of every crowd's bundle and added the culling pass: a WebGPU crowd app as a whole (this case
+    // plus `instances`) stays within 34 kB, where it was 35.2.
     base: 'instances',
-    budget: 6.1,
+    budget: 6.5,
+    total: 34,
     code: app(
       `import { MD2Instances, MD2Instance } from 'react-three-md2'\nimport 'react-three-md2/webgpu'`,
       `<MD2Instances url="/players/ogro/tris.md2">
@@ -301,6 +304,10 @@ try {
     const problems = []
     if (entry.budget !== undefined && upFront > entry.budget * 1000)
       problems.push(`${upFront} bytes are over its budget of ${entry.budget} kB (${entry.budget * 1000} bytes)`)
+    // A case measured over another: the app as a whole (the other case's growth and this one's) has a budget too.
+    const whole = entry.base ? upFront + base.upFront - measured.baseline.upFront : upFront
+    if (entry.total !== undefined && whole > entry.total * 1000)
+      problems.push(`the app as a whole, ${whole} bytes, is over its budget of ${entry.total} kB (${entry.total * 1000} bytes)`)
     if (found.length > 0) problems.push(`bundles what it must not: ${[...new Set(found)].join(', ')}`)
     const upFrontIds = built.upFrontModules
     const early = (entry.deferred ?? []).flatMap((pattern) =>
