@@ -270,13 +270,14 @@ async function main(): Promise<void> {
     tables.push(table)
   }
   if (sections.has('webgpu-crowd')) {
-    const counts = (flags.get('counts') ?? '1000,10000,100000,1000000').split(',').map(Number)
-    console.log(
-      `\n[webgpu-crowd] WebGPU in Node (Dawn): ${counts.map((n) => n.toLocaleString('en-US')).join(', ')} Ogros, the floor, the GPU crowd, three's morph`,
-    )
+    // Beside other sections, in a process of its own, which prints its heading and table.
     const apart = sections.size > 1
+    const counts = (flags.get('counts') ?? '1000,10000,100000,1000000').split(',').map(Number)
+    if (!apart)
+      console.log(
+        `\n[webgpu-crowd] WebGPU in Node (Dawn): ${counts.map((n) => n.toLocaleString('en-US')).join(', ')} Ogros, the floor, the GPU crowd, three's morph`,
+      )
     const table = apart ? webgpuCrowdApart() : await webgpuCrowdHere(counts)
-    // Apart, its process printed it.
     if (!apart) printTable(table)
     tables.push(table)
   }
