@@ -26,11 +26,17 @@ function missing(name: string): () => never {
 // three/webgpu
 export const WebGPURenderer = missing('WebGPURenderer')
 export const StorageBufferAttribute = missing('StorageBufferAttribute')
+export const IndirectStorageBufferAttribute = missing('IndirectStorageBufferAttribute')
 export const StorageInstancedBufferAttribute = missing('StorageInstancedBufferAttribute')
 export const NodeUpdateType = missing('NodeUpdateType')
 export const ViewportTextureNode = missing('ViewportTextureNode')
 
 // three/tsl
+export const atomicAdd = missing('atomicAdd')
+export const float = missing('float')
+export const texture = missing('texture')
+export const textureSize = missing('textureSize')
+export const vec2 = missing('vec2')
 export const Fn = missing('Fn')
 export const If = missing('If')
 export const attribute = missing('attribute')
