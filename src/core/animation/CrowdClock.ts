@@ -1,4 +1,4 @@
-import { fadeOutWeight, rangeFrame, type PlayOptions, type PlayRange } from './KeyframeClock.js'
+import { fadeOutWeight, rangeFrame, type PlayOptions, type PlayRange, NO_PLAY_OPTIONS } from './KeyframeClock.js'
 import type { MD2Pose } from './pose.js'
 import { QUAKE2_FPS } from '../format/spec.js'
 import { EventSchedule } from './EventSchedule.js'
@@ -170,7 +170,7 @@ export class CrowdClock {
   }
 
   /** Starts `range` on instance `i` (see `KeyframeClock.play`). */
-  play(i: number, range: PlayRange, options: PlayOptions = {}): void {
+  play(i: number, range: PlayRange, options: PlayOptions = NO_PLAY_OPTIONS): void {
     const crossfade = options.crossfade ?? 0
     const o = i * CROWD_POSE_STRIDE
     const p = this.poses

@@ -23,6 +23,9 @@ export interface PlayOptions {
   reverse?: boolean
 }
 
+/** `play`'s options when none are given: one object, not one per call (a game may start animations every frame). */
+export const NO_PLAY_OPTIONS: Readonly<PlayOptions> = Object.freeze({})
+
 /** What the player tells its owner while it advances. Called synchronously from `advance`. */
 export interface KeyframeEvents {
   /** A keyframe was reached (the pose is exactly on it): footsteps, muzzle flashes. In order, once each. */
@@ -90,7 +93,7 @@ export class KeyframeClock {
    * seconds while the new animation plays. A fade started during another fade begins from
    * whichever of the two poses shows more at that moment.
    */
-  play(range: PlayRange, options: PlayOptions = {}): void {
+  play(range: PlayRange, options: PlayOptions = NO_PLAY_OPTIONS): void {
     const crossfade = options.crossfade ?? 0
     if (crossfade > 0) this.holdCurrentPoseForFade(crossfade)
     else this.pose.fadeWeight = 0

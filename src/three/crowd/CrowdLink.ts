@@ -138,9 +138,11 @@ export class CrowdLink {
   private copyDrawn(): void {
     const from = this.leader!.crowd.instances
     const to = this.crowd.instances
+    // A leader drawn from stored rows lists its instances in view only when asked.
+    const drawn = from.listed()
     to.size = from.size
-    to.drawn = from.drawn
-    for (let k = 0; k < from.drawn; k++) {
+    to.drawn = drawn
+    for (let k = 0; k < drawn; k++) {
       const i = from.ids[k]!
       to.ids[k] = i
       this.copyFrom(i)

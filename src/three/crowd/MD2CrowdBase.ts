@@ -11,7 +11,7 @@ import {
   type Raycaster,
 } from 'three'
 import { findAnimation, type AnimationSelector } from '../../core/format/animationTable.js'
-import type { PlayOptions } from '../../core/animation/KeyframeClock.js'
+import { NO_PLAY_OPTIONS, type PlayOptions } from '../../core/animation/KeyframeClock.js'
 import { CrowdClock, type CrowdEvents } from '../../core/animation/CrowdClock.js'
 import { MD2Error } from '../../core/MD2Error.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
@@ -78,7 +78,7 @@ const MAX_CROWD_SIZE = 1 << 20
  * queries (`CrowdQueries`).
  *
  * This is the crowd without its looks (`MD2Crowd` is this with them): it is drawn from stored rows unless it
- * follows or leads (`followCrowd` brings the posed rows then) or the WebGPU side needs the poses written; its
+ * follows another (`followCrowd` brings the posed rows then) or the WebGPU side needs the poses written; its
  * look members (`setShell`, `setShadow`, `setLighting`, `setShadelight`, `shell`, `shadow`, `shadowFloor`) and
  * the options asking for looks throw an `MD2Error` (`UNSUPPORTED`) naming the import that brings them.
  * `<MD2Instances>` makes one in an app that imports no look.
@@ -239,7 +239,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
   }
 
   /** Plays an animation of the model (by name, index or range) on instance `i`, as `MD2AnimationController.play`. */
-  play(i: number, animation: AnimationSelector, options: PlayOptions = {}): void {
+  play(i: number, animation: AnimationSelector, options: PlayOptions = NO_PLAY_OPTIONS): void {
     this.instances.checkIndex(i)
     if (this.parts.link?.ledBy('play', 'pose')) return
     const found = findAnimation(this.model, animation)
@@ -302,7 +302,8 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
   /**
    * What writes the crowd's rows as the poses of the instances in view, every frame, if it is not drawn from its
    * stored rows (the shader works out the poses and culls; `update` writes only the rows of instances told
-   * something): when it leads or follows, wears shells or shadows, is lit as Quake II lit it (light by world yaw
+   * something): when it follows another (a leader stays on its stored rows: its followers read its instances in
+   * view and their poses when asked), wears shells or shadows, is lit as Quake II lit it (light by world yaw
    * and time), blends its poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws
    * the first instances in view only). Each of those comes with the code writing them (`CrowdParts.posed`);
    * a compute pass asked for without the WebGPU side blends nothing, and the rows stay stored.
@@ -310,7 +311,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
   private posedRows(): CrowdParts['posed'] {
     const { link, looks, quake2 } = this.parts
     const posed =
-      (link && (link.leader || link.followers.length > 0)) ||
+      link?.leader ||
       looks?.shell.visible ||
       looks?.shadow.visible ||
       quake2 ||

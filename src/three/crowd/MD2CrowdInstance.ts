@@ -2,7 +2,7 @@ import type { MD2AnimationCallbacks } from '../../core/animation/MD2AnimationCon
 import { checkedFps, checkedFrame, checkedPlayOptions, checkedSpeed, selectAnimation } from '../../core/animation/MD2AnimationController.js'
 import type { CrowdClock } from '../../core/animation/CrowdClock.js'
 import { readCrowdPose } from '../../core/animation/CrowdClock.js'
-import type { PlayOptions } from '../../core/animation/KeyframeClock.js'
+import { NO_PLAY_OPTIONS, type PlayOptions } from '../../core/animation/KeyframeClock.js'
 import type { MD2AnimationReadout } from '../../core/animation/MD2AnimationReadout.js'
 import { createPose, poseFrame, type MD2Pose } from '../../core/animation/pose.js'
 import type { AnimationSelector } from '../../core/format/animationTable.js'
@@ -62,7 +62,7 @@ export class MD2CrowdInstance implements MD2AnimationReadout {
   }
 
   /** Plays an animation (a name, case-insensitive; an index into `animations`; or a frame range). */
-  play(selector: AnimationSelector, options: PlayOptions = {}): void {
+  play(selector: AnimationSelector, options: PlayOptions = NO_PLAY_OPTIONS): void {
     if (this.index < 0) return
     const model = this.crowd.model
     const animation = selectAnimation(model, this.animations, selector)

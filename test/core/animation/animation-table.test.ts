@@ -180,6 +180,17 @@ describe('animation tables and lookup', () => {
     expect(findAnimation(ogro, 'RUN')).toMatchObject({ start: 40, end: 45 })
     expect(findAnimation(ogro, 1)).toMatchObject({ name: 'run' })
     expect(findAnimation(ogro, 'nope')).toBeUndefined()
+    expect(findAnimation(ogro, 'Ru')).toBeUndefined()
+    expect(findAnimation(ogro, 'Run@')).toBeUndefined()
+    // In any case as toLowerCase has it, beyond ASCII too (where a letter may lower to another length).
+    const named = (...names: string[]) => ({
+      header: { numFrames: 10 },
+      animations: names.map((name) => ({ name, start: 0, end: 9, fps: 10, source: 'names' as const })),
+    })
+    expect(findAnimation(named('Ärger', 'walk'), 'äRGER')).toMatchObject({ name: 'Ärger' })
+    expect(findAnimation(named('i̇dle', 'walk'), 'İDLE')).toMatchObject({ name: 'i̇dle' })
+    expect(findAnimation(named('idle', 'walk'), 'İDLE')).toBeUndefined()
+    expect(findAnimation(named('walk', 'WALK'), 'WALK')).toMatchObject({ name: 'WALK' })
     expect(findAnimation(ogro, { start: 190, end: 500 })).toMatchObject({ start: 190, end: 198 })
     expect(findAnimation(ogro, { start: -5, end: 2, fps: 5 })).toMatchObject({ start: 0, end: 2, fps: 5 })
   })

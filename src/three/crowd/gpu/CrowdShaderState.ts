@@ -3,6 +3,25 @@ import { Vector4 } from 'three'
 /** Each crowd's, and each of its layers', state, by the object drawn (where the TSL decode finds it). */
 export const crowdShaderStates = new WeakMap<object, CrowdShaderState>()
 
+/*
+ * The values written every frame have classes of their own. V8 keeps a field that only ever held numbers as a
+ * number stored in place, and boxes each fractional number stored in one that held anything else (an allocation
+ * per value per frame): the uniforms holding vectors and textures share one hidden class with every `{ value }`
+ * literal, and any code in the page may have set a three.js `Vector4`'s component to something else. Numbers
+ * passed to a call V8 leaves out of line are boxed too: the planes are written field by field.
+ */
+
+/** A uniform holding a number, a fraction from the start. */
+class NumberUniform {
+  value = 0.5
+  constructor(value: number) {
+    this.value = value
+  }
+}
+
+/** A view plane (normal, constant) in the crowd's space: a `Vector4` to three.js and TSL. */
+class ViewPlane extends Vector4 {}
+
 /**
  * What a crowd's shaders read besides its rows, the same for every instance, shared by all its materials
  * (its own, depth, distance, shell and shadow): the crowd's time (seconds since its epoch, as the rows'
@@ -21,11 +40,11 @@ export class CrowdShaderState {
 
   constructor(rows: number) {
     this.uniforms = {
-      md2Time: { value: 0 },
+      md2Time: new NumberUniform(0),
       md2Rows: { value: rows },
       md2Cull: { value: 0 },
       md2Sphere: { value: new Vector4() },
-      md2Planes: { value: Array.from({ length: 6 }, () => new Vector4()) },
+      md2Planes: { value: Array.from({ length: 6 }, () => new ViewPlane(0.5, 0.5, 0.5, 0.5)) },
     }
   }
 
@@ -34,6 +53,12 @@ export class CrowdShaderState {
     this.uniforms.md2Cull.value = planes ? 1 : 0
     if (!planes) return
     const vectors = this.uniforms.md2Planes.value
-    for (let p = 0; p < 6; p++) vectors[p]!.set(planes[p * 4]!, planes[p * 4 + 1]!, planes[p * 4 + 2]!, planes[p * 4 + 3]!)
+    for (let p = 0; p < 6; p++) {
+      const plane = vectors[p]!
+      plane.x = planes[p * 4]!
+      plane.y = planes[p * 4 + 1]!
+      plane.z = planes[p * 4 + 2]!
+      plane.w = planes[p * 4 + 3]!
+    }
   }
 }
