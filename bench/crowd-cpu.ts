@@ -6,7 +6,8 @@
 import { PerspectiveCamera, Vector3 } from 'three'
 import { parseMD2 } from '../src/core/format/parseMD2'
 import { MD2Crowd } from '../src/three/crowd/MD2Crowd'
-import { OGRO, readArrayBuffer } from './lib/models'
+import { followCrowd } from '../src/three/crowd/followCrowd'
+import { OGRO, OGRO_WEAPON, readArrayBuffer } from './lib/models'
 import { type Table, CLOCK, fmt, median, now } from './lib/stats'
 
 export function runCrowdCpuBench(options: { rounds: number; frames: number }): Table {
@@ -58,11 +59,13 @@ export function runCrowdCpuBench(options: { rounds: number; frames: number }): T
 
 /**
  * `MD2Crowd.update` as the crowd grows: 1,000 to 1,000,000 Ogros, every one running and in view, with
- * no instance told anything that frame, and with 1,000 of them starting another animation (a crossfade)
- * that frame. What the crowd's JavaScript costs a frame at each size.
+ * no instance told anything that frame, with 1,000 of them starting another animation (a crossfade)
+ * that frame, and armed (a synced crowd of their weapon.md2 following them). What the crowd's JavaScript
+ * costs a frame at each size.
  */
 export function runCrowdScaleBench(options: { sizes: readonly number[]; frames: number }): Table {
   const model = parseMD2(readArrayBuffer(OGRO), { name: 'tris.MD2' })
+  const weaponModel = parseMD2(readArrayBuffer(OGRO_WEAPON), { name: 'weapon.md2' })
   const rows: (string | number)[][] = []
   const position = new Vector3()
   for (const n of options.sizes) {
@@ -95,6 +98,18 @@ export function runCrowdScaleBench(options: { sizes: readonly number[]; frames: 
       cells.push(fmt(median(times), 3))
       if (changes > 0) cells.push(fmt(median(plays), 3))
     }
+    // Armed: the weapons follow, synced; the body's update updates them.
+    const weapons = new MD2Crowd(weaponModel, { limit: n })
+    followCrowd(weapons, crowd)
+    for (let f = 0; f < 3; f++) crowd.update(1 / 60, camera)
+    const armed: number[] = []
+    for (let f = 0; f < Math.max(3, Math.min(options.frames, Math.round((options.frames * 10_000) / n))); f++) {
+      const start = now()
+      crowd.update(1 / 60, camera)
+      armed.push(now() - start)
+    }
+    cells.push(fmt(median(armed), 3))
+    weapons.dispose()
     crowd.dispose()
     rows.push(cells)
   }
@@ -102,8 +117,8 @@ export function runCrowdScaleBench(options: { sizes: readonly number[]; frames: 
   const met = [100_000, 1_000_000].every((n) => !(at(n, 2) > 1) && !(at(n, 3) > 1.5))
   return {
     title: 'Crowd update by size, CPU: every Ogro running and in view',
-    note: `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per MD2Crowd.update, median of each frame; "1,000 changes": 1,000 instances start a crossfade into another animation before that update; the 1,000 \`play\` calls themselves (the game's side) timed apart.`,
-    head: ['instances', 'in view', 'ms per update', 'ms, 1,000 changes', 'ms, the 1,000 play calls'],
+    note: `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per MD2Crowd.update, median of each frame; "1,000 changes": 1,000 instances start a crossfade into another animation before that update; the 1,000 \`play\` calls themselves (the game's side) timed apart; "armed": a crowd of their weapon.md2 follows them, synced (followCrowd), updated by their update.`,
+    head: ['instances', 'in view', 'ms per update', 'ms, 1,000 changes', 'ms, the 1,000 play calls', 'ms, armed'],
     rows,
     footer: [`Goal: ≤ 1 ms at 100,000 and 1,000,000, ≤ 1.5 ms with 1,000 changes → ${met ? 'met' : 'MISSED'}.`],
   }

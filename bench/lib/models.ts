@@ -40,5 +40,6 @@ export function readArrayBuffer(path: string): ArrayBuffer {
 }
 
 export const OGRO = join(ASSETS, 'quake2/ogro/tris.MD2')
+export const OGRO_WEAPON = join(ASSETS, 'quake2/ogro/weapon.md2')
 export const SOLDIER = join(ASSETS, 'ufoai/soldier-male/body.md2')
 export const SOLDIER_ANM = join(ASSETS, 'ufoai/soldier-male/body.anm')

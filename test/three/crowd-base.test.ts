@@ -108,25 +108,59 @@ describe('MD2CrowdBase', () => {
     full.dispose()
   })
 
-  it('followCrowd gives a follower the posed rows: it draws on its leader, which stays on its stored rows', () => {
+  it("followCrowd: a synced weapon copies its leader's stored rows, those written only; an unsynced one is drawn posed on it", () => {
     const leader = populate(new MD2CrowdBase(ogro, { limit: 4 }))
     const follower = new MD2CrowdBase(weapon, { limit: 4 })
     followCrowd(follower, leader)
     leader.update(1 / 60, camera)
+    const data = (crowd: MD2CrowdBase) =>
+      (crowd.geometry.getAttribute('md2Range') as unknown as { data: { array: Float32Array } }).data.array
+    const flags = (crowd: MD2CrowdBase, k: number) => data(crowd)[k * INSTANCE_STRIDE + RANGE + 1]!
+    const written = (crowd: MD2CrowdBase) => (crowd as unknown as { rows: { storedWritten: number } }).rows.storedWritten
+    // The weapon has every frame the Ogro has: both drawn from stored rows, the weapon's its leader's (its own
+    // light slot aside), its instances where the leader's are.
     expect(leader.count).toBe(3)
     expect(follower.count).toBe(3)
-    const flags = (crowd: MD2CrowdBase, k: number) =>
-      (crowd.geometry.getAttribute('md2Range') as { data: { array: Float32Array } }).data.array[k * INSTANCE_STRIDE + RANGE + 1]!
-    // The follower from the poses worked out on the CPU, its frames its leader's; the leader from its stored rows.
     for (let k = 0; k < 3; k++) {
+      expect(flags(leader, k) & ROW_POSED).toBe(0)
+      expect([...data(follower).subarray(k * INSTANCE_STRIDE, k * INSTANCE_STRIDE + 12)]).toEqual([
+        ...data(leader).subarray(k * INSTANCE_STRIDE, k * INSTANCE_STRIDE + 12),
+      ])
+    }
+    expect([...follower.instanceMatrix.array.subarray(0, 48)]).toEqual([...leader.instanceMatrix.array.subarray(0, 48)])
+    // Nothing told: no row written by either. One instance told something: its row, in both.
+    leader.update(1 / 60, camera)
+    expect([written(leader), written(follower)]).toEqual([0, 0])
+    leader.play(1, 'pain1', { crossfade: 0.2 })
+    leader.hide(0)
+    leader.update(1 / 60, camera)
+    expect([written(leader), written(follower)]).toEqual([2, 2])
+    expect([
+      ...data(follower)
+        .subarray(0, 3 * INSTANCE_STRIDE)
+        .filter((_, e) => e % INSTANCE_STRIDE < 12),
+    ]).toEqual([
+      ...data(leader)
+        .subarray(0, 3 * INSTANCE_STRIDE)
+        .filter((_, e) => e % INSTANCE_STRIDE < 12),
+    ])
+    // Its CPU side (the pose its raycasts and bounds are of) as its leader's.
+    const pose = (crowd: MD2CrowdBase, i: number) => {
+      const clock = (crowd as unknown as { clock: { pose(i: number): number; poses: Float64Array } }).clock
+      const o = clock.pose(i)
+      return [...clock.poses.subarray(o, o + 7)]
+    }
+    for (let i = 0; i < 3; i++) expect(pose(follower, i)).toEqual(pose(leader, i))
+    // Unsynced, it is placed on its leader's instances in view and posed on the CPU; the leader stays on its stored rows.
+    followCrowd(follower, leader, { sync: false })
+    leader.update(1 / 60, camera)
+    expect(follower.count).toBe(2)
+    for (let k = 0; k < 2; k++) {
       expect(flags(leader, k) & ROW_POSED).toBe(0)
       expect(flags(follower, k) & ROW_POSED).toBe(ROW_POSED)
     }
-    expect([...follower.instanceMatrix.array.subarray(0, 48)]).toEqual([...leader.instanceMatrix.array.subarray(0, 48)])
-    // Leading writes no row of an instance not told anything.
-    leader.update(1 / 60, camera)
-    expect((leader as unknown as { rows: { storedWritten: number } }).rows.storedWritten).toBe(0)
     followCrowd(follower, null)
+    expect(follower.count).toBe(0)
     leader.update(1 / 60, camera)
     for (let k = 0; k < 3; k++) expect(flags(leader, k) & ROW_POSED).toBe(0)
     follower.dispose()

@@ -374,6 +374,26 @@ export class CrowdClock {
     this.changeAll(count)
   }
 
+  /**
+   * Instance `i` as `from` stores it (a synced follower's copy of its leader's row, with no listeners of its own),
+   * marked changed. Its time must be `from`'s (`now`).
+   */
+  copyRow(from: CrowdClock, i: number): void {
+    this.start[i] = from.start[i]!
+    this.end[i] = from.end[i]!
+    this.fps[i] = from.fps[i]!
+    this.speed[i] = from.speed[i]!
+    this.anchorPosition[i] = from.anchorPosition[i]!
+    this.anchorTime[i] = from.anchorTime[i]!
+    this.held[i] = from.held[i]!
+    this.fadeStart[i] = from.fadeStart[i]!
+    this.fadeDuration[i] = from.fadeDuration[i]!
+    this.flags[i] = from.flags[i]!
+    const o = i * CROWD_POSE_STRIDE
+    for (let e = 0; e < CROWD_POSE_STRIDE; e++) this.poses[o + e] = from.poses[o + e]!
+    this.markChanged(i)
+  }
+
   /** Marks instance `i`'s row changed (its placement or visibility, told its owner). */
   touch(i: number): void {
     this.markChanged(i)

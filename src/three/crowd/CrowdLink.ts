@@ -1,4 +1,4 @@
-import { Matrix4 } from 'three'
+import { Matrix4, type Camera } from 'three'
 import { readCrowdPose, writeCrowdPose } from '../../core/animation/CrowdClock.js'
 import { clampPoseFrames, createPose, type MD2Pose } from '../../core/animation/pose.js'
 import { MD2Error } from '../../core/MD2Error.js'
@@ -7,7 +7,7 @@ import { findTag, type MD2Tags } from '../../core/tags/parseMD2Tags.js'
 import { tagTransform } from '../../core/tags/tagTransform.js'
 import { warnOnce } from '../../core/warnOnce.js'
 import { setTagMatrix } from '../mesh/tagMatrix.js'
-import type { CrowdParts } from './crowdParts.js'
+import { posedOnItsOwn, type CrowdParts } from './crowdParts.js'
 import type { MD2CrowdBase } from './MD2CrowdBase.js'
 import { writePosedRows } from './posedRows.js'
 
@@ -52,6 +52,8 @@ export class CrowdLink {
   readonly followers: CrowdLink[] = []
   /** The leader `follow` added this crowd to (removed from it again when it stops following). */
   private addedTo: MD2CrowdBase | undefined
+  /** Whether the last update copied the leader's stored rows (the next one then copies only those it wrote). */
+  private copied = false
 
   constructor(
     readonly owner: MD2CrowdBase,
@@ -86,6 +88,7 @@ export class CrowdLink {
     if (before) before.followers.splice(before.followers.indexOf(this), 1)
     this.leader = leader ?? undefined
     this.following = following
+    this.copied = false
     if (this.crowd.looks) this.crowd.looks.leader = leader?.crowd.looks
     leader?.followers.push(this)
     const owner = this.owner
@@ -118,20 +121,72 @@ export class CrowdLink {
   }
 
   /** Updates the crowds following this one, after it in the same frame, and theirs after them. */
-  updateFollowers(seconds: number): void {
-    for (let f = 0; f < this.followers.length; f++) this.followers[f]!.updateFromLeader(seconds)
+  updateFollowers(seconds: number, camera: Camera | undefined): void {
+    for (let f = 0; f < this.followers.length; f++) this.followers[f]!.updateFromLeader(seconds, camera)
   }
 
-  /** A follower's update: its leader's drawn instances, placed and (synced) posed from it. */
-  private updateFromLeader(seconds: number): void {
-    const { mesh, clock, instances, looks } = this.crowd
-    this.copyDrawn()
-    if (!this.following!.sync) clock.advance(seconds, instances.size)
+  /**
+   * Whether this follower is drawn from its leader's stored rows, copied: it shows its leader's frames (synced)
+   * where its leader places them (no tag), has every frame its leader has (none to clamp), no listeners of its
+   * own, and its leader is drawn from its stored rows. Then only the rows its leader wrote are copied, and its
+   * shader works out the poses and culls as its leader's does.
+   */
+  copiesStoredRows(): boolean {
+    const leader = this.leader?.crowd
+    const following = this.following
+    return Boolean(
+      leader &&
+      following?.sync &&
+      following.tag < 0 &&
+      leader.rows.isStored &&
+      this.crowd.model.header.numFrames >= leader.model.header.numFrames &&
+      !this.crowd.clock.events,
+    )
+  }
+
+  /** A follower's update: its leader's stored rows copied, or its leader's drawn instances placed and (synced) posed from it. */
+  private updateFromLeader(seconds: number, camera: Camera | undefined): void {
+    const { mesh, clock, instances, looks, rows, renderer } = this.crowd
     looks?.advance(seconds)
     mesh.updateMatrixWorld()
     looks?.openLikeLeader()
-    writePosedRows(this.crowd)
-    this.updateFollowers(seconds)
+    if (this.copiesStoredRows() && !posedOnItsOwn(this.crowd)) {
+      this.copyStored()
+      rows.writeStored(instances.viewFrom(camera, mesh.matrixWorld, renderer.drawLimit))
+    } else {
+      this.copied = false
+      this.copyDrawn()
+      if (!this.following!.sync) clock.advance(seconds, instances.size)
+      writePosedRows(this.crowd)
+    }
+    this.updateFollowers(seconds, camera)
+  }
+
+  /** The leader's stored rows this follower has not copied yet: every one the first time, then those it wrote this frame. */
+  private copyStored(): void {
+    const leader = this.leader!.crowd
+    const { clock, instances } = this.crowd
+    clock.now = leader.clock.now
+    instances.size = leader.instances.size
+    if (!this.copied) {
+      this.copied = true
+      for (let i = 0; i < instances.size; i++) this.copyStoredRow(i)
+      return
+    }
+    const changed = leader.clock.changed
+    for (let k = 0; k < leader.rows.storedChanged; k++) this.copyStoredRow(changed[k]!)
+  }
+
+  /** Instance `i` of the leader, as stored: its row, its transform, hidden or not, and its sphere's radius at that scale. */
+  private copyStoredRow(i: number): void {
+    const leader = this.leader!.crowd
+    const { clock, instances } = this.crowd
+    clock.copyRow(leader.clock, i)
+    const from = leader.instances
+    for (let e = 0; e < 16; e++) instances.transforms[i * 16 + e] = from.transforms[i * 16 + e]!
+    instances.hidden[i] = from.hidden[i]!
+    const radius = from.sphere.radius
+    instances.radii[i] = radius > 0 ? (from.radii[i]! / radius) * instances.sphere.radius : instances.sphere.radius
   }
 
   /** A follower's drawn instances: its leader's, in the leader's order, each placed (and, synced, posed) from it. */

@@ -19,7 +19,7 @@ import type { MD2ModelData } from '../../core/format/types.js'
 import type { MD2Tags } from '../../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../../core/warnOnce.js'
 import { CrowdInstances, composeTransform, type CrowdTransform } from './gpu/CrowdInstances.js'
-import { crowdParts, type CrowdParts } from './crowdParts.js'
+import { crowdParts, posedOnItsOwn, type CrowdParts } from './crowdParts.js'
 import type { CrowdQueries } from './CrowdQueries.js'
 import { loadCrowdQueries, loadedCrowdQueries } from './loadCrowdQueries.js'
 import { CrowdRenderer } from './gpu/CrowdRenderer.js'
@@ -296,27 +296,21 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
       this.instances.listed()
       posed(this.parts)
     }
-    link?.updateFollowers(seconds)
+    link?.updateFollowers(seconds, camera)
   }
 
   /**
    * What writes the crowd's rows as the poses of the instances in view, every frame, if it is not drawn from its
    * stored rows (the shader works out the poses and culls; `update` writes only the rows of instances told
-   * something): when it follows another (a leader stays on its stored rows: its followers read its instances in
-   * view and their poses when asked), wears shells or shadows, is lit as Quake II lit it (light by world yaw
+   * something): when it follows another, unless it copies its leader's stored rows (`CrowdLink.copiesStoredRows`;
+   * a leader stays on its stored rows, its instances in view listed and posed when a follower asks), wears shells or shadows, is lit as Quake II lit it (light by world yaw
    * and time), blends its poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws
    * the first instances in view only). Each of those comes with the code writing them (`CrowdParts.posed`);
    * a compute pass asked for without the WebGPU side blends nothing, and the rows stay stored.
    */
   private posedRows(): CrowdParts['posed'] {
-    const { link, looks, quake2 } = this.parts
-    const posed =
-      link?.leader ||
-      looks?.shell.visible ||
-      looks?.shadow.visible ||
-      quake2 ||
-      this.decode === 'compute' ||
-      this.renderer.kind === 'webgpu-webgl2'
+    const link = this.parts.link
+    const posed = (link?.leader && !link.copiesStoredRows()) || posedOnItsOwn(this.parts)
     return posed ? (this.parts.posed ?? this.renderer.webgpu?.posedRows) : undefined
   }
 

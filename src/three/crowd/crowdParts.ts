@@ -33,6 +33,18 @@ export interface CrowdParts {
 }
 
 /**
+ * Whether a crowd is drawn from its instances' poses, written every frame, for a reason of its own rather than
+ * its leader's: it wears shells or shadows, is lit as Quake II lit it (light by world yaw and time), blends its
+ * poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws the first instances in
+ * view only).
+ */
+export function posedOnItsOwn({ looks, quake2, renderer }: CrowdParts): boolean {
+  return Boolean(
+    looks?.shell.visible || looks?.shadow.visible || quake2 || renderer.decode === 'compute' || renderer.kind === 'webgpu-webgl2',
+  )
+}
+
+/**
  * Each crowd's parts, where `followCrowd` finds them: the follower chain lives in its own module, so
  * that a crowd that never follows or leads does not ship it.
  */

@@ -94,6 +94,8 @@ export class InstanceRowWriter {
   private readonly rowRanges: { start: number; count: number }[] = []
   /** Rows written by the last `writeStored` (what it cost: no row of an instance not told anything). */
   storedWritten = 0
+  /** Instances whose rows the last `writeStored` wrote: the clock's `changed[0 … storedChanged − 1]` (a synced follower copies them). */
+  storedChanged = 0
 
   constructor(private readonly crowd: RowSources) {}
 
@@ -151,6 +153,7 @@ export class InstanceRowWriter {
     }
     clock.clearChanged()
     this.storedWritten = written
+    this.storedChanged = count
     const drawn = renderer.drawsNothing ? 0 : Math.min(size, rows)
     mesh.count = drawn
     if (whole) {
@@ -165,5 +168,10 @@ export class InstanceRowWriter {
   /** The stored rows are to be written again in full (into new buffers, or over posed rows). */
   restore(): void {
     this.stored = false
+  }
+
+  /** Whether the crowd was last drawn from its stored rows (`writeStored`), not from posed ones. */
+  get isStored(): boolean {
+    return this.stored
   }
 }
