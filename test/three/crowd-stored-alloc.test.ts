@@ -1,6 +1,6 @@
 /**
  * A crowd drawn from its stored rows allocates nothing a frame: its time, its view's planes, the rows of the
- * instances told something, and `play` by name (in any case) with options. In a file of its own: V8 boxes a
+ * instances told something, and `play` by name (as the model writes it) with options. In a file of its own: V8 boxes a
  * fraction read from an options object at a call site that has seen several shapes of them, and the other
  * crowd tests pass many; a game's calls have a shape or two.
  */
@@ -29,7 +29,7 @@ describe('a crowd drawn from stored rows', () => {
       }
       fade.crossfade = 0.2
       const turning = crowdCamera()
-      const names = ['attack', 'run', 'pain1', 'STAND']
+      const names = ['attack', 'run', 'pain1', 'stand']
       let f = 0
       const frame = () => {
         f++

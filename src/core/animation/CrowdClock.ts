@@ -91,12 +91,14 @@ export class CrowdClock {
   /** Range first and last keyframes. */
   readonly start: Int32Array
   readonly end: Int32Array
-  private readonly fps: Float64Array
-  private readonly speed: Float64Array
+  /** Keyframes per second, and the rate they are played at. */
+  readonly fps: Float64Array
+  readonly speed: Float64Array
   /** Where the playhead was (keyframes from the range's first) at `anchorTime`; it moves on at `rate` from there while playing. */
   readonly anchorPosition: Float64Array
   readonly anchorTime: Float64Array
-  private readonly held: Float64Array
+  /** The still frame shown (`showFrame`). */
+  readonly held: Float64Array
   readonly fadeStart: Float64Array
   /** Seconds of the crossfade; 0: none. */
   readonly fadeDuration: Float64Array
@@ -372,26 +374,6 @@ export class CrowdClock {
   rebase(count: number): void {
     for (let i = 0; i < count; i++) if (this.flags[i]! & LOOP && this.moves(i)) this.freeze(i)
     this.changeAll(count)
-  }
-
-  /**
-   * Instance `i` as `from` stores it (a synced follower's copy of its leader's row, with no listeners of its own),
-   * marked changed. Its time must be `from`'s (`now`).
-   */
-  copyRow(from: CrowdClock, i: number): void {
-    this.start[i] = from.start[i]!
-    this.end[i] = from.end[i]!
-    this.fps[i] = from.fps[i]!
-    this.speed[i] = from.speed[i]!
-    this.anchorPosition[i] = from.anchorPosition[i]!
-    this.anchorTime[i] = from.anchorTime[i]!
-    this.held[i] = from.held[i]!
-    this.fadeStart[i] = from.fadeStart[i]!
-    this.fadeDuration[i] = from.fadeDuration[i]!
-    this.flags[i] = from.flags[i]!
-    const o = i * CROWD_POSE_STRIDE
-    for (let e = 0; e < CROWD_POSE_STRIDE; e++) this.poses[o + e] = from.poses[o + e]!
-    this.markChanged(i)
   }
 
   /** Marks instance `i`'s row changed (its placement or visibility, told its owner). */

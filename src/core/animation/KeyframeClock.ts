@@ -23,8 +23,8 @@ export interface PlayOptions {
   reverse?: boolean
 }
 
-/** `play`'s options when none are given: one object, not one per call (a game may start animations every frame). */
-export const NO_PLAY_OPTIONS: Readonly<PlayOptions> = Object.freeze({})
+/** A crowd's `play` options when none are given: one object, not one per call (a game starts animations every frame). */
+export const NO_PLAY_OPTIONS: Readonly<PlayOptions> = {}
 
 /** What the player tells its owner while it advances. Called synchronously from `advance`. */
 export interface KeyframeEvents {
@@ -93,7 +93,7 @@ export class KeyframeClock {
    * seconds while the new animation plays. A fade started during another fade begins from
    * whichever of the two poses shows more at that moment.
    */
-  play(range: PlayRange, options: PlayOptions = NO_PLAY_OPTIONS): void {
+  play(range: PlayRange, options: PlayOptions = {}): void {
     const crossfade = options.crossfade ?? 0
     if (crossfade > 0) this.holdCurrentPoseForFade(crossfade)
     else this.pose.fadeWeight = 0

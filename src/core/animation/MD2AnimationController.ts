@@ -1,4 +1,4 @@
-import { KeyframeClock, type KeyframeEvents, type PlayOptions, NO_PLAY_OPTIONS } from './KeyframeClock.js'
+import { KeyframeClock, type KeyframeEvents, type PlayOptions } from './KeyframeClock.js'
 import { findAnimation, type AnimationSelector } from '../format/animationTable.js'
 import { QUAKE2_FPS } from '../format/spec.js'
 import type { MD2AnimationReadout } from './MD2AnimationReadout.js'
@@ -71,7 +71,7 @@ export class MD2AnimationController implements MD2AnimationReadout {
   }
 
   /** Plays an animation (a name, case-insensitive; an index into `animations`; or a frame range). */
-  play(selector: AnimationSelector, options: PlayOptions = NO_PLAY_OPTIONS): void {
+  play(selector: AnimationSelector, options: PlayOptions = {}): void {
     const animation = selectAnimation(this.model, this.animations, selector)
     this.current = animation
     this.clock.play(animation, checkedPlayOptions(this.model, animation, options))

@@ -170,41 +170,16 @@ export function findAnimation(
 ): MD2Animation | undefined {
   if (typeof selector === 'number') return model.animations[selector]
   if (typeof selector === 'string') {
-    // A game looks names up every frame: the name as written first, then in any case, with nothing allocated.
+    // A game looks names up every frame: as written, nothing allocated; in another case, lowered.
     const animations = model.animations
-    for (let a = 0; a < animations.length; a++) if (animations[a]!.name === selector) return animations[a]
-    for (let a = 0; a < animations.length; a++) if (sameNameAnyCase(animations[a]!.name, selector)) return animations[a]
-    return undefined
+    for (const animation of animations) if (animation.name === selector) return animation
+    const wanted = selector.toLowerCase()
+    return animations.find((animation) => animation.name.toLowerCase() === wanted)
   }
   const last = ('header' in model ? model.header.numFrames : model.frames.length) - 1
   const start = clampFrame(selector.start, last)
   const end = Math.max(start, clampFrame(selector.end, last))
   return { name: selector.name ?? `${start}-${end}`, start, end, fps: selector.fps ?? QUAKE2_FPS, source: 'table' }
-}
-
-/** Whether two names are the same in any case (`toLowerCase` equal), comparing ASCII in place. */
-function sameNameAnyCase(a: string, b: string): boolean {
-  if (a.length === b.length) {
-    let ascii = true
-    for (let k = 0; k < a.length && ascii; k++) {
-      const x = a.charCodeAt(k)
-      const y = b.charCodeAt(k)
-      if (x >= 128 || y >= 128) ascii = false
-      else if (asciiLower(x) !== asciiLower(y)) return false
-    }
-    if (ascii) return true
-  } else if (isAscii(a) && isAscii(b)) return false
-  // Beyond ASCII a letter may lower to another length: the strings' own rule.
-  return a.toLowerCase() === b.toLowerCase()
-}
-
-function asciiLower(code: number): number {
-  return code >= 65 && code <= 90 ? code + 32 : code
-}
-
-function isAscii(text: string): boolean {
-  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) >= 128) return false
-  return true
 }
 
 function clampFrame(frame: number, last: number): number {

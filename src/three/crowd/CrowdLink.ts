@@ -1,5 +1,5 @@
 import { Matrix4, type Camera } from 'three'
-import { readCrowdPose, writeCrowdPose } from '../../core/animation/CrowdClock.js'
+import { CROWD_POSE_STRIDE, readCrowdPose, writeCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
 import { clampPoseFrames, createPose, type MD2Pose } from '../../core/animation/pose.js'
 import { MD2Error } from '../../core/MD2Error.js'
 import type { MD2ModelData } from '../../core/format/types.js'
@@ -181,7 +181,7 @@ export class CrowdLink {
   private copyStoredRow(i: number): void {
     const leader = this.leader!.crowd
     const { clock, instances } = this.crowd
-    clock.copyRow(leader.clock, i)
+    copyClockRow(clock, leader.clock, i)
     const from = leader.instances
     for (let e = 0; e < 16; e++) instances.transforms[i * 16 + e] = from.transforms[i * 16 + e]!
     instances.hidden[i] = from.hidden[i]!
@@ -281,4 +281,24 @@ function placeOnTag(target: Float32Array, source: Float32Array, poses: Float64Ar
       target[o + col * 4 + row] = source[o + row]! * b0 + source[o + 4 + row]! * b1 + source[o + 8 + row]! * b2 + source[o + 12 + row]! * b3
     }
   }
+}
+
+/**
+ * Instance `i` as `from` stores it, into `to` (a synced follower's copy of its leader's row; it has no listeners),
+ * marked changed. `to`'s time must be `from`'s (`now`).
+ */
+function copyClockRow(to: CrowdClock, from: CrowdClock, i: number): void {
+  to.start[i] = from.start[i]!
+  to.end[i] = from.end[i]!
+  to.fps[i] = from.fps[i]!
+  to.speed[i] = from.speed[i]!
+  to.anchorPosition[i] = from.anchorPosition[i]!
+  to.anchorTime[i] = from.anchorTime[i]!
+  to.held[i] = from.held[i]!
+  to.fadeStart[i] = from.fadeStart[i]!
+  to.fadeDuration[i] = from.fadeDuration[i]!
+  to.flags[i] = from.flags[i]!
+  const o = i * CROWD_POSE_STRIDE
+  for (let e = 0; e < CROWD_POSE_STRIDE; e++) to.poses[o + e] = from.poses[o + e]!
+  to.touch(i)
 }
