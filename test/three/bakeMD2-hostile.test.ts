@@ -121,6 +121,17 @@ describe('bakeMD2 on hostile scenes', () => {
       code: 'BAD_VALUE',
       message: 'clips: clip "wave", track "tri.quaternion": 2 values per key, quaternion takes 4',
     })
+    // Found by the CLI fuzz test: a glTF cubic-spline quaternion track with one value per key, not three (in-tangent,
+    // value, out-tangent), made GLTFLoader's interpolant step by 4/3 values and loop for ever.
+    const spline = new QuaternionKeyframeTrack('tri.quaternion', [0, 0.5, 1], [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])
+    const factory = (): never => {
+      throw new Error('not sampled')
+    }
+    Object.assign(spline, { createInterpolant: Object.assign(factory, { isInterpolantFactoryMethodGLTFCubicSpline: true }) })
+    expect(thrown(() => bakeMD2(scene, [new AnimationClip('wave', 1, [spline])]))).toEqual({
+      code: 'BAD_VALUE',
+      message: 'clips: clip "wave", track "tri.quaternion": 3 key times for 12 values (cubic spline: three values a key)',
+    })
     // three refuses an empty track when made; a loader's accessor of count 0 leaves one after.
     const keyless = new VectorKeyframeTrack('tri.position', [0], [0, 0, 0])
     keyless.times = new Float32Array(0)

@@ -76,10 +76,17 @@ export function checkClips(scene: Object3D, clips: readonly AnimationClip[]): vo
           })
       }
       const values = track.values as ArrayLike<number>
-      // three's interpolants need keys, and a whole number of values per key.
-      const size = times.length > 0 ? values.length / times.length : 0
+      // three's interpolants need keys, and a whole number of values per key; a glTF CUBICSPLINE key holds three
+      // (in-tangent, value, out-tangent), and a fraction of one loops its interpolant for ever.
+      const spline = (track as { createInterpolant?: { isInterpolantFactoryMethodGLTFCubicSpline?: boolean } }).createInterpolant
+        ?.isInterpolantFactoryMethodGLTFCubicSpline
+      const size = times.length > 0 ? values.length / times.length / (spline ? 3 : 1) : 0
       if (!(times.length > 0 && size >= 1 && Number.isInteger(size)))
-        throw new MD2Error('BAD_VALUE', `${what}: ${times.length} key times for ${values.length} values`, { section: 'clips' })
+        throw new MD2Error(
+          'BAD_VALUE',
+          `${what}: ${times.length} key times for ${values.length} values${spline ? ' (cubic spline: three values a key)' : ''}`,
+          { section: 'clips' },
+        )
       for (let k = 0; k < values.length; k++)
         if (typeof values[k] === 'number' && !Number.isFinite(values[k]))
           throw new MD2Error('BAD_VALUE', `${what}: value ${k} is ${values[k]}`, { section: 'clips' })
