@@ -128,7 +128,7 @@ export class CrowdLink {
   /**
    * Whether this follower is drawn from its leader's stored rows, copied: it shows its leader's frames (synced)
    * where its leader places them (no tag), has every frame its leader has (none to clamp), no listeners of its
-   * own, and its leader is drawn from its stored rows. Then only the rows its leader wrote are copied, and its
+   * own, no reason of its own to be posed (`posedOnItsOwn`), and its leader is drawn from its stored rows. Then only the rows its leader wrote are copied, and its
    * shader works out the poses and culls as its leader's does.
    */
   copiesStoredRows(): boolean {
@@ -140,7 +140,8 @@ export class CrowdLink {
       following.tag < 0 &&
       leader.rows.isStored &&
       this.crowd.model.header.numFrames >= leader.model.header.numFrames &&
-      !this.crowd.clock.events,
+      !this.crowd.clock.events &&
+      !posedOnItsOwn(this.crowd),
     )
   }
 
@@ -150,7 +151,7 @@ export class CrowdLink {
     looks?.advance(seconds)
     mesh.updateMatrixWorld()
     looks?.openLikeLeader()
-    if (this.copiesStoredRows() && !posedOnItsOwn(this.crowd)) {
+    if (this.copiesStoredRows()) {
       this.copyStored()
       rows.writeStored(instances.viewFrom(camera, mesh.matrixWorld, renderer.drawLimit))
     } else {
