@@ -100,7 +100,7 @@ export default defineConfig({
           exclude: ['test/browser/**'],
           setupFiles: ['test/setup.ts'],
           // Beyond SETTLE_LIMIT_MS (test/support/alloc.ts): the allocation tests may wait that long for V8's optimizer.
-          testTimeout: 90_000,
+          testTimeout: 150_000,
         },
       },
       {

@@ -20,20 +20,14 @@ import { decodeTGA } from '../../src/core/images/tga'
 import type { MD2ModelData } from '../../src/core/format/types'
 import { createMD2Geometry } from '../../src/three/mesh/MD2Geometry'
 import { ALL_MD2, listAssets, readAsset } from '../support/assets'
+import { fuzzSeed, FUZZ_RUN_FACTOR } from '../support/fuzz'
 import { encodeRLE, makePCX } from '../support/pcx'
 
 // ---------------------------------------------------------------------------------------------
 // Configuration
 
-const BASE_SEED = (() => {
-  const value = process.env.FUZZ_SEED
-  if (value === undefined || value === '') return 0x6d6432
-  if (value === 'random') return (Date.now() ^ (Math.random() * 2 ** 31)) | 0
-  const seed = Number(value)
-  if (!Number.isInteger(seed)) throw new Error(`FUZZ_SEED must be an integer or "random", got ${value}`)
-  return seed | 0
-})()
-const RUN_FACTOR = Number(process.env.FUZZ_RUNS ?? 1) > 0 ? Number(process.env.FUZZ_RUNS ?? 1) : 1
+const BASE_SEED = fuzzSeed(0x6d6432)
+const RUN_FACTOR = FUZZ_RUN_FACTOR
 /** The per-call budget of the issue, for files under 1 MB. */
 const TIME_LIMIT_MS = 100
 const TIMED_SIZE_LIMIT = 1 << 20

@@ -17,12 +17,13 @@ import { bakeMD2, type BakeMD2Options } from '../../src/three/convert/bakeMD2'
 import { loadSimplifier } from '../../src/three/convert/loadSimplifier'
 import { buildCharacter } from '../../stories/support/character'
 import { buildRig, exportRig } from '../../stories/support/rig'
+import { fuzzSeed, FUZZ_RUN_FACTOR } from '../support/fuzz'
 import { loadGLB } from '../support/skinnedReference'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { dropImages } from '../../src/cli/readInputs'
 
-const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() | 0 : Number(process.env.FUZZ_SEED ?? 0x6d6432) | 0
-const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 1) || 1)
+const SEED = fuzzSeed(0x6d6432)
+const RUNS = FUZZ_RUN_FACTOR
 /** No bake of these small files comes near it: past it, something loops. */
 const CALL_LIMIT_MS = 3000
 const LOADER_LIMIT_MS = 3000

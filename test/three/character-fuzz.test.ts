@@ -13,10 +13,11 @@ import { isMD2Error, MD2Error } from '../../src/core/MD2Error'
 import { MD2Character } from '../../src/three/character/MD2Character'
 import { MD2CharacterComplex } from '../../src/three/character/MD2CharacterComplex'
 import type { MD2CharacterConfig } from '../../src/three/character/MD2CharacterParts'
+import { fuzzSeed, FUZZ_RUN_FACTOR } from '../support/fuzz'
 import { HOST, serveAssets } from '../support/serve'
 
-const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() | 0 : Number(process.env.FUZZ_SEED ?? 0x6d6433) | 0
-const RUNS = Math.max(1, Math.round(80 * (Number(process.env.FUZZ_RUNS ?? 1) || 1)))
+const SEED = fuzzSeed(0x6d6433)
+const RUNS = Math.round(80 * FUZZ_RUN_FACTOR)
 
 const BASE = `${HOST}/a/quake2/ratamahatta/`
 const GOOD: MD2CharacterConfig = {
