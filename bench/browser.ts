@@ -200,6 +200,44 @@ function countAt(ms: number, a: [number, number], b: [number, number]): number {
 
 const MB = 1024 * 1024
 
+/** The page order of a round: reversed every other round, so neither side always runs first (on a warmer machine). */
+const turn = (libs: readonly string[], round: number): readonly string[] => (round % 2 ? [...libs].reverse() : libs)
+
+/**
+ * Every page of `libsAt(n, round)` at every N, `rounds` times, one page at a time; then each cell as the medians
+ * of its rounds (frames timed summed, the GPU's figures and the renderer from the first).
+ */
+async function sampleRounds(
+  counts: readonly number[],
+  rounds: number,
+  libsAt: (n: number, round: number) => readonly string[],
+  sample: (lib: string, n: number) => Promise<AnimateSample>,
+): Promise<(lib: string, n: number) => AnimateSample> {
+  const samples = new Map<string, AnimateSample[]>()
+  for (let round = 0; round < rounds; round++) {
+    for (const n of counts) {
+      for (const lib of libsAt(n, round)) {
+        const key = `${lib}:${n}`
+        samples.set(key, [...(samples.get(key) ?? []), await sample(lib, n)])
+        process.stdout.write('.')
+      }
+    }
+  }
+  process.stdout.write('\n')
+  return (lib, n) => {
+    const list = samples.get(`${lib}:${n}`) ?? []
+    return {
+      frameMs: median(list.map((s) => s.frameMs)),
+      cpuMs: median(list.map((s) => s.cpuMs)),
+      frames: list.reduce((total, s) => total + s.frames, 0),
+      gpu: list[0]?.gpu ?? {},
+      host: median(list.map((s) => s.host)),
+      drawnBy: list[0]?.drawnBy,
+      errors: list.some((s) => s.errors) ? list.flatMap((s) => s.errors ?? []) : undefined,
+    }
+  }
+}
+
 /**
  * Coming from three.js: N Ogros as N `MD2Character`s, the library's against three.js's own (three's code as its
  * webgl_loader_md2 page writes it, each character loaded by `loadParts`, armed and running), pages alternating.
@@ -214,27 +252,12 @@ export async function runCharacterBench(options: {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] })
   const libs = ['md2-character', 'three-character']
   try {
-    const samples = new Map<string, AnimateSample[]>()
-    for (let round = 0; round < options.rounds; round++) {
-      for (const n of options.counts) {
-        for (const lib of round % 2 ? [...libs].reverse() : libs) {
-          const key = `${lib}:${n}`
-          samples.set(key, [...(samples.get(key) ?? []), await animatePage(browser, served.url, lib, n, options)])
-          process.stdout.write('.')
-        }
-      }
-    }
-    process.stdout.write('\n')
-    const cell = (lib: string, n: number) => {
-      const list = samples.get(`${lib}:${n}`)!
-      return {
-        frameMs: median(list.map((s) => s.frameMs)),
-        cpuMs: median(list.map((s) => s.cpuMs)),
-        host: median(list.map((s) => s.host)),
-        gpu: list[0]!.gpu,
-        frames: list.reduce((t, s) => t + s.frames, 0),
-      }
-    }
+    const cell = await sampleRounds(
+      options.counts,
+      options.rounds,
+      (_, round) => turn(libs, round),
+      (lib, n) => animatePage(browser, served.url, lib, n, options),
+    )
     const gpuMB = (gpu: Record<string, number>) => Object.values(gpu).reduce((a, b) => a + b, 0) / MB
     const rows = options.counts.flatMap((n) => {
       const md2 = cell('md2-character', n)
@@ -287,27 +310,16 @@ export async function runCullBench(options: { counts: number[]; rounds: number; 
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] })
   const libs = ['md2-vertex-cull', 'md2-cull']
   try {
-    const samples = new Map<string, AnimateSample[]>()
-    for (let round = 0; round < options.rounds; round++) {
-      for (const n of options.counts) {
-        for (const lib of round % 2 ? [...libs].reverse() : libs) {
-          const sample = await animatePage(browser, served.url, lib, n, { ...options, host: false }, 'webgpu')
-          if (sample.errors) throw new Error(`${lib} at ${n}: ${sample.errors[0]}`)
-          samples.set(`${lib}:${n}`, [...(samples.get(`${lib}:${n}`) ?? []), sample])
-          process.stdout.write('.')
-        }
-      }
-    }
-    process.stdout.write('\n')
-    const cell = (lib: string, n: number) => {
-      const list = samples.get(`${lib}:${n}`)!
-      return {
-        frameMs: median(list.map((s) => s.frameMs)),
-        cpuMs: median(list.map((s) => s.cpuMs)),
-        frames: list.reduce((t, s) => t + s.frames, 0),
-        drawnBy: list[0]!.drawnBy ?? '?',
-      }
-    }
+    const cell = await sampleRounds(
+      options.counts,
+      options.rounds,
+      (_, round) => turn(libs, round),
+      async (lib, n) => {
+        const sample = await animatePage(browser, served.url, lib, n, { ...options, host: false }, 'webgpu')
+        if (sample.errors) throw new Error(`${lib} at ${n}: ${sample.errors[0]}`)
+        return sample
+      },
+    )
     const rows = options.counts.flatMap((n) => {
       const vertex = cell('md2-vertex-cull', n)
       const compute = cell('md2-cull', n)
@@ -327,7 +339,7 @@ export async function runCullBench(options: { counts: number[]; rounds: number; 
       title: 'Culling on WebGPU: N running Ogros, a tenth in view, culled in the vertex stage or by a compute pass',
       note:
         `${options.rounds} round(s), pages alternating, ${options.frames} frames a page (≤ ${fmt(options.maxMsPerPage / 1000, 0)} s), ` +
-        `drawn by ${cell(libs[0]!, options.counts[0]!).drawnBy}. frame ms = JS + waiting for the GPU (queue.onSubmittedWorkDone); ` +
+        `drawn by ${cell(libs[0]!, options.counts[0]!).drawnBy ?? '?'}. frame ms = JS + waiting for the GPU (queue.onSubmittedWorkDone); ` +
         'JS ms = update() and the render call. speed-up = vertex-stage frame ms / this frame ms.',
       head: ['N', 'culled by', 'frame ms', 'JS ms', 'speed-up', 'frames timed'],
       rows,
@@ -345,28 +357,13 @@ export async function runBrowserBench(
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] })
   try {
     const renderer = await rendererName(browser, served.url)
-    const samples = new Map<string, AnimateSample[]>()
-    for (let round = 0; round < options.rounds; round++) {
-      for (const n of options.counts) {
-        const libs = options.libs.map((_, k) => options.libs[(k + round) % options.libs.length]!)
-        for (const lib of libs) {
-          const sample = await animatePage(browser, served.url, lib, n, options)
-          const key = `${lib}:${n}`
-          samples.set(key, [...(samples.get(key) ?? []), sample])
-          process.stdout.write('.')
-        }
-      }
-    }
-    const pick = (lib: string, n: number) => {
-      const list = samples.get(`${lib}:${n}`) ?? []
-      return {
-        frameMs: median(list.map((s) => s.frameMs)),
-        cpuMs: median(list.map((s) => s.cpuMs)),
-        frames: list.reduce((total, s) => total + s.frames, 0),
-        gpu: list[0]?.gpu ?? {},
-        host: median(list.map((s) => s.host)),
-      }
-    }
+    // More than two pages: each round starts one further along the list.
+    const pick = await sampleRounds(
+      options.counts,
+      options.rounds,
+      (_, round) => options.libs.map((_, k) => options.libs[(k + round) % options.libs.length]!),
+      (lib, n) => animatePage(browser, served.url, lib, n, options),
+    )
     const has = (lib: string) => options.libs.includes(lib)
     const animateRows = options.counts.map((n) => {
       const md2 = pick('md2', n)
@@ -479,29 +476,16 @@ async function runCrowd(
   pick: Pick,
 ): Promise<{ table: Table; cell: Map<string, AnimateSample> }> {
   const counts = options.crowdCounts!
-  const samples = new Map<string, AnimateSample[]>()
-  for (let round = 0; round < options.rounds; round++) {
-    for (const n of counts) {
-      // Alternating which goes first, as the table above does; at 1,000 the CPU path and three.js too.
-      const libs = n === 1000 ? ['md2-gpu', 'floor', 'md2', 'three'] : ['md2-gpu', 'floor']
-      for (const lib of round % 2 ? [...libs].reverse() : libs) {
-        const key = `${lib}:${n}`
-        samples.set(key, [...(samples.get(key) ?? []), await animatePage(browser, base, lib, n, options)])
-        process.stdout.write('.')
-      }
-    }
-  }
+  // At 1,000 the CPU path and three.js too.
+  const libsAt = (n: number) => (n === 1000 ? ['md2-gpu', 'floor', 'md2', 'three'] : ['md2-gpu', 'floor'])
+  const sampled = await sampleRounds(
+    counts,
+    options.rounds,
+    (n, round) => turn(libsAt(n), round),
+    (lib, n) => animatePage(browser, base, lib, n, options),
+  )
   const cell = new Map<string, AnimateSample>()
-  for (const [key, list] of samples)
-    cell.set(key, {
-      frameMs: median(list.map((s) => s.frameMs)),
-      cpuMs: median(list.map((s) => s.cpuMs)),
-      frames: list.reduce((total, s) => total + s.frames, 0),
-      gpu: list[0]!.gpu,
-      host: median(list.map((s) => s.host)),
-      drawnBy: list[0]!.drawnBy,
-      errors: list.some((s) => s.errors) ? list.flatMap((s) => s.errors ?? []) : undefined,
-    })
+  for (const n of counts) for (const lib of libsAt(n)) cell.set(`${lib}:${n}`, sampled(lib, n))
   const cpuN = options.counts[options.counts.length - 1]!
   const cpu = pick('md2', cpuN)
   const three = pick('three', cpuN)
@@ -767,24 +751,13 @@ const ARMED_PAIRS = [
  */
 async function runArmed(browser: Browser, base: string, options: BrowserOptions): Promise<{ rows: string[][]; footer: string[] }> {
   const n = ARMED_COUNT
-  const samples = new Map<string, AnimateSample[]>()
-  for (let round = 0; round < options.rounds; round++) {
-    for (const pair of ARMED_PAIRS) {
-      const libs = round % 2 ? [pair.unarmed, pair.armed] : [pair.armed, pair.unarmed]
-      for (const lib of libs) {
-        samples.set(lib, [...(samples.get(lib) ?? []), await animatePage(browser, base, lib, n, options)])
-        process.stdout.write('.')
-      }
-    }
-  }
-  const cell = (lib: string) => {
-    const list = samples.get(lib)!
-    return {
-      frameMs: median(list.map((s) => s.frameMs)),
-      cpuMs: median(list.map((s) => s.cpuMs)),
-      frames: list.reduce((t, s) => t + s.frames, 0),
-    }
-  }
+  const sampled = await sampleRounds(
+    [n],
+    options.rounds,
+    (_, round) => ARMED_PAIRS.flatMap((pair) => turn([pair.armed, pair.unarmed], round)),
+    (lib) => animatePage(browser, base, lib, n, options),
+  )
+  const cell = (lib: string) => sampled(lib, n)
   const rows: string[][] = []
   const footer: string[] = []
   for (const pair of ARMED_PAIRS) {
