@@ -17,7 +17,9 @@ import {
 } from 'node:fs'
 import { dirname, relative, resolve, isAbsolute } from 'node:path'
 import { MD2Error } from '../core/MD2Error.js'
-import { runCli, type CliIO } from './run.js'
+import { threeLoadRunning } from './abandonedParts.js'
+import { EXIT_FAILED } from './common.js'
+import { internalError, runCli, type CliIO } from './run.js'
 
 export { runCli, USAGE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIO } from './run.js'
 
@@ -99,11 +101,17 @@ function readBounded(path: string, maxBytes: number, inside: string | undefined)
  * Sets `process.exitCode` rather than exiting, so pending output is flushed; also resolves to it.
  */
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
-  // three's glTF loader can leave a promise of a load it abandoned rejected and unobserved: the failure it
-  // belongs to is already reported (or the run went on without that part), so it must not end the process
-  // with a stack trace.
-  process.on('unhandledRejection', () => {})
-  const code = await runCli(argv.slice(2), nodeIO)
+  // A rejection nothing handled fails the run as an error thrown does (one line, no stack trace), unless it
+  // came while three's loader ran: then it is a part the loader abandoned (abandonedParts.ts).
+  let unhandled = false
+  process.on('unhandledRejection', (reason) => {
+    if (threeLoadRunning()) return
+    if (!unhandled) nodeIO.stderr(internalError(reason))
+    unhandled = true
+    process.exitCode = EXIT_FAILED
+  })
+  const ran = await runCli(argv.slice(2), nodeIO)
+  const code = unhandled ? EXIT_FAILED : ran
   process.exitCode = code
   return code
 }

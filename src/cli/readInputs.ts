@@ -8,6 +8,7 @@ import { decodePNG } from '../core/images/decodePNG.js'
 import { SKIN_PIXEL_BUDGET } from '../core/images/engineSkin.js'
 import { decodeTGA } from '../core/images/tga.js'
 import { CliFailure, folderOf, readInput, type CliIO } from './common.js'
+import { loadWithThree } from './abandonedParts.js'
 
 /**
  * Reading convert's inputs: skins, and glTF files with what they name. Everything read is bounded: a skin
@@ -238,7 +239,7 @@ export async function loadGLTF(
   if (fitTexture) loader.register(nodeTextures(json, bin, input, fitTexture))
   else dropImages(json)
   try {
-    return await loader.parseAsync(packGLB(json, bin).slice().buffer, '')
+    return await loadWithThree(() => loader.parseAsync(packGLB(json, bin).slice().buffer, ''))
   } catch (error) {
     if (error instanceof MD2Error) throw error
     throw new MD2Error('LOAD_FAILED', `three's glTF loader refused it: ${error instanceof Error ? error.message : String(error)}`, {

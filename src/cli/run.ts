@@ -200,8 +200,11 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       io.stderr(`react-three-md2: ${error.message}\n\n${USAGE}`)
       return EXIT_USAGE
     }
-    // Not the input's fault: still one line, and a way to report it.
-    io.stderr(`react-three-md2: internal error: ${error instanceof Error ? error.message : String(error)} (please report this)\n`)
+    io.stderr(internalError(error))
     return EXIT_FAILED
   }
 }
+
+/** Not the input's fault: still one line, and a way to report it. */
+export const internalError = (error: unknown): string =>
+  `react-three-md2: internal error: ${error instanceof Error ? error.message : String(error)} (please report this)\n`

@@ -128,7 +128,7 @@ describe('bakeMD2 fuzzed', () => {
         const gltf = await loaded(packGLB(json, damaged))
         if (gltf) bakeChecked(gltf.scene, gltf.animations, simplify ? { simplify: 100 } : {})
       }),
-      { seed: SEED, numRuns: 180 * RUNS },
+      { seed: SEED, numRuns: Math.round(180 * RUNS) },
     )
   })
 
@@ -156,7 +156,7 @@ describe('bakeMD2 fuzzed', () => {
         const gltf = await loaded(packGLB(parsed, bin))
         if (gltf) bakeChecked(gltf.scene, gltf.animations, {})
       }),
-      { seed: SEED + 1, numRuns: 180 * RUNS },
+      { seed: SEED + 1, numRuns: Math.round(180 * RUNS) },
     )
   })
 
@@ -174,7 +174,7 @@ describe('bakeMD2 fuzzed', () => {
           if (gltf) bakeChecked(gltf.scene, gltf.animations, { simplify: true, fps: 5 })
         },
       ),
-      { seed: SEED + 2, numRuns: 20 * RUNS },
+      { seed: SEED + 2, numRuns: Math.round(20 * RUNS) },
     )
   })
 
@@ -185,7 +185,7 @@ describe('bakeMD2 fuzzed', () => {
       fc.property(fc.dictionary(fc.constantFrom(...names), fc.anything({ maxDepth: 1 }), { maxKeys: 3 }), (options) => {
         bakeChecked(gltf.scene, gltf.animations, options)
       }),
-      { seed: SEED + 3, numRuns: 120 * RUNS },
+      { seed: SEED + 3, numRuns: Math.round(120 * RUNS) },
     )
     console.log(`bakeMD2 fuzz outcomes ${JSON.stringify(outcomes)}, slowest call ${slowest.toFixed(0)} ms`)
   })
