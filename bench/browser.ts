@@ -603,7 +603,7 @@ async function runRenderers(
           options.compute && renderer === 'webgpu'
             ? ['md2-gpu', 'floor', 'md2-compute', 'md2-gpu-shadowed', 'md2-compute-shadowed']
             : ['md2-gpu', 'floor']
-        for (const lib of round % 2 ? libs.reverse() : libs) await measure(renderer, lib, n)
+        for (const lib of turn(libs, round)) await measure(renderer, lib, n)
       }
       await measure(renderer, 'md2', options.cpuCount)
     }

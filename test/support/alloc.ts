@@ -51,9 +51,7 @@ export async function settled(measure: () => number, warm: () => void): Promise<
   const start = performance.now()
   let lastLower = start
   const steps: string[] = []
-  for (;;) {
-    const now = performance.now()
-    if (lowest < 1 || now - lastLower > SETTLE_QUIET_MS || now - start > SETTLE_LIMIT_MS) break
+  while (lowest >= 1 && performance.now() - lastLower <= SETTLE_QUIET_MS && performance.now() - start <= SETTLE_LIMIT_MS) {
     const bytes = measure()
     if (bytes < lowest) {
       lowest = bytes

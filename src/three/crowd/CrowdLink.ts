@@ -128,8 +128,8 @@ export class CrowdLink {
   /**
    * Whether this follower is drawn from its leader's stored rows, copied: it shows its leader's frames (synced)
    * where its leader places them (no tag), has every frame its leader has (none to clamp), no listeners of its
-   * own, no reason of its own to be posed (`posedOnItsOwn`), and its leader is drawn from its stored rows. Then only the rows its leader wrote are copied, and its
-   * shader works out the poses and culls as its leader's does.
+   * own, no reason of its own to be posed (`posedOnItsOwn`), and its leader is drawn from its stored rows. Then
+   * only the rows its leader wrote are copied, and its shader works out the poses and culls as its leader's does.
    */
   copiesStoredRows(): boolean {
     const leader = this.leader?.crowd

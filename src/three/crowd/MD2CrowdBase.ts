@@ -304,9 +304,10 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
    * stored rows (the shader works out the poses and culls; `update` writes only the rows of instances told
    * something): when it follows another, unless it copies its leader's stored rows (`CrowdLink.copiesStoredRows`;
    * a leader stays on its stored rows, its instances in view listed and posed when a follower asks), wears shells
-   * or shadows, is lit as Quake II lit it (light by world yaw and time), blends its poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws
-   * the first instances in view only). Each of those comes with the code writing them (`CrowdParts.posed`);
-   * a compute pass asked for without the WebGPU side blends nothing, and the rows stay stored.
+   * or shadows, is lit as Quake II lit it (light by world yaw and time), blends its poses in a compute pass, or is
+   * drawn by WebGPURenderer's WebGL2 backend (which draws the first instances in view only). Each of those comes
+   * with the code writing them (`CrowdParts.posed`); a compute pass asked for without the WebGPU side blends
+   * nothing, and the rows stay stored.
    */
   private posedRows(): CrowdParts['posed'] {
     const link = this.parts.link
