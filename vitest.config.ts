@@ -39,7 +39,7 @@ function runsBrowserProjects(): boolean {
     if (arg === '--project' && argv[i + 1]) selected.push(argv[i + 1]!)
     else if (arg.startsWith('--project=')) selected.push(arg.slice('--project='.length))
   })
-  return selected.length === 0 || selected.some((name) => !/^unit(-alloc)?$/.test(name))
+  return selected.length === 0 || selected.some((name) => !/^unit$/.test(name))
 }
 
 /**
@@ -85,16 +85,6 @@ function storybookProject(name: string, renderer: 'webgl' | 'webgpu') {
   }
 }
 
-/** The unit files that measure allocations per frame (`settled` in test/support/alloc.ts). */
-const ALLOCATION_TESTS = [
-  'test/react/perf-alloc.test.tsx',
-  'test/three/character.test.ts',
-  'test/three/crowd.test.ts',
-  'test/three/crowd-follow.test.ts',
-  'test/three/crowd-stored-alloc.test.ts',
-  'test/three/pose-bounds-kernel.test.ts',
-]
-
 export default defineConfig({
   test: {
     // The second reporter prints how many stories were checked in Chromium (silent otherwise), the third
@@ -107,22 +97,8 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/browser/**', ...ALLOCATION_TESTS],
+          exclude: ['test/browser/**'],
           setupFiles: ['test/setup.ts'],
-        },
-      },
-      {
-        // The files measuring a frame's allocations (test/support/alloc.ts), after the rest and one at a time:
-        // beside another file on two cores, V8 was seen to settle on optimized code that still allocates
-        // (640 or 3,244 bytes a frame, flat for 30 s), which the same file alone never did.
-        resolve,
-        test: {
-          name: 'unit-alloc',
-          environment: 'node',
-          include: [...ALLOCATION_TESTS],
-          setupFiles: ['test/setup.ts'],
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
           // Beyond SETTLE_LIMIT_MS (test/support/alloc.ts): the allocation tests may wait that long for V8's optimizer.
           testTimeout: 150_000,
         },
