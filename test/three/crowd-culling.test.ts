@@ -4,12 +4,23 @@
  * depth 0) and reversed depth, in the world or in a crowd's own space, and the crowd draws exactly the
  * instances whose spheres three's `Frustum` finds in view.
  */
-import { Frustum, Matrix4, PerspectiveCamera, Quaternion, Sphere, Vector3, WebGLCoordinateSystem, WebGPUCoordinateSystem } from 'three'
+import {
+  BufferGeometry,
+  Frustum,
+  Matrix4,
+  Mesh,
+  PerspectiveCamera,
+  Quaternion,
+  Sphere,
+  Vector3,
+  WebGLCoordinateSystem,
+  WebGPUCoordinateSystem,
+} from 'three'
 import { describe, expect, it } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
-import { FRUSTUM_FLOATS, writeFrustumPlanes } from '../../src/three/mesh/frustum'
-import { getMD2RenderData } from '../../src/three/mesh/MD2Geometry'
+import { FRUSTUM_FLOATS, inView, writeFrustumPlanes } from '../../src/three/mesh/frustum'
+import { createMD2Geometry, getMD2RenderData } from '../../src/three/mesh/MD2Geometry'
 import { readAsset } from '../support/assets'
 
 const ogro = parseMD2(readAsset('quake2/ogro/tris.MD2').slice(), { name: 'ogro/tris.MD2' })
@@ -96,5 +107,73 @@ describe('MD2Crowd culling', () => {
     expect(seen.length).toBeLessThan(380)
     expect(drawn).toEqual(seen)
     crowd.dispose()
+  })
+})
+
+describe('inView (<MD2Model>: write the pose only when in view)', () => {
+  const geometry = createMD2Geometry(ogro)
+  // A small sphere far from its mesh's origin, so every term of its placement counts.
+  const offCentre = new BufferGeometry()
+  offCentre.boundingSphere = new Sphere(new Vector3(40, -30, 25), 6)
+
+  /** Mesh `i` of a grid reaching from behind the camera to past its far plane, turned and scaled unevenly. */
+  function meshAt(i: number): Mesh {
+    const mesh = new Mesh(i % 2 ? offCentre : geometry)
+    mesh.position.set((i % 24) * 50 - 600, (i % 7) * 25 - 75, Math.floor(i / 24) * 60 - 1100)
+    mesh.rotation.set(i * 0.1, i * 0.3, i * 0.2)
+    // Each axis in turn the most scaled: the radius grows by the largest.
+    const scales = [0.5, 0.75, 1.5 + (i % 4) * 0.25]
+    mesh.scale.set(scales[i % 3]!, scales[(i + 1) % 3]!, scales[(i + 2) % 3]!)
+    mesh.updateMatrixWorld()
+    return mesh
+  }
+
+  /** Three's answer with inView's margin, or undefined when the sphere is too near a plane to tell in single floats. */
+  function threeSays(mesh: Mesh, frustum: Frustum): boolean | undefined {
+    const sphere = new Sphere().copy(mesh.geometry.boundingSphere!).applyMatrix4(mesh.matrixWorld)
+    sphere.radius *= 1.25
+    const nearest = Math.min(...frustum.planes.map((plane) => plane.distanceToPoint(sphere.center) + sphere.radius))
+    if (Math.abs(nearest) < 1e-3 * sphere.radius) return undefined
+    return frustum.intersectsSphere(sphere)
+  }
+
+  it.each(DEPTHS)("agrees with three's Frustum and Sphere for every mesh of a grid (%s depth), and follows the camera", (depth) => {
+    const camera = cameraFor(depth)
+    const meshes = Array.from({ length: 24 * 20 }, (_, i) => meshAt(i))
+    for (const turn of [0, 1]) {
+      if (turn) {
+        // A moved camera: the shared planes are rebuilt.
+        camera.position.set(-200, 10, -300)
+        camera.lookAt(0, 0, -900)
+        camera.updateMatrixWorld()
+      }
+      const frustum = threeFrustum(camera)
+      let inside = 0
+      let outside = 0
+      for (const mesh of meshes) {
+        const want = threeSays(mesh, frustum)
+        if (want === undefined) continue
+        expect(inView(mesh, camera), `mesh at ${mesh.position.toArray()}`).toBe(want)
+        if (want) inside++
+        else outside++
+      }
+      // The grid puts plenty on each side of every answer.
+      expect(inside).toBeGreaterThan(20)
+      expect(outside).toBeGreaterThan(20)
+    }
+  })
+
+  it('is always true for a mesh that is not frustum-culled or has no bounding sphere', () => {
+    const camera = cameraFor('webgl')
+    const behind = meshAt(0)
+    behind.position.set(0, 0, 1000)
+    behind.updateMatrixWorld()
+    expect(inView(behind, camera)).toBe(false)
+    behind.frustumCulled = false
+    expect(inView(behind, camera)).toBe(true)
+    const unbounded = new Mesh(new BufferGeometry())
+    unbounded.position.set(0, 0, 1000)
+    unbounded.updateMatrixWorld()
+    expect(inView(unbounded, camera)).toBe(true)
   })
 })

@@ -81,11 +81,13 @@ export function writeCrowdPose(poses: Float64Array, i: number, pose: Readonly<MD
  * instance's next keyframe time, not a scan. Nothing is allocated after construction.
  */
 export class CrowdClock {
-  /**
-   * The crowd's time in seconds (the sum of `advance`'s steps). The rows hold times on it; `epoch` is
-   * where the times a shader reads (single precision) count from.
-   */
+  /** The crowd's time in seconds (the sum of `advance`'s steps). The clock's times are on it. */
   now = 0
+  /**
+   * Where the rows' times (`writeRow`) count from: moved on to `now` by `rebase`, so that a shader's single
+   * floats keep them near 0. Read from here, not passed: V8 boxes a fractional number passed by value.
+   */
+  epoch = 0
   /** Poses as last computed (`pose(i)` refreshes slot `i`); the crossfade's outgoing pose and a pose set from outside are kept here. */
   readonly poses: Float64Array
   /** Range first and last keyframes. */
@@ -333,10 +335,11 @@ export class CrowdClock {
   }
 
   /**
-   * Writes instance `i`'s stored row (`ROW_CLOCK`…) at `out[at]`, its times from `epoch` (a shader's single
-   * precision keeps them near 0); a still frame or a pose set from outside as a posed row.
+   * Writes instance `i`'s stored row (`ROW_CLOCK`…) at `out[at]`, its times from `epoch`; a still frame or a
+   * pose set from outside as a posed row.
    */
-  writeRow(i: number, out: Float32Array, at: number, epoch: number): void {
+  writeRow(i: number, out: Float32Array, at: number): void {
+    const epoch = this.epoch
     const flags = this.flags[i]!
     const p = this.poses
     if (flags & (HOLDING | EXTERNAL)) {
@@ -368,12 +371,13 @@ export class CrowdClock {
   }
 
   /**
-   * Places the playheads of the looping instances of `0 … count − 1` that move anew, now, where they are:
-   * before a shader's epoch moves on to now, so that their times stay near it. Once in many minutes.
+   * Moves the epoch on to now, placing the playheads of the looping instances of `0 … count − 1` that move
+   * anew, now, where they are, so that their times stay near it. Once in many minutes.
    */
   rebase(count: number): void {
     for (let i = 0; i < count; i++) if (this.flags[i]! & LOOP && this.moves(i)) this.freeze(i)
     this.changeAll(count)
+    this.epoch = this.now
   }
 
   /** Marks instance `i`'s row changed (its placement or visibility, told its owner). */

@@ -1,4 +1,4 @@
-import { Frustum, Matrix4, Sphere, WebGPUCoordinateSystem, type Camera, type Mesh } from 'three'
+import { Matrix4, WebGPUCoordinateSystem, type Camera, type Mesh } from 'three'
 
 /** Floats in a frustum's planes: six (right, left, bottom, top, far, near), each a unit normal (xyz) and its constant. */
 export const FRUSTUM_FLOATS = 24
@@ -60,18 +60,20 @@ export function sphereInFrustum(planes: Float32Array, sphere: Float64Array): boo
 
 /**
  * The world's view frustum, shared by every model: rebuilt only when the camera or its matrices change,
- * so N models pay for one frustum per frame, not N. three's own `Frustum` (the one its renderer culls
- * with, for WebGL, WebGPU and reversed depth): a model tests one sphere, the crowd's loop the planes above.
+ * so N models pay for one frustum per frame, not N. Tested with the plain arithmetic above, not three's
+ * `Frustum` and `Sphere`: their methods return fractional numbers, which V8 boxes whenever it does not
+ * inline them (a choice that varies from run to run), and this runs for every model every frame.
  */
 const shared = {
   camera: null as Camera | null,
-  /** projectionMatrix then matrixWorldInverse elements the frustum was built from. */
+  /** projectionMatrix then matrixWorldInverse elements the planes were built from. */
   key: new Float64Array(32),
-  frustum: new Frustum(),
-  sphere: new Sphere(),
+  planes: new Float32Array(FRUSTUM_FLOATS),
+  /** The sphere tested: centre (xyz) and radius, in the world. */
+  sphere: new Float64Array(4),
 }
 
-function worldFrustum(camera: Camera): Frustum {
+function worldPlanes(camera: Camera): Float32Array {
   const projection = camera.projectionMatrix.elements
   const view = camera.matrixWorldInverse.elements
   const key = shared.key
@@ -81,21 +83,34 @@ function worldFrustum(camera: Camera): Frustum {
     shared.camera = camera
     key.set(projection)
     key.set(view, 16)
-    viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
-    shared.frustum.setFromProjectionMatrix(viewProjection, camera.coordinateSystem, camera.reversedDepth)
+    writeFrustumPlanes(shared.planes, camera)
   }
-  return shared.frustum
+  return shared.planes
 }
+
+/** How much the mesh's bounding sphere grows for last frame's transforms. */
+const MARGIN = 1.25
 
 /**
  * Whether the mesh's all-frames sphere (with a margin for last frame's transforms) is in view: the per-frame
- * test every animated model makes before writing its vertices, against one frustum shared by all.
+ * test every animated model makes before writing its vertices, against one frustum shared by all. The
+ * sphere is placed as three's `Sphere.applyMatrix4` places it: centre transformed, radius times the
+ * largest scale on an axis.
  */
 export function inView(mesh: Mesh, camera: Camera): boolean {
   if (!mesh.frustumCulled) return true
-  const sphere = mesh.geometry.boundingSphere
-  if (!sphere) return true
-  const world = shared.sphere.copy(sphere).applyMatrix4(mesh.matrixWorld)
-  world.radius *= 1.25
-  return worldFrustum(camera).intersectsSphere(world)
+  const bounds = mesh.geometry.boundingSphere
+  if (!bounds) return true
+  const e = mesh.matrixWorld.elements
+  const { x, y, z } = bounds.center
+  const w = 1 / (e[3]! * x + e[7]! * y + e[11]! * z + e[15]!)
+  const sphere = shared.sphere
+  sphere[0] = (e[0]! * x + e[4]! * y + e[8]! * z + e[12]!) * w
+  sphere[1] = (e[1]! * x + e[5]! * y + e[9]! * z + e[13]!) * w
+  sphere[2] = (e[2]! * x + e[6]! * y + e[10]! * z + e[14]!) * w
+  const scaleX = e[0]! * e[0]! + e[1]! * e[1]! + e[2]! * e[2]!
+  const scaleY = e[4]! * e[4]! + e[5]! * e[5]! + e[6]! * e[6]!
+  const scaleZ = e[8]! * e[8]! + e[9]! * e[9]! + e[10]! * e[10]!
+  sphere[3] = bounds.radius * Math.sqrt(Math.max(scaleX, scaleY, scaleZ)) * MARGIN
+  return sphereInFrustum(worldPlanes(camera), sphere)
 }

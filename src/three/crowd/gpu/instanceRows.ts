@@ -88,8 +88,6 @@ export class InstanceRowWriter {
 
   /** Whether the rows are stored ones, instance by instance (`writeStored`), rather than the drawn instances' poses. */
   private stored = false
-  /** Where the stored rows' times count from (the crowd's time when it was last moved on). */
-  private epoch = 0
   /** One update range per row written this frame (`addUpdateRange` makes a new one): two per row, matrix and data. */
   private readonly rowRanges: { start: number; count: number }[] = []
   /** Rows written by the last `writeStored` (what it cost: no row of an instance not told anything). */
@@ -114,11 +112,8 @@ export class InstanceRowWriter {
       clock.changeAll(size)
     }
     // The shader's times are single floats: past a few minutes from the epoch, every looping playhead is placed anew now.
-    if (clock.now - this.epoch > EPOCH_SECONDS) {
-      clock.rebase(size)
-      this.epoch = clock.now
-    }
-    state.uniforms.md2Time.value = clock.now - this.epoch
+    if (clock.now - clock.epoch > EPOCH_SECONDS) clock.rebase(size)
+    state.uniforms.md2Time.value = clock.now - clock.epoch
     if (planes !== 'same') state.cullBy(planes)
     const changed = clock.changed
     const count = clock.changedCount
@@ -137,7 +132,7 @@ export class InstanceRowWriter {
       if (i >= rows) continue
       for (let e = 0; e < 16; e++) matrices[i * 16 + e] = t[i * 16 + e]!
       const a = i * INSTANCE_STRIDE
-      clock.writeRow(i, data, a, this.epoch)
+      clock.writeRow(i, data, a)
       if (instances.hidden[i]) data[a + RANGE + 1] = data[a + RANGE + 1]! | ROW_HIDDEN
       written++
       if (whole) continue
