@@ -60,8 +60,10 @@ const CASES = [
   {
     name: 'model',
     label: '`<MD2Model url animation>`',
-    // 20 KiB before the kB were decimal (a rounded 20.0 passed: up to 20,531 bytes): 20,500 bytes, not looser.
-    budget: 20.5,
+    // 20 KiB before the kB were decimal (a rounded 20.0 passed: up to 20,531 bytes), then 20,500 bytes; 0.3 kB
+    // more since the per-frame view test builds its own planes (src/three/mesh/frustum.ts), allocating nothing
+    // whatever V8 inlines. Not looser.
+    budget: 20.8,
     code: app(`import { MD2Model } from 'react-three-md2'`, `<MD2Model url="/players/ogro/tris.md2" animation="run" />`),
     forbid: [
       ...ARCHIVES,

@@ -60,7 +60,7 @@ export function sphereInFrustum(planes: Float32Array, sphere: Float64Array): boo
 
 /**
  * The world's view frustum, shared by every model: rebuilt only when the camera or its matrices change,
- * so N models pay for one frustum per frame, not N. Tested with the plain arithmetic above, not three's
+ * so N models pay for one frustum per frame, not N. The planes above and plain arithmetic, not three's
  * `Frustum` and `Sphere`: their methods return fractional numbers, which V8 boxes whenever it does not
  * inline them (a choice that varies from run to run), and this runs for every model every frame.
  */
@@ -69,7 +69,7 @@ const shared = {
   /** projectionMatrix then matrixWorldInverse elements the planes were built from. */
   key: new Float64Array(32),
   planes: new Float32Array(FRUSTUM_FLOATS),
-  /** The sphere tested: centre (xyz) and radius, in the world. */
+  /** The sphere tested: its centre in the world (xyz) and its radius. */
   sphere: new Float64Array(4),
 }
 
@@ -94,8 +94,8 @@ const MARGIN = 1.25
 /**
  * Whether the mesh's all-frames sphere (with a margin for last frame's transforms) is in view: the per-frame
  * test every animated model makes before writing its vertices, against one frustum shared by all. The
- * sphere is placed as three's `Sphere.applyMatrix4` places it: centre transformed, radius times the
- * largest scale on an axis.
+ * sphere is placed as three's `Sphere.applyMatrix4` places it by an object's (affine) matrix: centre
+ * transformed, radius times the largest scale on an axis.
  */
 export function inView(mesh: Mesh, camera: Camera): boolean {
   if (!mesh.frustumCulled) return true
@@ -103,14 +103,13 @@ export function inView(mesh: Mesh, camera: Camera): boolean {
   if (!bounds) return true
   const e = mesh.matrixWorld.elements
   const { x, y, z } = bounds.center
-  const w = 1 / (e[3]! * x + e[7]! * y + e[11]! * z + e[15]!)
   const sphere = shared.sphere
-  sphere[0] = (e[0]! * x + e[4]! * y + e[8]! * z + e[12]!) * w
-  sphere[1] = (e[1]! * x + e[5]! * y + e[9]! * z + e[13]!) * w
-  sphere[2] = (e[2]! * x + e[6]! * y + e[10]! * z + e[14]!) * w
-  const scaleX = e[0]! * e[0]! + e[1]! * e[1]! + e[2]! * e[2]!
-  const scaleY = e[4]! * e[4]! + e[5]! * e[5]! + e[6]! * e[6]!
-  const scaleZ = e[8]! * e[8]! + e[9]! * e[9]! + e[10]! * e[10]!
-  sphere[3] = bounds.radius * Math.sqrt(Math.max(scaleX, scaleY, scaleZ)) * MARGIN
+  let scale = 0
+  for (let r = 0; r < 3; r++) {
+    sphere[r] = e[r]! * x + e[r + 4]! * y + e[r + 8]! * z + e[r + 12]!
+    const axis = r * 4
+    scale = Math.max(scale, e[axis]! ** 2 + e[axis + 1]! ** 2 + e[axis + 2]! ** 2)
+  }
+  sphere[3] = bounds.radius * Math.sqrt(scale) * MARGIN
   return sphereInFrustum(worldPlanes(camera), sphere)
 }
