@@ -1,5 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
+import { parseMD2 } from '../../src/core/format/parseMD2'
+import type { MD2ModelData } from '../../src/core/format/types'
 
 /** The repository's bundled real models and skins (see assets/CREDITS.md). */
 export const ASSETS_DIR = resolve(import.meta.dirname, '../../assets')
@@ -8,6 +10,11 @@ export const ASSETS_DIR = resolve(import.meta.dirname, '../../assets')
 export function readAsset(path: string): Uint8Array {
   const buffer = readFileSync(join(ASSETS_DIR, path))
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+}
+
+/** A model under assets/, parsed from its own copy of the bytes, named `name` (its path unless given). */
+export function parseAsset(path: string, name = path): MD2ModelData {
+  return parseMD2(readAsset(path).slice(), { name })
 }
 
 /** A fresh ArrayBuffer copy of an asset (for APIs and mutations that need their own buffer). */

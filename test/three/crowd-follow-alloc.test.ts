@@ -6,22 +6,11 @@
  */
 import { Vector3 } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseMD2 } from '../../src/core/format/parseMD2'
-import { parseMD2Tags } from '../../src/core/tags/parseMD2Tags'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { bytesPerCall, settled } from '../support/alloc'
-import { readAsset } from '../support/assets'
 import { crowdCamera } from '../support/cameras'
-
-const parse = (path: string, name = path) => parseMD2(readAsset(path).slice(), { name })
-// Perpetual Knight: a 198-frame body and a 173-frame weapon.
-const knight = parse('quake2/pknight/tris.md2')
-const knightWeapon = parse('quake2/pknight/weapon.md2')
-const SOLDIER = 'ufoai/soldier-male/'
-const soldier = parse(`${SOLDIER}body.md2`)
-const head = parse(`${SOLDIER}head01.md2`)
-const tags = parseMD2Tags(readAsset(`${SOLDIER}body.tag`), { name: 'body.tag' })
+import { head, knight, knightWeapon, soldier, tags } from '../support/followerModels'
 
 afterEach(() => {
   vi.restoreAllMocks()

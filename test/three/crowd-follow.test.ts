@@ -9,28 +9,18 @@ import { BufferGeometry, Matrix4, Mesh, Quaternion, Vector3, type Group } from '
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CROWD_POSE_STRIDE } from '../../src/core/animation/CrowdClock'
 import { createPose, type MD2Pose } from '../../src/core/animation/pose'
-import { parseMD2 } from '../../src/core/format/parseMD2'
 import type { MD2ModelData } from '../../src/core/format/types'
-import { parseMD2Tags } from '../../src/core/tags/parseMD2Tags'
 import { MD2Attach } from '../../src/react/MD2Attach'
 import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
 import { MD2Model } from '../../src/react/MD2Model'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { createMD2Geometry, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
-import { readAsset } from '../support/assets'
+import { parseAsset } from '../support/assets'
 import { crowdCamera } from '../support/cameras'
+import { head, knight, knightWeapon, soldier, tags } from '../support/followerModels'
 import { expectMD2Error } from '../support/errors'
 import { mount } from '../support/render'
-
-const parse = (path: string, name = path) => parseMD2(readAsset(path).slice(), { name })
-// Perpetual Knight: a 198-frame body and a 173-frame weapon.
-const knight = parse('quake2/pknight/tris.md2')
-const knightWeapon = parse('quake2/pknight/weapon.md2')
-const SOLDIER = 'ufoai/soldier-male/'
-const soldier = parse(`${SOLDIER}body.md2`)
-const head = parse(`${SOLDIER}head01.md2`)
-const tags = parseMD2Tags(readAsset(`${SOLDIER}body.tag`), { name: 'body.tag' })
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -183,7 +173,7 @@ describe('a synced follower crowd', () => {
   it('warns once, naming the frames, when the leader shows frames the follower lacks', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     // Its own name: warnings are once per model name for the life of the process.
-    const weaponModel = parse('quake2/pknight/weapon.md2', 'pknight/weapon-warned.md2')
+    const weaponModel = parseAsset('quake2/pknight/weapon.md2', 'pknight/weapon-warned.md2')
     const leader = leaderOf(knight, [pose(10, 11, 0.5), pose(10, 11, 0.5)])
     const weapon = new MD2Crowd(weaponModel, { limit: 2 })
     followCrowd(weapon, leader)

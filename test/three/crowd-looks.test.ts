@@ -7,7 +7,6 @@
 import { Color, DoubleSide, Mesh, MeshBasicMaterial, PerspectiveCamera, Raycaster, SRGBColorSpace, Vector3 } from 'three'
 import { describe, expect, it } from 'vitest'
 import { createPose } from '../../src/core/animation/pose'
-import { parseMD2 } from '../../src/core/format/parseMD2'
 import { shadowVector } from '../../src/core/lighting/quake2Light'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { followCrowd } from '../../src/three/crowd/followCrowd'
@@ -15,11 +14,10 @@ import type { CrowdLayer } from '../../src/three/crowd/CrowdLayer'
 import { INSTANCE_STRIDE, LIGHT } from '../../src/three/crowd/gpu/instanceRows'
 import { createMD2Geometry, getMD2RenderData, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
 import { createMD2ShadowGeometry } from '../../src/three/mesh/shellShadowGeometry'
-import { readAsset } from '../support/assets'
+import { parseAsset } from '../support/assets'
 
-const parse = (path: string) => parseMD2(readAsset(path).slice(), { name: path })
-const knight = parse('quake2/pknight/tris.md2')
-const knightWeapon = parse('quake2/pknight/weapon.md2')
+const knight = parseAsset('quake2/pknight/tris.md2')
+const knightWeapon = parseAsset('quake2/pknight/weapon.md2')
 
 /** Row `k` of a layer: its matrix and its per-frame data. */
 function layerRow(layer: CrowdLayer, k: number): { matrix: number[]; data: number[] } {

@@ -6,15 +6,13 @@
  */
 import { Vector3, type Material } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/gpu/webgpuSupport'
 import '../../src/three/webgpu/index'
-import { readAsset } from '../support/assets'
+import { parseAsset } from '../support/assets'
 import { describeWebGPU } from '../support/webgpu-three'
 
-const parse = (path: string, name: string) => parseMD2(readAsset(path).slice(), { name })
 const loaded = webgpuSupport()
 
 afterEach(() => {
@@ -40,14 +38,14 @@ function draw(mesh: { onBeforeRender: unknown }, renderer: unknown): void {
 
 /** Three shelled, shadowed Ogros in Quake II light blending by compute, with a weapon following each. */
 function armedOgros(model: string): { body: MD2Crowd; weapon: MD2Crowd } {
-  const body = new MD2Crowd(parse('quake2/ogro/tris.MD2', model), {
+  const body = new MD2Crowd(parseAsset('quake2/ogro/tris.MD2', model), {
     limit: 4,
     lighting: 'quake2',
     shell: 'red',
     shadow: 'blob',
     decode: 'compute',
   })
-  const weapon = new MD2Crowd(parse('quake2/ogro/weapon.md2', `${model} weapon`), { limit: 4 })
+  const weapon = new MD2Crowd(parseAsset('quake2/ogro/weapon.md2', `${model} weapon`), { limit: 4 })
   followCrowd(weapon, body)
   for (let i = 0; i < 3; i++) {
     body.setTransform(i, { position: new Vector3(i * 60, 0, 0) })
