@@ -59,6 +59,21 @@ export function sphereInFrustum(planes: Float32Array, sphere: Float64Array): boo
 }
 
 /**
+ * Writes into `sphere[0 … 2]` the point `centre` placed by the matrix at `m[at … at + 15]` (column-major, as
+ * three keeps them): a sphere's centre for `sphereInFrustum`. Only objects and indices are passed: V8 boxes a
+ * fractional number passed by value.
+ */
+export function placeSphereCentre(
+  sphere: Float64Array,
+  m: ArrayLike<number>,
+  at: number,
+  centre: { readonly x: number; readonly y: number; readonly z: number },
+): void {
+  const { x, y, z } = centre
+  for (let r = at; r < at + 3; r++) sphere[r - at] = m[r]! * x + m[r + 4]! * y + m[r + 8]! * z + m[r + 12]!
+}
+
+/**
  * The world's view frustum, shared by every model: rebuilt only when the camera or its matrices change,
  * so N models pay for one frustum per frame, not N. The planes above and plain arithmetic, not three's
  * `Frustum` and `Sphere`: their methods return fractional numbers, which V8 boxes whenever it does not
@@ -102,14 +117,10 @@ export function inView(mesh: Mesh, camera: Camera): boolean {
   const bounds = mesh.geometry.boundingSphere
   if (!bounds) return true
   const e = mesh.matrixWorld.elements
-  const { x, y, z } = bounds.center
   const sphere = shared.sphere
+  placeSphereCentre(sphere, e, 0, bounds.center)
   let scale = 0
-  for (let r = 0; r < 3; r++) {
-    sphere[r] = e[r]! * x + e[r + 4]! * y + e[r + 8]! * z + e[r + 12]!
-    const axis = r * 4
-    scale = Math.max(scale, e[axis]! ** 2 + e[axis + 1]! ** 2 + e[axis + 2]! ** 2)
-  }
+  for (let axis = 0; axis < 12; axis += 4) scale = Math.max(scale, e[axis]! ** 2 + e[axis + 1]! ** 2 + e[axis + 2]! ** 2)
   sphere[3] = bounds.radius * Math.sqrt(scale) * MARGIN
   return sphereInFrustum(worldPlanes(camera), sphere)
 }

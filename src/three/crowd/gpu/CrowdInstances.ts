@@ -1,6 +1,6 @@
 import { Matrix4, Quaternion, Vector3, type Camera, type Sphere } from 'three'
 import { MD2Error } from '../../../core/MD2Error.js'
-import { FRUSTUM_FLOATS, sphereInFrustum, writeFrustumPlanes } from '../../mesh/frustum.js'
+import { FRUSTUM_FLOATS, placeSphereCentre, sphereInFrustum, writeFrustumPlanes } from '../../mesh/frustum.js'
 
 export interface Vector3Like {
   x: number
@@ -121,11 +121,8 @@ export class CrowdInstances {
     for (let i = 0; i < this.size && drawn < limit; i++) {
       if (this.hidden[i]) continue
       if (planes) {
-        const o = i * 16
         const bounds = this.bounds
-        bounds[0] = t[o]! * c.x + t[o + 4]! * c.y + t[o + 8]! * c.z + t[o + 12]!
-        bounds[1] = t[o + 1]! * c.x + t[o + 5]! * c.y + t[o + 9]! * c.z + t[o + 13]!
-        bounds[2] = t[o + 2]! * c.x + t[o + 6]! * c.y + t[o + 10]! * c.z + t[o + 14]!
+        placeSphereCentre(bounds, t, i * 16, c)
         bounds[3] = this.radii[i]!
         if (!sphereInFrustum(planes, bounds)) continue
       }
