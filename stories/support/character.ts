@@ -75,6 +75,9 @@ function segment(
   return geometry
 }
 
+/** Where a segment bends: `segment`'s axis, joint, width and atlas cell. */
+type Joint = [axis: 'x' | 'y', joint: number, width: number, cell: [number, number]]
+
 export interface CharacterOptions {
   /** Scales every part's segment counts: 1 gives about 30,000 vertices, 0.3 about 3,000. */
   detail?: number
@@ -106,30 +109,21 @@ export function buildCharacter(options: CharacterOptions = {}): { scene: Group; 
   armature.updateMatrixWorld(true)
 
   if (options.skin !== false) {
-    const limb = (radius: number, length: number, radial: number, rings: number) =>
+    const cylinder = (radius: number, length: number, radial: number, rings: number) =>
       new CylinderGeometry(radius, radius * 0.8, length, radial, rings)
-    const arm = (side: 1 | -1) =>
-      segment(
-        limb(5, 56, n(48), n(64))
-          .rotateZ((side * Math.PI) / 2)
-          .translate(side * 46, 148, 0),
-        side > 0 ? 'mixamorigLeftArm' : 'mixamorigRightArm',
-        side > 0 ? 'mixamorigLeftForeArm' : 'mixamorigRightForeArm',
-        'x',
-        46,
-        10,
-        [0, 0.5],
-      )
+    // A left (1) or right (−1) limb, weighted from its upper bone to its lower one across the elbow or knee.
+    const limb = (side: 1 | -1, [upper, lower]: [string, string], geometry: BufferGeometry, joint: Joint) => {
+      const bone = (name: string) => `mixamorig${side > 0 ? 'Left' : 'Right'}${name}` as BoneName
+      return segment(geometry, bone(upper), bone(lower), ...joint)
+    }
+    const arm = (side: 1 | -1) => {
+      const geometry = cylinder(5, 56, n(48), n(64))
+        .rotateZ((side * Math.PI) / 2)
+        .translate(side * 46, 148, 0)
+      return limb(side, ['Arm', 'ForeArm'], geometry, ['x', 46, 10, [0, 0.5]])
+    }
     const leg = (side: 1 | -1) =>
-      segment(
-        limb(7, 88, n(48), n(80)).translate(side * 10, 46, 0),
-        side > 0 ? 'mixamorigLeftUpLeg' : 'mixamorigRightUpLeg',
-        side > 0 ? 'mixamorigLeftLeg' : 'mixamorigRightLeg',
-        'y',
-        45,
-        12,
-        [0.5, 0.5],
-      )
+      limb(side, ['UpLeg', 'Leg'], cylinder(7, 88, n(48), n(80)).translate(side * 10, 46, 0), ['y', 45, 12, [0.5, 0.5]])
     const torso = segment(
       new CylinderGeometry(18, 15, 62, n(96), n(60)).translate(0, 124, 0),
       'mixamorigHips',

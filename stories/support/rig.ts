@@ -153,18 +153,24 @@ function provideFileReader(): void {
 export async function exportRig(scene: Object3D, clips: AnimationClip[]): Promise<Uint8Array> {
   provideFileReader()
   const exported = (await new GLTFExporter().parseAsync(scene, { binary: true, animations: clips })) as ArrayBuffer
-  const { json, bin } = readGLB(new Uint8Array(exported))
   const png = encodePng({ ...RIG_TEXTURE, data: rigTexturePixels(), channels: 4, depth: 8 })
-  const offset = Math.ceil(bin.length / 4) * 4
-  const joined = new Uint8Array(offset + png.length)
-  joined.set(bin)
-  joined.set(png, offset)
-  const views = json.bufferViews as object[]
-  views.push({ buffer: 0, byteOffset: offset, byteLength: png.length })
-  json.images = [{ bufferView: views.length - 1, mimeType: 'image/png' }]
+  const { json, bin } = readGLB(withImage(new Uint8Array(exported), png))
   json.textures = [{ source: 0 }]
   for (const material of (json.materials ?? []) as { pbrMetallicRoughness?: Record<string, unknown> }[])
     material.pbrMetallicRoughness = { ...material.pbrMetallicRoughness, baseColorTexture: { index: 0 } }
+  return packGLB(json, bin)
+}
+
+/** The .glb with `image` appended to its binary chunk as its only image (and its MIME type). */
+export function withImage(glb: Uint8Array, image: Uint8Array, mimeType = 'image/png'): Uint8Array {
+  const { json, bin } = readGLB(glb)
+  const offset = Math.ceil(bin.length / 4) * 4
+  const joined = new Uint8Array(offset + image.length)
+  joined.set(bin)
+  joined.set(image, offset)
+  const views = json.bufferViews as object[]
+  views.push({ buffer: 0, byteOffset: offset, byteLength: image.length })
+  json.images = [{ bufferView: views.length - 1, mimeType }]
   ;(json.buffers as { byteLength: number }[])[0]!.byteLength = joined.length
   return packGLB(json, joined)
 }

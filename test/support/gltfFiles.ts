@@ -2,21 +2,10 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
-import { packGLB, readGLB } from '../../src/core/gltf/glb'
+import { readGLB } from '../../src/core/gltf/glb'
 
-/** The .glb with its first image's bytes replaced (and its MIME type). */
-export function withImage(glb: Uint8Array, image: Uint8Array, mimeType = 'image/png'): Uint8Array {
-  const { json, bin } = readGLB(glb)
-  const offset = Math.ceil(bin.length / 4) * 4
-  const joined = new Uint8Array(offset + image.length)
-  joined.set(bin)
-  joined.set(image, offset)
-  const views = json.bufferViews as object[]
-  views.push({ buffer: 0, byteOffset: offset, byteLength: image.length })
-  json.images = [{ bufferView: views.length - 1, mimeType }]
-  ;(json.buffers as { byteLength: number }[])[0]!.byteLength = joined.length
-  return packGLB(json, joined)
-}
+/** The .glb with its image's bytes replaced (and its MIME type). */
+export { withImage } from '../../stories/support/rig'
 
 /**
  * The .glb as `dir/name.gltf` with its binary chunk in `dir/name.bin` and its image in `dir/name.png`, then
