@@ -146,41 +146,41 @@ async function main(): Promise<void> {
   console.log(`react-three-md2 benchmarks · ${about.join(' · ')}`)
   console.log(`Node benchmarks time ${CLOCK === 'cpu' ? 'CPU time of this process (BENCH_CLOCK=wall for wall time)' : 'wall time'}.`)
   const tables: Table[] = []
+  /** Prints a table and keeps it for the results file. */
+  const report = (table: Table) => {
+    printTable(table)
+    tables.push(table)
+  }
 
   if (sections.has('parse')) {
     const files = listModels([ASSETS, ...folders])
     console.log(`\n[1/4] parse: ${files.length} files`)
     const table = runParseBench(files, quick ? { rounds: 3, sampleMs: 20, memoryRounds: 1 } : { rounds: 7, sampleMs: 40, memoryRounds: 2 })
-    printTable(table)
-    tables.push(table)
+    report(table)
   }
   if (sections.has('archive')) {
     console.log('\n[archive] list and open every model')
     const table = await runArchiveBench({ rounds: quick ? 2 : 5 })
-    printTable(table)
-    tables.push(table)
+    report(table)
   }
   if (sections.has('convert')) {
     console.log('\n[convert] a rigged character .glb to MD2')
     const table = await runConvertBench({ rounds: quick ? 2 : 5 })
-    printTable(table)
-    tables.push(table)
+    report(table)
   }
   const against = flags.get('against')
   if (against !== undefined) {
     console.log(`\n[against] the CPU rows: this checkout vs ${against}, alternating`)
     const rounds = Number(flags.get('rounds') ?? (quick ? 2 : 6))
     const table = await runAgainstBench(against, { rounds, frames: quick ? 30 : 60, sections })
-    printTable(table)
-    tables.push(table)
+    report(table)
   }
   if (sections.has('cpu') && against === undefined) {
     console.log('\n[2/4] animate, CPU')
     const table = await runAnimateCpuBench(
       quick ? { counts: [1, 100, 300, 1000], rounds: 2, frames: 20 } : { counts: [1, 100, 300, 1000], rounds: 5, frames: 40 },
     )
-    printTable(table)
-    tables.push(table)
+    report(table)
   }
   const comparisons = [
     ['control', 'animation control, CPU: 300 crossfading controllers vs 300 plain instances', runAnimationControlBench, 300],
@@ -192,27 +192,23 @@ async function main(): Promise<void> {
     if (!sections.has(section) || (against !== undefined && section !== 'attach')) continue
     console.log(`\n[${section}] ${title}`)
     const table = await run(quick ? { count, rounds: 2, frames: 30 } : { count, rounds: 6, frames: 60 })
-    printTable(table)
-    tables.push(table)
+    report(table)
   }
   if (sections.has('crowd')) {
     console.log('\n[crowd] MD2Crowd.update for 10,000 instances')
     const table = runCrowdCpuBench(quick ? { rounds: 3, frames: 30 } : { rounds: 7, frames: 60 })
-    printTable(table)
-    tables.push(table)
+    report(table)
     console.log('\n[crowd] MD2Crowd.update from 1,000 to 1,000,000 instances')
     const scale = runCrowdScaleBench({
       sizes: quick ? [1000, 100_000, 1_000_000] : [1000, 10_000, 100_000, 1_000_000],
       frames: quick ? 20 : 60,
     })
-    printTable(scale)
-    tables.push(scale)
+    report(scale)
   }
   if (sections.has('events')) {
     console.log("\n[events] a pointer moving over 1,000 instances: per-instance handlers vs the crowd's")
     const table = runInstanceEventsBench(quick ? { rounds: 3, moves: 40 } : { rounds: 7, moves: 80 })
-    printTable(table)
-    tables.push(table)
+    report(table)
   }
   // The crowd per renderer: 1,000 / 5,000 / 10,000 on the GPU path against each renderer's floor, the
   // CPU path at 500. Pages cost seconds a frame at 5,000 and 10,000: those get a shorter cap.
@@ -244,8 +240,7 @@ async function main(): Promise<void> {
     console.log('\n[renderers] browser: the GPU crowd per renderer')
     const started = Date.now()
     const table = await runRendererBench(renderers)
-    printTable(table)
-    tables.push(table)
+    report(table)
     console.log(`(renderers: ${((Date.now() - started) / 60000).toFixed(1)} min)`)
   }
   if (sections.has('cull')) {
@@ -255,8 +250,7 @@ async function main(): Promise<void> {
     const table = await runCullBench(
       quick ? { counts, rounds: 2, frames: 10, maxMsPerPage: 20_000 } : { counts, rounds: 4, frames: 20, maxMsPerPage: 40_000 },
     )
-    printTable(table)
-    tables.push(table)
+    report(table)
     console.log(`(cull: ${((Date.now() - started) / 60000).toFixed(1)} min)`)
   }
   if (sections.has('three-compat')) {
@@ -266,8 +260,7 @@ async function main(): Promise<void> {
         ? { counts: [50, 200], rounds: 1, frames: 15, maxMsPerPage: 5000 }
         : { counts: [50, 200], rounds: 2, frames: 30, maxMsPerPage: 8000 },
     )
-    printTable(table)
-    tables.push(table)
+    report(table)
   }
   if (sections.has('webgpu-crowd')) {
     // Beside other sections, in a process of its own, which prints its heading and table.
@@ -314,8 +307,7 @@ async function main(): Promise<void> {
       ...(result.renderers ? [result.renderers] : []),
       result.load,
     ]) {
-      printTable(table)
-      tables.push(table)
+      report(table)
     }
     console.log(`(browser section: ${((Date.now() - browserStarted) / 60000).toFixed(1)} min)`)
   }
