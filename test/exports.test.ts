@@ -22,10 +22,10 @@ function exportedNames(file: string): string[] {
   return names
 }
 
-/** The names the README's export list gives for an entry point (backticked, after its heading bullet). */
+/** The names the export list (docs/entry-points.md) gives for an entry point (backticked, after its heading bullet). */
 function readmeList(entry: string): string[] {
-  const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8')
-  const section = readme.slice(readme.indexOf('#### Export lists'))
+  const page = readFileSync(resolve(ROOT, 'docs/entry-points.md'), 'utf8')
+  const section = page.slice(page.indexOf('## Export lists'))
   const start = section.indexOf(`- \`${entry}\``)
   const rest = section.slice(start + 2)
   const end = rest.search(/\n(- |\n)/)
@@ -38,19 +38,19 @@ describe('public API', () => {
   const three = exportedNames('src/three/index.ts')
   const main = exportedNames('src/index.ts')
 
-  it('the core exports at most 40 names, each once, as the README lists them', () => {
+  it('the core exports at most 40 names, each once, as docs/entry-points.md lists them', () => {
     expect(core.length).toBeLessThanOrEqual(40)
     expect(new Set(core).size).toBe(core.length)
     expect(readmeList('react-three-md2/core').sort()).toEqual([...core].sort())
   })
 
-  it('the three.js entry adds its names to the core without reusing one, as the README lists them', () => {
+  it('the three.js entry adds its names to the core without reusing one, as docs/entry-points.md lists them', () => {
     expect(three.filter((name) => core.includes(name))).toEqual([])
     expect(new Set(three).size).toBe(three.length)
     expect(readmeList('react-three-md2/three').sort()).toEqual([...three].sort())
   })
 
-  it('the main entry adds its names to the three.js entry without reusing one, as the README lists them', () => {
+  it('the main entry adds its names to the three.js entry without reusing one, as docs/entry-points.md lists them', () => {
     expect(main.filter((name) => core.includes(name) || three.includes(name))).toEqual([])
     expect(new Set(main).size).toBe(main.length)
     expect(readmeList('react-three-md2').sort()).toEqual([...main].sort())
