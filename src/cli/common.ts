@@ -65,6 +65,8 @@ export interface Parsed {
   resources: string | undefined
   /** `--no-engine-limits`: write what an unmodified Quake II would not load. */
   noEngineLimits: boolean
+  /** `--only NAME`: the one sample `samples` writes. */
+  only: string | undefined
 }
 
 /** An MD2Error as one line without a stack: code, where, why. */

@@ -6,6 +6,7 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, describeError, describeFi
 import { convert } from './convert.js'
 import { formatInspectReport, inspectReport } from './inspect.js'
 import { pak } from './pak.js'
+import { samples } from './samples.js'
 
 export { EXIT_FAILED, EXIT_OK, EXIT_USAGE, describeError, type CliIO } from './common.js'
 
@@ -21,6 +22,8 @@ Commands:
   pak list ARCHIVE         the files in a .pak, .pk3 or .zip
   pak extract ARCHIVE DIR  every file under DIR (never outside it; --force overwrites)
   pak add ARCHIVE FILE...  add files (creates the archive; .pak: PACK, .pk3/.zip: zip)
+  samples DIR              write the sample models shipped in this package (the Ogro, a player;
+                           UFO:AI's blood spider) under DIR, with their credits
 
   react-three-md2 <command> --help shows a command's options.
 
@@ -47,6 +50,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     simplify: undefined,
     resources: undefined,
     noEngineLimits: false,
+    only: undefined,
   }
   const value = (arg: string, i: number): string => {
     const given = argv[i]
@@ -67,6 +71,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     else if (arg === '--scale') parsed.scale = value(arg, ++i)
     else if (arg === '--skin-format') parsed.skinFormat = value(arg, ++i)
     else if (arg === '--resources') parsed.resources = value(arg, ++i)
+    else if (arg === '--only') parsed.only = value(arg, ++i)
     else if (arg === '--no-engine-limits') parsed.noEngineLimits = true
     else if (arg === '--simplify') {
       // The count is optional: a number next is it, anything else is the next argument.
@@ -175,9 +180,16 @@ function rebuild(parsed: Parsed, io: CliIO): number {
   return EXIT_OK
 }
 
-const COMMANDS: Record<string, (parsed: Parsed, io: CliIO) => number | Promise<number>> = { inspect, validate, rebuild, convert, pak }
+const COMMANDS: Record<string, (parsed: Parsed, io: CliIO) => number | Promise<number>> = {
+  inspect,
+  validate,
+  rebuild,
+  convert,
+  pak,
+  samples,
+}
 /** Commands with a help text of their own. */
-const OWN_HELP = new Set(['convert', 'pak'])
+const OWN_HELP = new Set(['convert', 'pak', 'samples'])
 
 /**
  * Runs the command line `argv` (without node and the script name) and returns the exit code:
