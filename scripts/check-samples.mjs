@@ -2,7 +2,7 @@
 /**
  * Every code sample a reader may paste, type-checked against the package as a user installs it (packed,
  * unpacked into a consumer whose peers are linked from this repository: no network):
- *  - the ```ts and ```tsx blocks of README.md and stories/*.mdx (indented ones inside lists too);
+ *  - the ```ts and ```tsx blocks of README.md, docs/*.md and stories/*.mdx (indented ones inside lists too);
  *  - the files of examples/snippets/, which the MDX pages show with `<Source code={…?raw}>`.
  *
  * A sample with an `import` is a complete module: checked as pasted into `src/` of a fresh Vite React +
@@ -16,8 +16,8 @@
  *
  * Two canaries, a fragment and a module that give `<MD2Model>` a prop it does not have, must each fail
  * with exactly that error, or the check itself could not see a wrong prop. A file of examples/snippets/
- * that no MDX page shows fails too. Errors are reported as `file:line:column` of the README, the MDX page
- * or the snippet.
+ * that no MDX page shows fails too. Errors are reported as `file:line:column` of the README, the docs page,
+ * the MDX page or the snippet.
  *
  *   node scripts/check-samples.mjs [--no-build] [--keep]
  *   (--no-build packs dist/ as it is, for a caller that has just run `npm run build`)
@@ -82,6 +82,11 @@ function fencedBlocks(file) {
   return blocks
 }
 
+/** The reference pages (docs/*.md, shown in Storybook under Reference/): their samples are checked as the README's. */
+const docPages = readdirSync(join(root, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .sort()
+  .map((name) => `docs/${name}`)
 const mdxPages = readdirSync(join(root, 'stories'))
   .filter((name) => name.endsWith('.mdx'))
   .sort()
@@ -93,6 +98,7 @@ const snippetFiles = readdirSync(join(root, SNIPPETS))
 
 const samples = [
   ...fencedBlocks('README.md'),
+  ...docPages.flatMap(fencedBlocks),
   ...mdxPages.flatMap(fencedBlocks),
   ...snippetFiles.map((file) => ({
     origin: file,
@@ -155,7 +161,7 @@ try {
   }
   const diagnostics = [...diagnosticsOf(true, options), ...diagnosticsOf(false, fragmentOptions)]
 
-  // Each error at the sample's own place: the README's or the page's line, the snippet's line.
+  // Each error at the sample's own place: the README's, the docs page's or the MDX page's line, the snippet's line.
   const errorsBySample = new Map()
   const elsewhere = []
   for (const diagnostic of diagnostics) {
@@ -208,7 +214,7 @@ try {
   const count = (test) => samples.filter(test).length
   console.log(
     `Samples: ${samples.length} checked against the packed react-three-md2 ` +
-      `(README.md: ${count((s) => s.origin === 'README.md')}, stories/*.mdx: ${count((s) => s.origin.endsWith('.mdx'))}, ` +
+      `(README.md: ${count((s) => s.origin === 'README.md')}, docs/*.md: ${count((s) => s.origin.startsWith('docs/'))}, stories/*.mdx: ${count((s) => s.origin.endsWith('.mdx'))}, ` +
       `${SNIPPETS}: ${snippetFiles.length}; ${count((s) => !s.complete)} fragment(s) after the prelude), ` +
       `${samples.length - samples.filter((sample) => errorsBySample.has(sample)).length} compile; ` +
       `${canariesSeen} of 2 canaries (a prop that does not exist) reported as they must be`,

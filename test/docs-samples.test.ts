@@ -1,12 +1,124 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { expect, it } from 'vitest'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
 
 const ROOT = join(__dirname, '..')
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8')
+/** The reference pages, readable on GitHub and rendered in Storybook. */
+const DOC_PAGES = readdirSync(join(ROOT, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .sort()
+  .map((name) => `docs/${name}`)
 
 it("the README's game is examples/snippets/game.tsx verbatim (compiled by check:samples, played by test/browser/readme-game)", () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const readme = read('README.md')
   const section = readme.slice(readme.indexOf('## A game in a hundred lines')).split(/\n## /)[0]!
   const block = /```tsx\n([\s\S]*?)```/.exec(section)?.[1]
-  expect(block).toBe(readFileSync(join(ROOT, 'examples/snippets/game.tsx'), 'utf8'))
+  expect(block).toBe(read('examples/snippets/game.tsx'))
+})
+
+/** A markdown file's lines, those of fenced code blocks blank and inline code spans removed (line numbers kept). */
+function prose(text: string): string[] {
+  const lines: string[] = []
+  let fence: string | undefined
+  for (const line of text.split('\n')) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
+      lines.push('')
+      continue
+    }
+    if (marker) {
+      fence = marker
+      lines.push('')
+      continue
+    }
+    lines.push(line.replace(/`+[^`]*`+/g, ''))
+  }
+  return lines
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function anchorsOf(text: string): Set<string> {
+  const anchors = new Set<string>()
+  const seen = new Map<string, number>()
+  let fence: string | undefined
+  for (const line of text.split('\n')) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
+    if (marker && (!fence || (marker[0] === fence[0] && marker.length >= fence.length))) {
+      fence = fence ? undefined : marker
+      continue
+    }
+    const heading = fence ? undefined : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1]
+    if (heading === undefined) continue
+    const slug = heading
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+      .replace(/ /g, '-')
+    const count = seen.get(slug) ?? 0
+    seen.set(slug, count + 1)
+    anchors.add(count === 0 ? slug : `${slug}-${count}`)
+  }
+  return anchors
+}
+
+/** Each relative link or image of `file` (its text `text`) that does not resolve to a file (and, for `#anchor`, a heading of it). */
+function brokenLinks(file: string, text = read(file)): string[] {
+  const broken: string[] = []
+  prose(text).forEach((line, i) => {
+    for (const match of line.matchAll(/!?\[(?:[^\]\\]|\\.)*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) {
+      const target = match[1]!
+      if (/^[a-z][a-z+.-]*:/i.test(target)) continue
+      const [path, anchor] = target.split('#') as [string, string | undefined]
+      const resolved = path ? resolve(ROOT, dirname(file), decodeURIComponent(path)) : join(ROOT, file)
+      const headings = () => anchorsOf(path ? readFileSync(resolved, 'utf8') : text)
+      const where = `${file}:${i + 1}: ${target}`
+      if (path && (!resolved.startsWith(ROOT) || !existsSync(resolved))) broken.push(`${where} (no file ${relative(ROOT, resolved)})`)
+      else if (anchor !== undefined && resolved.endsWith('.md') && !headings().has(anchor))
+        broken.push(`${where} (no heading #${anchor} in ${relative(ROOT, resolved)})`)
+    }
+  })
+  return broken
+}
+
+describe('the README and the reference pages', () => {
+  it('the README reads in ten minutes: at most 400 lines', () => {
+    expect(read('README.md').split('\n').length).toBeLessThanOrEqual(400)
+  })
+
+  it('every relative link and picture of README.md and docs/*.md resolves to a file, and its #anchor to a heading there', () => {
+    const files = ['README.md', ...DOC_PAGES]
+    expect(files.length).toBeGreaterThan(10)
+    expect(files.flatMap((file) => brokenLinks(file))).toEqual([])
+  })
+
+  it('the link check sees a missing file and a missing heading', () => {
+    // The checker on its own input: a page whose links are known to be wrong must fail both ways.
+    const anchors = anchorsOf('# `<MD2Model>`: props\n## Coming from three.js\n## Coming from three.js\n```\n# not a heading\n```\n')
+    expect([...anchors]).toEqual(['md2model-props', 'coming-from-threejs', 'coming-from-threejs-1'])
+    expect(prose('a [link](x.md) `[code](y.md)`\n```\n[in a fence](z.md)\n```')).toEqual(['a [link](x.md) ', '', '', ''])
+    const page =
+      '# Here\n[a](nope.md) [b](model.md#no-such-heading) [c](model.md#md2model) [d](#here) [e](#nowhere) ![f](images/none.png)\n'
+    expect(brokenLinks('docs/page.md', page)).toEqual([
+      'docs/page.md:2: nope.md (no file docs/nope.md)',
+      'docs/page.md:2: model.md#no-such-heading (no heading #no-such-heading in docs/model.md)',
+      'docs/page.md:2: #nowhere (no heading #nowhere in docs/page.md)',
+      'docs/page.md:2: images/none.png (no file docs/images/none.png)',
+    ])
+  })
+
+  it('every docs page is linked from the README and rendered by a Storybook page (a ?raw import into stories/Reference/*.mdx)', () => {
+    const readme = read('README.md')
+    const referencePages = readdirSync(join(ROOT, 'stories/Reference')).filter((name) => name.endsWith('.mdx'))
+    const rendered = new Set(
+      referencePages.flatMap((page) =>
+        [...read(`stories/Reference/${page}`).matchAll(/from\s+['"]([^'"]+\.md)\?raw['"]/g)].map((match) =>
+          relative(ROOT, join(ROOT, 'stories/Reference', match[1]!)),
+        ),
+      ),
+    )
+    expect(DOC_PAGES.filter((page) => !readme.includes(`](${page})`))).toEqual([])
+    expect(DOC_PAGES.filter((page) => !rendered.has(page))).toEqual([])
+  })
 })
