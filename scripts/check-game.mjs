@@ -2,7 +2,9 @@
 /**
  * One grammar for game makers, as a newcomer's app meets it: packs this library, creates a fresh Vite
  * React + TypeScript app, installs the tarball beside @react-three/fiber 9.8 and @react-three/drei 10.7
- * (peer dependencies strict), copies the ogro and Ratamahatta folders to public/players/, and builds two
+ * (peer dependencies strict), writes the sample models as the README's quick start does (`npx react-three-md2
+ * samples public/players`: the ogro the game plays comes from the package), adds this check's own fixtures
+ * (Ratamahatta, a model naming no skin; UFO:AI's soldier, an .anm by URL) from assets/, and builds two
  * pages: `#game`, the README's game pasted as it is, and `#checks`, a scene of the README's parts with a
  * probe. In Debian's Chromium:
  *
@@ -29,11 +31,22 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright'
 import { checks, expect, frames, screenshotPixels, testApp } from '../examples/scripts/browser.mjs'
-import { codeBlocks, freshViteApp, installedVersion, npmInstall, readmeSection, root, run } from './fresh-app.mjs'
+import {
+  codeBlocks,
+  freshViteApp,
+  installedVersion,
+  npmInstall,
+  readmeSection,
+  root,
+  run,
+  samplesCommand,
+  writeSamples,
+} from './fresh-app.mjs'
 
 const keep = process.argv.includes('--keep')
 const game = codeBlocks(readmeSection('A game in a hundred lines'), 'tsx')[0]
 if (!game) throw new Error("README: no game block in 'A game in a hundred lines'")
+const samples = samplesCommand()
 
 /** The parts the issue names, with a probe: what each instance's onClick saw, the player's readout, the shells drawn. */
 const CHECKS = `import { OrbitControls } from '@react-three/drei'
@@ -287,7 +300,7 @@ try {
     throw new Error("create-vite's main.tsx no longer renders the app in <StrictMode>")
   // The template's CSS centres a narrow #root; the game fills the page.
   writeFileSync(join(appDir, 'src/index.css'), 'body { margin: 0 }\n')
-  cpSync(join(root, 'assets/quake2/ogro'), join(appDir, 'public/players/ogro'), { recursive: true })
+  writeSamples(appDir, samples)
   cpSync(join(root, 'assets/quake2/ratamahatta'), join(appDir, 'public/players/ratamahatta'), { recursive: true })
   cpSync(join(root, 'assets/ufoai/soldier-male'), join(appDir, 'public/ufoai/soldier'), { recursive: true })
   // tsc -b, then vite build: the README's game and the checks type-check as an app's own code.

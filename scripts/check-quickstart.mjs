@@ -2,7 +2,8 @@
 /**
  * The README's quick start, as a newcomer meets it: packs this library, creates a fresh Vite
  * React + TypeScript app with the template's own CSS, installs the tarball with the README's install
- * lines, pastes the README's quick start as src/App.tsx, copies the ogro folder as the README says,
+ * lines, writes the sample models with the quick start's `npx react-three-md2 samples` line (from the
+ * package: nothing comes from this repository), pastes the README's quick start as src/App.tsx,
  * builds, serves and opens it in Debian's Chromium. Fails on a console error, a failed request, an
  * empty canvas or a still one; writes a screenshot. Needs the npm registry (create-vite, packages).
  *
@@ -14,11 +15,21 @@
  *   node scripts/check-quickstart.mjs [--three 0.159.0] [--keep] [--screenshot path.png]
  */
 import { spawn } from 'node:child_process'
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from 'playwright'
-import { codeBlocks, freshViteApp, installedVersion, npmInstall, readmeSection, root, run } from './fresh-app.mjs'
+import {
+  codeBlocks,
+  freshViteApp,
+  installedVersion,
+  npmInstall,
+  readmeSection,
+  root,
+  run,
+  samplesCommand,
+  writeSamples,
+} from './fresh-app.mjs'
 
 const args = process.argv.slice(2)
 const keep = args.includes('--keep')
@@ -46,6 +57,7 @@ const installLines = codeBlocks(readmeSection('Install'), 'sh')[0]
   .filter((line) => line.startsWith('npm install'))
 const app = codeBlocks(readmeSection('Quick start'), 'tsx')[0]
 if (installLines.length === 0 || !app) throw new Error('README: no install lines or no quick start block found')
+const samples = samplesCommand()
 
 const work = mkdtempSync(join(tmpdir(), 'md2-quickstart-'))
 let server
@@ -71,7 +83,7 @@ try {
   console.log(`installed: ${versions}`)
   if (three && installed('three') !== three) throw new Error(`the app has three ${installed('three')}, not ${three}`)
   writeFileSync(join(appDir, 'src/App.tsx'), app)
-  cpSync(join(root, 'assets/quake2/ogro'), join(appDir, 'public/players/ogro'), { recursive: true })
+  writeSamples(appDir, samples)
   run('npm', ['run', 'build'], appDir)
 
   server = spawn(process.execPath, [join(appDir, 'node_modules/vite/bin/vite.js'), 'preview', '--port', '4179', '--strictPort'], {

@@ -52,6 +52,25 @@ export function freshViteApp(work) {
   return { appDir, tarball }
 }
 
+/**
+ * The README's Quick start line that writes the sample models (`npx react-three-md2 samples public/players`),
+ * as its words after `npx`; read before any work, so a README without it fails at once.
+ */
+export function samplesCommand() {
+  const line = codeBlocks(readmeSection('Quick start'), 'sh')
+    .flatMap((block) => block.split('\n'))
+    .map((text) => text.replace(/#.*$/, '').trim())
+    .find((text) => text.startsWith('npx react-three-md2 samples'))
+  if (!line) throw new Error("README: the Quick start's sh block has no `npx react-three-md2 samples DIR` line to write the models with")
+  return line.split(/\s+/).slice(1)
+}
+
+/**
+ * Runs `samplesCommand()` in `appDir` as a user does, after the tarball is installed: the models come from the
+ * package, not from this repository. `npx --no` runs the installed package's command and never fetches one.
+ */
+export const writeSamples = (appDir, words) => run('npx', ['--no', ...words], appDir)
+
 /** The version of `name` installed in `appDir`. */
 export const installedVersion = (appDir, name) =>
   JSON.parse(readFileSync(join(appDir, 'node_modules', name, 'package.json'), 'utf8')).version
