@@ -9,7 +9,8 @@
  *  - no markdown table shown as text (a `|---|` delimiter row outside a code block: what an MDX page
  *    shows when GitHub-flavoured markdown is not enabled);
  *  - an MDX page renders each table of its source, in order, as a `<table>` with the source's rows and
- *    columns, and each `<Source code={…?raw}>` as the text of the file it imports;
+ *    columns, and each `<Source code={…?raw}>` as the text of the file it imports; a Markdown file a page
+ *    shows whole (`<Markdown>{…?raw}</Markdown>`: the Reference pages, docs/*.md) counts as its source there;
  *  - no props table (ArgTypes, Controls) renders empty, and an MDX page renders one per block it names.
  *
  *   node --import tsx scripts/check-static-storybook.mjs [--dir storybook-static] [--only <id part>] [--renderer webgl|webgpu|webgpu-webgl2]
@@ -176,44 +177,61 @@ const cells = (row) =>
 function mdxExpectations(entry) {
   if (!entry.importPath?.endsWith('.mdx')) return undefined
   const file = join(repository, entry.importPath)
-  const lines = readFileSync(file, 'utf8').split('\n')
   const tables = []
   let propsBlocks = 0
   const sources = []
   const raw = new Map()
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]
-    const fence = /^(\s*)(`{3,}|~{3,})/.exec(line)
-    if (fence) {
-      // A fenced block is shown as a source block too, with its own text.
-      const start = i
-      while (++i < lines.length && !lines[i].trim().startsWith(fence[2]));
-      const text = lines
-        .slice(start + 1, i)
-        .map((text) => text.slice(fence[1].length))
-        .join('\n')
-      sources.push({ line: start + 1, file: `${entry.importPath.replace(/^\.\//, '')}:${start + 1}`, text })
-      continue
-    }
-    const imported = /^import\s+(\w+)\s+from\s+['"](.+)\?raw['"]/.exec(line)
-    if (imported) raw.set(imported[1], join(dirname(file), imported[2]))
-    propsBlocks += (line.match(/<(ArgTypes|Controls|ArgsTable)\b/g) ?? []).length
-    for (const shown of line.matchAll(/<Source\b[^>]*\bcode=\{(\w+)\}/g)) {
-      const path = raw.get(shown[1])
-      sources.push({
-        line: i + 1,
-        file: path && relativeToRepository(path),
-        text: path && existsSync(path) ? readFileSync(path, 'utf8') : '',
-      })
-    }
-    if (line.trim().startsWith('|') && DELIMITER_ROW.test(lines[i + 1]?.trim() ?? '')) {
-      const start = i
-      let end = i + 2
-      while (end < lines.length && lines[end].trim().startsWith('|')) end++
-      tables.push({ line: start + 1, rows: end - start - 1, columns: cells(line).length, header: cells(line).map((cell) => cell.trim()) })
-      i = end - 1
+  /** The tables and fenced blocks of `lines` (of `origin`, a file of the repository), in order. */
+  const scan = (lines, origin, mdx) => {
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]
+      const fence = /^(\s*)(`{3,}|~{3,})/.exec(line)
+      if (fence) {
+        // A fenced block is shown as a source block too, with its own text.
+        const start = i
+        while (++i < lines.length && !lines[i].trim().startsWith(fence[2]));
+        const text = lines
+          .slice(start + 1, i)
+          .map((text) => text.slice(fence[1].length))
+          .join('\n')
+        sources.push({ line: `${origin}:${start + 1}`, file: `${origin}:${start + 1}`, text })
+        continue
+      }
+      if (mdx) {
+        const imported = /^import\s+(\w+)\s+from\s+['"](.+)\?raw['"]/.exec(line)
+        if (imported) raw.set(imported[1], join(dirname(file), imported[2]))
+        propsBlocks += (line.match(/<(ArgTypes|Controls|ArgsTable)\b/g) ?? []).length
+        for (const shown of line.matchAll(/<Source\b[^>]*\bcode=\{(\w+)\}/g)) {
+          const path = raw.get(shown[1])
+          sources.push({
+            line: `${origin}:${i + 1}`,
+            file: path && relativeToRepository(path),
+            text: path && existsSync(path) ? readFileSync(path, 'utf8') : '',
+          })
+        }
+        // A Markdown file shown whole (`<Markdown>{page}</Markdown>`, or through a function, as the
+        // Reference pages do): its tables and fenced blocks are the page's, in its place.
+        for (const shown of line.matchAll(/<Markdown>\{(?:\w+\()?(\w+)\)?\}<\/Markdown>/g)) {
+          const path = raw.get(shown[1])
+          if (path && existsSync(path)) scan(readFileSync(path, 'utf8').split('\n'), relativeToRepository(path), false)
+          else sources.push({ line: `${origin}:${i + 1}`, file: undefined, text: '' })
+        }
+      }
+      if (line.trim().startsWith('|') && DELIMITER_ROW.test(lines[i + 1]?.trim() ?? '')) {
+        const start = i
+        let end = i + 2
+        while (end < lines.length && lines[end].trim().startsWith('|')) end++
+        tables.push({
+          line: `${origin}:${start + 1}`,
+          rows: end - start - 1,
+          columns: cells(line).length,
+          header: cells(line).map((cell) => cell.trim()),
+        })
+        i = end - 1
+      }
     }
   }
+  scan(readFileSync(file, 'utf8').split('\n'), entry.importPath.replace(/^\.\//, ''), true)
   return { page: entry.importPath.replace(/^\.\//, ''), tables, propsBlocks, sources }
 }
 
@@ -259,7 +277,7 @@ function compareDocs(expected, rendered) {
   if (!rendered) return ['the docs content (#storybook-docs) is not on the page']
   const problems = []
   docsTotals.props += rendered.props.filter((rows) => rows > 0).length
-  const at = (line) => (expected ? `${expected.page}:${line}` : 'the page')
+  const at = (line) => (expected ? line : 'the page')
   for (const text of rendered.textBlocks) {
     const delimiter = /\|\s*:?-{3,}:?\s*\|/.exec(text)
     if (delimiter) problems.push(`a markdown table shown as text: "${text.slice(0, 100).replace(/\s+/g, ' ')}…"`)
