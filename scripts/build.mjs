@@ -3,7 +3,7 @@
  * The published build (`npm run build`): `tsc -p tsconfig.build.json` writes one ES module per source
  * file into dist/, with its declaration and source maps beside it, so an app's bundler keeps only the
  * modules it imports. The old output is removed first: a file deleted from src/ must not ship.
- * Then the sample models `react-three-md2 samples` writes are copied from assets/ to dist/samples/, the
+ * Then the sample models `react-three-md2 samples` writes are copied from assets/ to dist/samples/NAME/, the
  * files its list (src/cli/samples.ts) names and no other: the repository keeps one copy of each.
  */
 import { execFileSync } from 'node:child_process'
@@ -19,4 +19,4 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
 })
 const { SAMPLES } = await import(pathToFileURL(join(root, 'dist/cli/samples.js')).href)
 for (const sample of SAMPLES)
-  for (const file of sample.files) cpSync(join(root, 'assets', sample.from, file), join(root, 'dist/samples', sample.from, file))
+  for (const file of sample.files) cpSync(join(root, 'assets', sample.from, file), join(root, 'dist/samples', sample.name, file))

@@ -6,7 +6,7 @@ export interface Sample {
   name: string
   /** What it is, for the usage text. */
   summary: string
-  /** Its folder under assets/ in the repository, and under dist/samples/ in the package. */
+  /** Its folder under assets/ in the repository (dist/samples/`name`/ in the package). */
   from: string
   files: readonly string[]
   /** Written beside the files as CREDITS.txt: who made them and on what terms. */
@@ -74,11 +74,11 @@ function besideThisModule(url: string): string {
 }
 
 /**
- * Where the samples' files are: dist/samples/ in the package (the build copies them there from assets/,
- * so the repository keeps one copy), assets/ when the command runs from the sources.
+ * Where a sample's files are: dist/samples/NAME/ in the package (the build copies them there from assets/,
+ * so the repository keeps one copy), assets/FROM/ when the command runs from the sources.
  */
-function samplesRoot(io: CliIO): string | undefined {
-  return ['../samples/', '../../assets/'].map(besideThisModule).find((dir) => io.isDirectory(dir))
+function sourceFolder(sample: Sample, io: CliIO): string | undefined {
+  return [`../samples/${sample.name}/`, `../../assets/${sample.from}/`].map(besideThisModule).find((dir) => io.isDirectory(dir))
 }
 
 /** `react-three-md2 samples DIR [--only NAME] [--force]`. */
@@ -97,11 +97,6 @@ export function samples(parsed: Parsed, io: CliIO): number {
     io.stderr(`${dir}: is a file, not a folder; nothing written\n`)
     return EXIT_FAILED
   }
-  const root = samplesRoot(io)
-  if (root === undefined) {
-    io.stderr('react-three-md2: the sample files are missing from this installation (dist/samples/); reinstall the package\n')
-    return EXIT_FAILED
-  }
 
   // Everything is read and every target checked before the first file is written.
   const base = dir.replace(/[/\\]+$/, '')
@@ -112,8 +107,15 @@ export function samples(parsed: Parsed, io: CliIO): number {
       io.stderr(`${folder}: is a file, not a folder; nothing written\n`)
       return EXIT_FAILED
     }
+    const from = sourceFolder(sample, io)
+    if (from === undefined) {
+      io.stderr(
+        `react-three-md2: the files of the sample ${sample.name} are missing (dist/samples/${sample.name}/); reinstall the package\n`,
+      )
+      return EXIT_FAILED
+    }
     for (const file of sample.files) {
-      const source = `${root}${sample.from}/${file}`
+      const source = from + file
       try {
         writes.push({ path: `${folder}/${file}`, bytes: io.readFile(source) })
       } catch (error) {
