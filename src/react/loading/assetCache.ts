@@ -51,6 +51,8 @@ interface Entry<K, T> {
   value?: T
   error?: unknown
   controller: AbortController
+  /** Takes it out of its cache (bound once, so the failed loads can list it). */
+  forget: () => void
   holders: number
   pinned: boolean
   /** Read by a render while nobody held it, since the last check: a reader that may still commit. */
@@ -91,6 +93,7 @@ export function createAssetCache<K extends AssetKey, T>(
       status: 'pending',
       promise,
       controller,
+      forget: () => forget(entry),
       holders: 0,
       pinned: false,
       readUnheld: false,
@@ -110,6 +113,7 @@ export function createAssetCache<K extends AssetKey, T>(
       (error: unknown) => {
         entry.status = 'rejected'
         entry.error = error
+        failedLoads.add(entry.forget)
         // A stalled load: its waiting readers retry at once and meet the error; nobody inherits it later.
         if (timeouts.has(error as object)) {
           clearTimeout(entry.timer)
@@ -152,6 +156,7 @@ export function createAssetCache<K extends AssetKey, T>(
   function forget(entry: Entry<K, T>): void {
     clearTimeout(entry.timer)
     entry.timer = undefined
+    failedLoads.delete(entry.forget)
     const bucket = entries.get(entry.key.url)
     const at = bucket?.indexOf(entry) ?? -1
     if (!bucket || at < 0) return
@@ -247,6 +252,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false
   const prototype = Object.getPrototypeOf(value) as unknown
   return prototype === Object.prototype || prototype === null
+}
+
+/** Every cache's failed entries still kept (their readers meet the error again), each by its `forget`. */
+const failedLoads = new Set<() => void>()
+
+/**
+ * Forgets every failed load of every cache, so the next read fetches again: what an error boundary's reset
+ * does (`<MD2ErrorBoundary>`), as a failure is otherwise kept until nobody holds it.
+ */
+export function clearFailedLoads(): void {
+  for (const forget of [...failedLoads]) forget()
 }
 
 /** The errors of loads that timed out, told apart from the loaders' own. */
