@@ -17,6 +17,31 @@ it("the README's game is examples/snippets/game.tsx verbatim (compiled by check:
   expect(block).toBe(read('examples/snippets/game.tsx'))
 })
 
+/**
+ * The samples of the docs pages that are files of examples/snippets/ (which the Storybook pages show), each
+ * marked by a comment naming its file on the line before its fence: `{ file, code }`, the code dedented.
+ */
+function markedSnippets(page: string): { file: string; code: string }[] {
+  const lines = read(page).split('\n')
+  const found: { file: string; code: string }[] = []
+  lines.forEach((line, i) => {
+    const file = /^\s*<!-- the file (\S+), verbatim/.exec(line)?.[1]
+    const fence = /^(\s*)```tsx?$/.exec(lines[i + 1] ?? '')
+    if (!file) return
+    if (!fence) throw new Error(`${page}:${i + 1}: a snippet's comment not followed by its fenced ts/tsx block`)
+    const end = lines.findIndex((text, j) => j > i + 1 && text.trim() === '```')
+    const code = lines.slice(i + 2, end).map((text) => text.slice(fence[1]!.length))
+    found.push({ file, code: `${code.join('\n')}\n` })
+  })
+  return found
+}
+
+it('each sample a docs page marks as a file of examples/snippets/ is that file verbatim (the one the Storybook page shows)', () => {
+  const marked = DOC_PAGES.flatMap((page) => markedSnippets(page).map((snippet) => ({ page, ...snippet })))
+  expect(marked.length).toBeGreaterThanOrEqual(6)
+  for (const { page, file, code } of marked) expect(code, `${page}: ${file}`).toBe(read(file))
+})
+
 /** A markdown file's lines, those of fenced code blocks blank and inline code spans removed (line numbers kept). */
 function prose(text: string): string[] {
   const lines: string[] = []
