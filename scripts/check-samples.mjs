@@ -3,7 +3,8 @@
  * Every code sample a reader may paste, type-checked against the package as a user installs it (packed,
  * unpacked into a consumer whose peers are linked from this repository: no network):
  *  - the ```ts and ```tsx blocks of README.md, docs/*.md and stories/*.mdx (indented ones inside lists too);
- *  - the files of examples/snippets/, which the MDX pages show with `<Source code={…?raw}>`.
+ *  - the files of examples/snippets/, which the MDX pages show with `<Source code={…?raw}>` (or a docs page
+ *    shows as a marked copy).
  *
  * A sample with an `import` is a complete module: checked as pasted into `src/` of a fresh Vite React +
  * TypeScript app, under the compiler options of create-vite's template (bundler resolution, react-jsx,
@@ -118,6 +119,10 @@ const shown = new Set(
     ),
   ),
 )
+// A docs page (rendered in Storybook whole) shows a snippet it copies verbatim, marked by a comment naming
+// the file (test/docs-samples.test.ts keeps the copy equal to it).
+for (const page of docPages)
+  for (const match of readFileSync(join(root, page), 'utf8').matchAll(/<!-- the file (\S+), verbatim/g)) shown.add(match[1])
 const unshown = snippetFiles.filter((file) => !shown.has(file))
 
 // ---------------------------------------------------------------------------------------------

@@ -133,14 +133,16 @@ describe('the README and the reference pages', () => {
     ])
   })
 
-  it('every docs page is linked from the README and rendered by a Storybook page (a ?raw import into stories/Reference/*.mdx)', () => {
+  it('every docs page is linked from the README and rendered by a Storybook page (a ?raw import into a stories/ or stories/Reference/ MDX page)', () => {
     const readme = read('README.md')
-    const referencePages = readdirSync(join(ROOT, 'stories/Reference')).filter((name) => name.endsWith('.mdx'))
+    const mdxPages = ['stories', 'stories/Reference'].flatMap((folder) =>
+      readdirSync(join(ROOT, folder))
+        .filter((name) => name.endsWith('.mdx'))
+        .map((name) => `${folder}/${name}`),
+    )
     const rendered = new Set(
-      referencePages.flatMap((page) =>
-        [...read(`stories/Reference/${page}`).matchAll(/from\s+['"]([^'"]+\.md)\?raw['"]/g)].map((match) =>
-          relative(ROOT, join(ROOT, 'stories/Reference', match[1]!)),
-        ),
+      mdxPages.flatMap((page) =>
+        [...read(page).matchAll(/from\s+['"]([^'"]+\.md)\?raw['"]/g)].map((match) => relative(ROOT, join(ROOT, dirname(page), match[1]!))),
       ),
     )
     expect(DOC_PAGES.filter((page) => !readme.includes(`](${page})`))).toEqual([])

@@ -3,28 +3,31 @@
  * reader meets on GitHub, with its links turned into links that work inside Storybook.
  */
 
-/** Each docs page and its title under Reference/ (the `<Meta title>` of its page in stories/Reference/). */
+/**
+ * Each docs page and the title of the Storybook page that shows it (its `<Meta title>`): a page of its own under
+ * Reference/ (stories/Reference/), or a guide page that is that docs page with its live parts.
+ */
 export const REFERENCE_TITLES: Readonly<Record<string, string>> = {
-  'model.md': 'MD2Model props and looks',
-  'animation.md': 'Animation control',
-  'attachments.md': 'Weapons, heads and tags',
-  'loading.md': 'Loading and caching',
-  'skins.md': 'Skins',
-  'errors.md': 'Errors',
-  'quake2-look.md': 'The Quake II look',
-  'crowds.md': 'Crowds on the GPU',
-  'webgpu.md': 'WebGPU',
-  'archives.md': 'Archives and export',
-  'writing-and-converting.md': 'Writing and converting',
-  'cli.md': 'Command line',
-  'three.md': 'three.js',
-  'core.md': 'Core',
-  'entry-points.md': 'Entry points and sizes',
-  'benchmarks.md': 'Benchmarks',
-  'limits.md': 'Limits',
-  'stories.md': 'Stories',
-  'testing.md': 'Testing',
-  'architecture.md': 'Architecture',
+  'model.md': 'Reference/MD2Model props and looks',
+  'animation.md': 'Reference/Animation control',
+  'attachments.md': 'Reference/Weapons, heads and tags',
+  'loading.md': 'Reference/Loading and caching',
+  'skins.md': 'Reference/Skins',
+  'errors.md': 'Reference/Errors',
+  'quake2-look.md': 'Reference/The Quake II look',
+  'crowds.md': 'Reference/Crowds on the GPU',
+  'webgpu.md': 'Reference/WebGPU',
+  'archives.md': 'Tools/Archives and export',
+  'writing-and-converting.md': 'Reference/Writing and converting',
+  'cli.md': 'Reference/Command line',
+  'three.md': 'Reference/three.js',
+  'core.md': 'Reference/Core',
+  'entry-points.md': 'Reference/Entry points and sizes',
+  'benchmarks.md': 'Reference/Benchmarks',
+  'limits.md': 'Reference/Limits',
+  'stories.md': 'Reference/Stories',
+  'testing.md': 'Reference/Testing',
+  'architecture.md': 'Reference/Architecture',
 }
 
 /** Where a link to a file of the repository goes from Storybook, which serves none of them. */
@@ -47,7 +50,7 @@ export function referenceMarkdown(markdown: string): string {
     if (/^[a-z][a-z+.-]*:/i.test(target) || target.startsWith('#') || target.startsWith('images/')) return whole
     const [path = '', anchor] = target.split('#')
     const title = REFERENCE_TITLES[path]
-    if (title) return `${open}?path=/docs/${docsId(`Reference/${title}`)}${close}`
+    if (title) return `${open}?path=/docs/${docsId(title)}${close}`
     const file = new URL(path, 'http://repository/docs/').pathname.slice(1)
     return `${open}${REPOSITORY}${file}${anchor ? `#${anchor}` : ''}${close}`
   })
