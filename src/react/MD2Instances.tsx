@@ -114,7 +114,10 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   /** An MD2 file to load (Suspense; cached by URL), or `model`. */
   url?: string
   model?: MD2ModelData
-  /** Most instances at once (default 1,000): buffers are sized once. */
+  /**
+   * Most instances at once (default 1,000): buffers are sized once. `0` is an empty crowd: nothing drawn, and
+   * an `<MD2Instance>` inside is past the limit, as one too many in any crowd.
+   */
   limit?: number
   /** As `<MD2Model skin>`: an index or name among the model's skins, a URL, a texture, or null. */
   skin?: MD2SkinProp
@@ -217,6 +220,8 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     if (hasPointerHandlers(groupProps)) use(loadCrowdQueries())
     // A follower holds exactly its leader's instances.
     const limit = leader?.capacity ?? givenLimit ?? 1000
+    // `limit={0}`: an empty crowd (an enemy type with none in this level), made of one slot nobody may claim.
+    const held = limit === 0 ? 0 : undefined
     if (process.env.NODE_ENV !== 'production' && leader && givenLimit !== undefined && givenLimit !== leader.capacity) {
       warnOnce(
         `${model.name}:instances-limit:${givenLimit}`,
@@ -227,7 +232,13 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     const [looks] = useState(() => crowdLookSupport.current)
     const worn = looks?.useCrowdLooks(follows)
     // With the looks' code once a look is imported (`MD2Crowd`), without it otherwise.
-    const crowd = useCrowd(looks?.Crowd ?? MD2CrowdBase, model, { limit, ...worn?.options, opacity, map, decode: decode ?? leader?.decode })
+    const crowd = useCrowd(looks?.Crowd ?? MD2CrowdBase, model, {
+      limit: held === 0 ? 1 : limit,
+      ...worn?.options,
+      opacity,
+      map,
+      decode: decode ?? leader?.decode,
+    })
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false
     crowd.receiveShadow = receiveShadow ?? false
@@ -256,11 +267,9 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
             )
           // The slot freed first: instances unmounted and mounted again in order (StrictMode replays effects so) get their own back.
           const i = free.shift() ?? next++
-          if (i >= crowd.capacity) {
-            throw new MD2Error(
-              'BAD_ARGUMENT',
-              `<MD2Instances limit={${crowd.capacity}}> holds ${crowd.capacity} instances; raise \`limit\``,
-            )
+          const capacity = held ?? crowd.capacity
+          if (i >= capacity) {
+            throw new MD2Error('BAD_ARGUMENT', `<MD2Instances limit={${capacity}}> holds ${capacity} instances; raise \`limit\``)
           }
           return i
         },
@@ -275,7 +284,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
           free.push(i)
         },
       }
-    }, [crowd, leader, looks])
+    }, [crowd, leader, looks, held])
     // Wired in an effect, to the slots React kept: StrictMode calls `useMemo`'s factory twice and keeps the first.
     useLayoutEffect(() => {
       if (leader) return

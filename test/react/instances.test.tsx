@@ -190,6 +190,28 @@ describe('<MD2Instances>', () => {
     expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringContaining('limit={1}') })
   })
 
+  it('limit={0} is an empty crowd: it mounts, draws nothing, and an <MD2Instance> in it is past the limit', async () => {
+    const crowd = createRef<MD2Crowd>()
+    const r = await mount(<MD2Instances ref={crowd} model={ogro} limit={0} />)
+    await r.advanceFrames(3, 0.05)
+    expect([crowd.current!.size, crowd.current!.count, crowd.current!.inView]).toEqual([0, 0, 0])
+
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const onError = vi.fn()
+    await r.update(
+      <Boundary onError={onError}>
+        <MD2Instances model={ogro} limit={0}>
+          <MD2Instance />
+        </MD2Instances>
+      </Boundary>,
+    )
+    expect(onError).toHaveBeenCalled()
+    expect(onError.mock.calls[0]![0]).toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringContaining('limit={0}> holds 0 instances'),
+    })
+  })
+
   it('<MD2Instance> outside <MD2Instances> says where it belongs', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const onError = vi.fn()
