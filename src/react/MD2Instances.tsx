@@ -14,6 +14,7 @@ import {
 } from 'react'
 import type { Group, MeshBasicMaterial, MeshLambertMaterial } from 'three'
 import { MD2Error } from '../core/MD2Error.js'
+import type { MD2Origin } from '../core/format/standingBounds.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../core/warnOnce.js'
@@ -150,6 +151,13 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
   /** This model's UFO:AI tags (`useMD2Tags('body.tag')`, or `parseMD2Tags` output), for `tag` followers inside. */
   tags?: MD2Tags
   /**
+   * As `<MD2Model height>`: how tall every instance stands, in world units (an instance's `scale` multiplies it).
+   * A follower (`sync`, `tag`) is drawn as its leader places its instances, and takes the leader's.
+   */
+  height?: number
+  /** As `<MD2Model origin>`: `"feet"` puts every instance's feet at its position; `"quake2"` (the default), the file's origin. */
+  origin?: MD2Origin
+  /**
    * `<MD2Instance>` elements, followers (`<MD2Instances sync>`, `tag`), the looks every instance wears
    * (`<MD2Shell>`, `<MD2BlobShadow floor>`, `<MD2Quake2Lighting>`, drawn by the crowd in one draw each; a
    * follower wears its leader's) and anything else.
@@ -197,6 +205,8 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       castShadow,
       receiveShadow,
       decode,
+      height,
+      origin,
       children,
       ...groupProps
     },
@@ -244,6 +254,14 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
     crowd.receiveShadow = receiveShadow ?? false
     // Set while rendering, so followers inside find the tags in their own (earlier) layout effects.
     crowd.tags = tagData
+    // Composed into each instance's matrix as <MD2Instance> places it, every frame.
+    crowd.setStanding(height, origin)
+    if (process.env.NODE_ENV !== 'production' && leader && (height !== undefined || origin !== undefined)) {
+      warnOnce(
+        `${model.name}:instances-follower-size`,
+        `<MD2Instances height origin> (${model.name ?? 'model'}) follows its leader's instances as placed; give them to the leader`,
+      )
+    }
     useLayoutEffect(() => {
       if (!leader || !followCrowd) return
       followCrowd(crowd, leader, { tag, sync })

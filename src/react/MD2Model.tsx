@@ -14,6 +14,7 @@ import type { AnimationSelector } from '../core/format/animationTable.js'
 import type { MD2AnimationController } from '../core/animation/MD2AnimationController.js'
 import { MD2Error } from '../core/MD2Error.js'
 import { clampPoseFrames, copyPose, createPose, posesEqual, type MD2Pose } from '../core/animation/pose.js'
+import { fitStanding, type MD2Origin } from '../core/format/standingBounds.js'
 import type { MD2Tags } from '../core/tags/parseMD2Tags.js'
 import type { MD2Animation, MD2AnimationDef, MD2ModelData } from '../core/format/types.js'
 import { warnOnce } from '../core/warnOnce.js'
@@ -121,8 +122,22 @@ export interface MD2ModelProps extends GroupProps {
   wireframe?: boolean
   /** Default material only. */
   color?: ColorRepresentation
-  /** Uniform or per-axis scale of the model (Quake II units are about an inch). */
+  /** Uniform or per-axis scale of the model (Quake II units are about an inch); multiplies `height`'s. */
   scale?: number | [number, number, number] | Vector3
+  /**
+   * How tall the character stands, in world units (`1.8` for a person in metres): the model is scaled uniformly
+   * so that its standing frame (the first frame of its `stand` animation, else frame 0, as `getStandingBounds`
+   * measures it) is this tall. A `scale` multiplies it. Default: the file's own units (a Quake II player stands
+   * about 50–56 tall). Anything but a positive number is ignored, with a warning in development.
+   */
+  height?: number
+  /**
+   * What the position places: `"quake2"` (the default), the file's own origin, where Quake II puts a player's
+   * (the feet some 24 units below it); `"feet"`, the lowest point of the standing frame, so a character at
+   * y = 0 stands on a floor at y = 0. The body, what is drawn in it (a synced weapon, `<MD2Attach>` points)
+   * and its looks (`<MD2BlobShadow>`, `<MD2Shell>`) move together.
+   */
+  origin?: MD2Origin
   castShadow?: boolean
   receiveShadow?: boolean
   /** Translucency (`RF_TRANSLUCENT` with the entity's alpha), 0–1. Default material only. Default 1. */
@@ -198,6 +213,8 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     wireframe = false,
     color,
     scale,
+    height,
+    origin,
     castShadow,
     receiveShadow,
     opacity = 1,
@@ -321,20 +338,22 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     [model, source, tagData, addLayer],
   )
 
+  // The body and the group of its children share one placement: followers stay on the body whatever it is.
+  const body = bodyPlacement(model, scale, height, origin)
   return (
     <group ref={ref} {...groupProps}>
       <mesh
         ref={meshRef}
         geometry={geometry}
         material={material ?? ownMaterial}
-        scale={scale}
+        {...body}
         castShadow={castShadow}
         receiveShadow={receiveShadow}
         name={model.name ?? 'md2'}
       />
       {children !== undefined && (
         // The model's space (scaled like the mesh), so synced models and attachments line up with it.
-        <group scale={scale} name={`${model.name ?? 'md2'} children`}>
+        <group {...body} name={`${model.name ?? 'md2'} children`}>
           <MD2ModelContext.Provider value={context}>
             <MD2LookContext.Provider value={context}>{children}</MD2LookContext.Provider>
           </MD2ModelContext.Provider>
@@ -343,6 +362,33 @@ const MD2ModelView = forwardRef<Group, ViewProps>(function MD2ModelView(props, r
     </group>
   )
 })
+
+/**
+ * The body's scale and position in the root group: the user's `scale` times `height`'s (`fitStanding`), lifted
+ * so that `origin` is at the root (the lift under the user's Y scale, as the body is). Without either prop, the
+ * user's `scale` alone.
+ */
+function bodyPlacement(
+  model: MD2ModelData,
+  scale: MD2ModelProps['scale'],
+  height: number | undefined,
+  origin: MD2Origin | undefined,
+): { scale: MD2ModelProps['scale']; position: [number, number, number] } {
+  // Always both, so that a size or lift taken away goes back to none (R3F leaves an undefined prop as it was).
+  if (height === undefined && origin === undefined) return { scale: scale ?? 1, position: NO_LIFT }
+  const fit = fitStanding(model, height, origin)
+  const [x, y, z] =
+    scale === undefined
+      ? [1, 1, 1]
+      : typeof scale === 'number'
+        ? [scale, scale, scale]
+        : Array.isArray(scale)
+          ? scale
+          : [scale.x, scale.y, scale.z]
+  return { scale: [x * fit.scale, y * fit.scale, z * fit.scale], position: [0, y * fit.lift, 0] }
+}
+
+const NO_LIFT: [number, number, number] = [0, 0, 0]
 
 const LAYER_NAMES: Record<MD2PoseLayer['kind'], string> = {
   shell: '<MD2Shell>',

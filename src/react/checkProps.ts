@@ -38,6 +38,30 @@ export function checkProps(component: string, props: object, model?: unknown): v
   }
   warnRemovedProps(component, props)
   warnMisplacedProps(component, props)
+  warnBadSize(component, props)
+}
+
+/**
+ * Warns once per component, prop and value of a `height` that is not a positive number of world units or an
+ * `origin` that is neither `"feet"` nor `"quake2"`, and drops it: the model is then drawn at its own size, from
+ * Quake II's origin (`fitStanding` ignores such values in production builds too).
+ */
+function warnBadSize(component: string, props: object): void {
+  const { height, origin } = props as { height?: unknown; origin?: unknown }
+  if (height !== undefined && !(typeof height === 'number' && height > 0 && Number.isFinite(height))) {
+    warnOnce(
+      `size:${component}:height:${String(height)}`,
+      `<${component} height={${typeof height === 'string' ? JSON.stringify(height) : String(height)}}> is not a positive number of world units; drawing the model at its own size`,
+    )
+    drop(props, 'height')
+  }
+  if (origin !== undefined && origin !== 'feet' && origin !== 'quake2') {
+    warnOnce(
+      `size:${component}:origin:${String(origin)}`,
+      `<${component} origin=${JSON.stringify(origin)}> is "feet" or "quake2"; using "quake2" (the file's origin)`,
+    )
+    drop(props, 'origin')
+  }
 }
 
 const ANIMATION =
@@ -50,9 +74,9 @@ const MODEL = `url timeout files model skin material wireframe color opacity ani
  * component it belongs on. In the order a prop's home is looked for.
  */
 const TAKES: Record<string, string> = {
-  MD2Model: MODEL,
-  MD2Player: `path weapon fallbackWeapon onWeaponError timeout files skin material wireframe color opacity animateOffscreen onSkinError ${ANIMATION}`,
-  MD2Instances: 'url model limit skin opacity decode sync tag tags files timeout onSkinError',
+  MD2Model: `${MODEL} height origin`,
+  MD2Player: `path weapon height origin fallbackWeapon onWeaponError timeout files skin material wireframe color opacity animateOffscreen onSkinError ${ANIMATION}`,
+  MD2Instances: 'url model limit skin opacity decode sync tag tags files timeout onSkinError height origin',
   MD2Instance: ANIMATION,
   MD2ViewWeapon: `hand ${MODEL}`,
   MD2Attach: 'tag',

@@ -18,6 +18,7 @@ export {
   type MD2PoseLight,
 } from './mesh/MD2Geometry.js'
 export { poseBox, type PoseBoxKernels } from '../core/animation/blendVerticesBounded.js'
+export { getStandingBounds, type MD2StandingBounds, type MD2Origin } from '../core/format/standingBounds.js'
 export { createMD2ShellGeometry, createMD2ShadowGeometry, placeBlobShadow } from './mesh/shellShadowGeometry.js'
 export { createMD2ShellMaterial } from './materials/shellMaterial.js'
 export { createMD2ShadowMaterial } from './materials/shadowMaterial.js'

@@ -1,6 +1,6 @@
-import { findAnimation } from '../format/animationTable.js'
-import { FRAME_HEADER_SIZE } from '../format/spec.js'
-import type { MD2ModelData } from '../format/types.js'
+import { findAnimation } from './animationTable.js'
+import { FRAME_HEADER_SIZE } from './spec.js'
+import type { MD2ModelData } from './types.js'
 import { warnOnce } from '../warnOnce.js'
 
 /**
@@ -37,11 +37,6 @@ export function getStandingBounds(model: MD2ModelData): MD2StandingBounds {
   return bounds
 }
 
-/** The vertical extent of `model`'s standing frame in model units (`getStandingBounds(model).height`). */
-export function getStandingHeight(model: MD2ModelData): number {
-  return getStandingBounds(model).height
-}
-
 function measure(model: MD2ModelData): MD2StandingBounds {
   const frame = findAnimation(model, 'stand')?.start ?? 0
   const { frameData, frameTransforms: m, triangles } = model
@@ -60,7 +55,7 @@ function measure(model: MD2ModelData): MD2StandingBounds {
     }
   }
   if (lo[0]! > hi[0]!) return { frame, min: [0, 0, 0], max: [0, 0, 0], height: 0 }
-  // Quake axis q (X forward, Y left, Z up) is Y-up axis (q + 2) mod 3 (yUpAxes.ts); a negative scale swaps the ends.
+  // Quake axis q (X forward, Y left, Z up) is Y-up axis (q + 2) mod 3 (animation/yUpAxes.ts); a negative scale swaps the ends.
   const min = [0, 0, 0] as [number, number, number]
   const max = [0, 0, 0] as [number, number, number]
   for (let q = 0; q < 3; q++) {

@@ -1,12 +1,12 @@
 import {
   DynamicDrawUsage,
   InstancedMesh,
+  Matrix4,
   type Box3,
   type BufferGeometry,
   type Camera,
   type Intersection,
   type Material,
-  type Matrix4,
   type Object3D,
   type Raycaster,
 } from 'three'
@@ -15,6 +15,7 @@ import { NO_PLAY_OPTIONS, type PlayOptions } from '../../core/animation/Keyframe
 import { CrowdClock, type CrowdEvents } from '../../core/animation/CrowdClock.js'
 import { MD2Error } from '../../core/MD2Error.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
+import { fitStanding, type MD2Origin } from '../../core/format/standingBounds.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import type { MD2Tags } from '../../core/tags/parseMD2Tags.js'
 import { warnOnce } from '../../core/warnOnce.js'
@@ -47,6 +48,9 @@ const LOOKS_IMPORT =
 /** What brings the queries' code sooner, for the warning or error of a query asked before it is loaded. */
 const QUERIES_LOADED =
   "an <MD2Instances> loads it before it draws once it or an <MD2Instance> has a pointer handler; `MD2Crowd` from 'react-three-md2/three' has it"
+
+/** Scratch for `setMatrix`: an instance's matrix times the crowd's standing one. */
+const placedMatrix = new Matrix4()
 
 /** The most instances one crowd holds (its buffers are sized by its limit up front). */
 const MAX_CROWD_SIZE = 1 << 20
@@ -103,6 +107,9 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
   private readonly Queries: typeof CrowdQueries | undefined
   private queries: CrowdQueries | undefined
   private released = false
+  /** The model's place in every instance (`setStanding`), and whether there is one (else instances are placed as given). */
+  private readonly standing = new Matrix4()
+  private standingSet = false
 
   /** `dress`: the looks, posed rows and queries (`MD2Crowd`'s); without it, options asking for looks are refused. */
   constructor(model: MD2ModelData, options: MD2CrowdOptions, dress?: CrowdDress) {
@@ -222,12 +229,26 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     this.setMatrix(i, composeTransform(transform))
   }
 
-  /** Places instance `i` by a matrix (relative to the crowd). */
+  /** Places instance `i` by a matrix (relative to the crowd), times the model's place in it (`setStanding`). */
   setMatrix(i: number, matrix: Readonly<Matrix4>): void {
     this.instances.checkIndex(i)
     if (this.parts.link?.ledBy('setMatrix', 'place')) return
-    this.instances.place(i, matrix.elements)
+    this.instances.place(i, this.standingSet ? placedMatrix.multiplyMatrices(matrix, this.standing).elements : matrix.elements)
     this.clock.touch(i)
+  }
+
+  /**
+   * Every instance's size and origin, as `<MD2Instances height origin>`: `height` world units tall standing (as
+   * `getStandingBounds` measures it; an instance's scale multiplies it), and `origin` `"feet"` (its standing
+   * frame's lowest point at the instance's position) or `"quake2"` (the file's origin); neither: the file's own.
+   * Composed into each instance's matrix where it is placed (`setMatrix`, `setTransform`: the matrix times a
+   * uniform scale then a lift along Y), so that what is drawn, culled, raycast, bounded, shadowed and followed
+   * all see it; instances placed before keep their place until placed again.
+   */
+  setStanding(height: number | undefined, origin?: MD2Origin): void {
+    this.standingSet = height !== undefined || origin !== undefined
+    const fit = fitStanding(this.model, height, origin)
+    this.standing.makeScale(fit.scale, fit.scale, fit.scale).setPosition(0, fit.lift, 0)
   }
 
   /** Stops drawing instance `i` until it is placed again. */

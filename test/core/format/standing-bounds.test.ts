@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { decodeFrame } from '../../../src/core/format/decodeFrame'
 import type { MD2ModelData } from '../../../src/core/format/types'
 import { quakeToYUp } from '../../../src/core/animation/yUpAxes'
-import { fitStanding, getStandingBounds, getStandingHeight } from '../../../src/core/animation/standingBounds'
+import { fitStanding, getStandingBounds } from '../../../src/core/format/standingBounds'
 import { parseAsset } from '../../support/assets'
 
 const ogro = parseAsset('quake2/ogro/tris.MD2', 'ogro')
@@ -41,7 +41,6 @@ describe('getStandingBounds', () => {
       expect(bounds.max[c]).toBeCloseTo(box.max[c]!, 4)
     }
     expect(bounds.height).toBeCloseTo(box.max[1]! - box.min[1]!, 4)
-    expect(getStandingHeight(model)).toBe(bounds.height)
     // Quake II's player box is 56 tall (−24 to 32); the models are made to fill about that.
     expect(bounds.height).toBeGreaterThan(48)
     expect(bounds.height).toBeLessThan(64)
@@ -87,7 +86,7 @@ describe('fitStanding', () => {
   it('ignores a height for a model that is flat standing, warning once', () => {
     const flat = { ...ogro, name: 'flat', frameTransforms: ogro.frameTransforms.map((v, i) => (i % 6 === 2 ? 0 : v)) }
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    expect(getStandingHeight(flat)).toBe(0)
+    expect(getStandingBounds(flat).height).toBe(0)
     expect(fitStanding(flat, 2, 'feet').scale).toBe(1)
     fitStanding(flat, 2, 'feet')
     expect(warn).toHaveBeenCalledTimes(1)
