@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { REFERENCE_TITLES, referenceMarkdown } from '../stories/support/reference'
 
 const ROOT = join(__dirname, '..')
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8')
@@ -147,5 +148,30 @@ describe('the README and the reference pages', () => {
     )
     expect(DOC_PAGES.filter((page) => !readme.includes(`](${page})`))).toEqual([])
     expect(DOC_PAGES.filter((page) => !rendered.has(page))).toEqual([])
+  })
+
+  it("Storybook's links between docs pages (?path=/docs/…) lead to pages that exist, and each docs page's title is its page's", () => {
+    const mdxPages = ['stories', 'stories/Reference'].flatMap((folder) =>
+      readdirSync(join(ROOT, folder))
+        .filter((name) => name.endsWith('.mdx'))
+        .map((name) => read(`${folder}/${name}`)),
+    )
+    const titles = mdxPages.map((page) => /<Meta title="([^"]+)"/.exec(page)?.[1])
+    const ids = new Set(
+      titles.map(
+        (title) =>
+          `${title
+            ?.toLowerCase()
+            .replace(/[^a-z0-9]+/g, '-')
+            .replace(/^-+|-+$/g, '')}--docs`,
+      ),
+    )
+    expect(Object.keys(REFERENCE_TITLES).sort()).toEqual(DOC_PAGES.map((page) => page.slice('docs/'.length)))
+    expect(Object.values(REFERENCE_TITLES).filter((title) => !titles.includes(title))).toEqual([])
+    const links = [...mdxPages, ...DOC_PAGES.map((page) => referenceMarkdown(read(page)))].flatMap((text) =>
+      [...text.matchAll(/\(\?path=\/docs\/([\w-]+)\)/g)].map((match) => match[1]!),
+    )
+    expect(links.length).toBeGreaterThan(20)
+    expect(links.filter((id) => !ids.has(id))).toEqual([])
   })
 })
