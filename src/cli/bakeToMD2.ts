@@ -7,7 +7,9 @@ import type { DecodedImage } from '../core/images/decodedImage.js'
 import { encodePCX } from '../core/images/encodePCX.js'
 import { encodeTGA } from '../core/images/encodeTGA.js'
 import { encodePNG } from '../core/images/png.js'
+import { isMD2Error } from '../core/MD2Error.js'
 import { bakeMD2 } from '../three/convert/bakeMD2.js'
+import { checkClips } from '../three/convert/bakeChecks.js'
 import { loadSimplifier } from '../three/convert/loadSimplifier.js'
 import { UsageError, type CliIO, type Parsed } from './common.js'
 import { engineLimitsLine, fitSkin, withLimitsLine, type SkinFormat } from './fitEngine.js'
@@ -72,6 +74,24 @@ export function bakeSideFiles(output: string, settings: BakeSettings): { skin: s
   return { skin: `${base}.${settings.format}`, table }
 }
 
+/** The first line of the animation tables convert writes: how a rerun knows one of its own. */
+const TABLE_HEADER = '// name first last fps (react-three-md2 convert)'
+
+/**
+ * The animation table an earlier run wrote beside `output` (`OUT.anm`, known by its first line) that this
+ * run's `files` do not rewrite: left there, it would give the new model the old one's ranges and rates.
+ */
+export function staleTable(output: string, files: readonly OutputFile[], io: CliIO): string[] {
+  const table = `${output.replace(/\.md2$/i, '')}.anm`
+  if (files.some((file) => file.path === table) || !io.exists(table) || io.isDirectory(table)) return []
+  try {
+    const head = new TextDecoder().decode(io.readFile(table, { maxBytes: TABLE_HEADER.length }))
+    return head === TABLE_HEADER ? [table] : []
+  } catch {
+    return []
+  }
+}
+
 /** A file's name without folder and extension, as an animation name (MD2 frame names are letters, digits, `_`). */
 function animationNameOf(path: string): string {
   const base = path.replace(/^.*[/\\]/, '').replace(/\.(glb|gltf)$/i, '')
@@ -82,19 +102,16 @@ function animationNameOf(path: string): string {
 const GENERIC_CLIP = /mixamo\.com/i
 
 /**
- * The clips of every input, for the first input's skeleton: a file's one clip is named after the file when
+ * One input's clips, for the first input's skeleton: a file's one clip is named after the file when
  * several inputs are given, or when its name is Mixamo's generic one (`walk.glb` → `walk`).
  */
-function clipsOf(inputs: readonly { path: string; clips: readonly AnimationClip[] }[]): AnimationClip[] {
-  const all: AnimationClip[] = []
-  for (const { path, clips } of inputs) {
-    if (clips.length === 1 && (inputs.length > 1 || GENERIC_CLIP.test(clips[0]!.name))) {
-      const clip = clips[0]!.clone()
-      clip.name = animationNameOf(path)
-      all.push(clip)
-    } else all.push(...clips)
+function clipsOf({ path, clips }: { path: string; clips: readonly AnimationClip[] }, several: boolean): AnimationClip[] {
+  if (clips.length === 1 && (several || GENERIC_CLIP.test(clips[0]!.name))) {
+    const clip = clips[0]!.clone()
+    clip.name = animationNameOf(path)
+    return [clip]
   }
-  return all
+  return [...clips]
 }
 
 /**
@@ -114,11 +131,20 @@ export async function bakeToMD2(
   const gltf = await loadGLTF(first.path, first.contents, (image) => fitSkin(image, skinSize))
   const loaded = [{ path: first.path, clips: gltf.animations }]
   for (const input of inputs.slice(1)) loaded.push({ path: input.path, clips: (await loadGLTF(input.path, input.contents)).animations })
+  // Each input's clips checked on their own, so that a refusal names the file the clip came from.
+  const named = loaded.map((input) => clipsOf(input, loaded.length > 1))
+  named.forEach((inputClips, i) => {
+    try {
+      checkClips(gltf.scene, clips ? inputClips.filter((clip) => clips.includes(clip.name)) : inputClips)
+    } catch (error) {
+      throw isMD2Error(error) ? error.withFile(loaded[i]!.path) : error
+    }
+  })
   const side = bakeSideFiles(output, settings)
   const skinName = side.skin.replace(/^.*[/\\]/, '')
   const [skinWidth, skinHeight] = given ? [given.width, given.height] : (skinSize ?? [])
   if (simplify !== undefined) await loadSimplifier()
-  const baked = bakeMD2(gltf.scene, clipsOf(loaded), {
+  const baked = bakeMD2(gltf.scene, named.flat(), {
     ...(fps !== undefined ? { fps } : {}),
     ...(scale !== undefined ? { scale } : {}),
     ...(clips ? { clips } : {}),
@@ -158,7 +184,7 @@ export async function bakeToMD2(
     const lines = baked.model.animations.map(({ name, start, end }) => `${name} ${start} ${end} ${fps}`)
     files.push({
       path: side.table,
-      data: new TextEncoder().encode(`// name first last fps (react-three-md2 convert)\n${lines.join('\n')}\n`),
+      data: new TextEncoder().encode(`${TABLE_HEADER}\n${lines.join('\n')}\n`),
     })
     tableNote = `, animation table in ${side.table}`
   }

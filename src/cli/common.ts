@@ -20,6 +20,11 @@ export interface CliIO {
   /** The absolute form of a path (`/`-separated), as the files are looked up. */
   resolve(path: string): string
   /**
+   * The path with every link followed (`realpath`); for a file not there yet, its folder's real path and its
+   * name: two paths naming one file give one real path.
+   */
+  realPath(path: string): string
+  /**
    * Writes `path` (creating its folders), which must lie inside `dir` once links are followed: a coded
    * `UNSAFE_PATH` error otherwise (a link inside DIR pointing elsewhere), and nothing created or written.
    */

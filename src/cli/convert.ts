@@ -1,13 +1,12 @@
 import { isMD2Error } from '../core/MD2Error.js'
-import { readGLB } from '../core/gltf/glb.js'
-import { bakeSettings, bakeSideFiles, bakeToMD2, type GLTFInput } from './bakeToMD2.js'
+import { bakeSettings, bakeSideFiles, bakeToMD2, staleTable, type GLTFInput } from './bakeToMD2.js'
 import { checkGLTF } from './checkGLTF.js'
 import { CliFailure, EXIT_FAILED, EXIT_OK, UsageError, describeError, readInput, type CliIO, type Parsed } from './common.js'
 import { checkSkinSize, parseSkinSize } from './fitEngine.js'
 import { md2ToGLTF } from './md2ToGLTF.js'
 import { meshToMD2 } from './meshToMD2.js'
-import { gltfContents, MAX_INPUT_BYTES } from './readInputs.js'
-import { checkOutputs, writeOutputs, type OutputFile } from './writeOutputs.js'
+import { decodeMeshopt, gltfContents, MAX_INPUT_BYTES } from './readInputs.js'
+import { checkOutputs, ReadLog, writeOutputs, type OutputFile } from './writeOutputs.js'
 
 export const CONVERT_USAGE = `Usage: react-three-md2 convert IN [ANIMATION...] OUT [options]
 
@@ -87,12 +86,22 @@ function filesOf(parsed: Parsed): { inputs: string[]; output: string; from: Kind
   return { inputs, output, from, to }
 }
 
-/** Reads a glTF input: a .glb's chunks, or a .gltf with the buffers and images it names. */
-function readGLTF(path: string, io: CliIO, resources: string | undefined): GLTFInput {
+/** Reads a glTF input (.glb or .gltf) with the buffers and images it names, meshopt views decoded. */
+async function readGLTF(path: string, io: CliIO, resources: string | undefined): Promise<GLTFInput> {
   const bytes = readInput(path, io, { maxBytes: MAX_INPUT_BYTES })
-  const contents = /\.glb$/i.test(path) ? readGLB(bytes, { name: path }) : gltfContents(path, bytes, io, resources)
+  const contents = await decodeMeshopt(path, gltfContents(path, bytes, io, resources))
   checkGLTF(contents.json, contents.bin.length, path)
   return { path, contents }
+}
+
+/** A skin name MD2 stores as bytes, one a character: only ASCII reads back as the name of the file written. */
+function checkSkinName(output: string, skin: string): void {
+  const name = skin.replace(/^.*[/\\]/, '')
+  if (!/^[\x20-\x7e]*$/.test(name))
+    throw new CliFailure(
+      `${output}: cannot name the skin "${name}" in the model: MD2 stores skin names as bytes, one a character, and ` +
+        'this name is not ASCII, so the name stored would not be the file’s; nothing written (give OUT an ASCII name)',
+    )
 }
 
 /**
@@ -112,12 +121,16 @@ function needsBaking(json: Record<string, unknown>, parsed: Parsed, inputs: numb
   )
 }
 
-export async function convert(parsed: Parsed, io: CliIO): Promise<number> {
+export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
   if (parsed.help) {
-    io.stdout(CONVERT_USAGE)
+    given.stdout(CONVERT_USAGE)
     return EXIT_OK
   }
   const { inputs, output, from, to } = filesOf(parsed)
+  // Every file read goes through the log, so that no output is one of them.
+  const read = new ReadLog(given)
+  const io = read.io
+  for (const path of [...inputs, ...(parsed.skin !== undefined ? [parsed.skin] : [])]) read.add(path)
   const input = inputs[0]!
   const skinSize = parsed.skinSize !== undefined ? parseSkinSize(parsed.skinSize) : undefined
   const bakeOnly = ['--fps', '--clips', '--mesh', '--scale', '--skin-format', '--simplify'].filter(
@@ -133,32 +146,36 @@ export async function convert(parsed: Parsed, io: CliIO): Promise<number> {
     if (bakeOnly.length > 0) throw new UsageError(`${bakeOnly.join(', ')}: for glTF scenes baked to .md2 only`)
     if (parsed.resources !== undefined) throw new UsageError('--resources: for .gltf inputs only')
   }
+  if (parsed.resources !== undefined && !io.isDirectory(parsed.resources))
+    throw new UsageError(`--resources ${parsed.resources}: ${io.exists(parsed.resources) ? 'not a folder' : 'no such folder'}`)
   try {
     let result: { files: OutputFile[]; summary: string; warnings?: string[] }
     if (from === 'md2') {
-      checkOutputs(output, [], parsed.force, io)
+      checkOutputs(output, [], parsed.force, read)
       result = md2ToGLTF(input, output, to as 'glb' | 'gltf', parsed, io)
     } else if (from === 'obj') {
-      checkOutputs(output, [], parsed.force, io)
+      checkOutputs(output, [], parsed.force, read)
       if (skinSize) checkSkinSize(skinSize, 'pcx', parsed.noEngineLimits)
       result = await meshToMD2(input, { obj: readInput(input, io, { maxBytes: MAX_INPUT_BYTES }) }, output, skinSize, io)
     } else {
-      const first = readGLTF(input, io, parsed.resources)
+      const first = await readGLTF(input, io, parsed.resources)
       if (!needsBaking(first.contents.json, parsed, inputs.length)) {
         if (bakeOnly.length > 0) throw new UsageError(`${bakeOnly.join(', ')}: for glTF scenes baked to .md2 only`)
-        checkOutputs(output, [], parsed.force, io)
+        checkOutputs(output, [], parsed.force, read)
         if (skinSize) checkSkinSize(skinSize, 'pcx', parsed.noEngineLimits)
         result = await meshToMD2(input, { gltf: first.contents }, output, skinSize, io)
       } else {
         const settings = bakeSettings(parsed, skinSize)
         const side = bakeSideFiles(output, settings)
-        checkOutputs(output, [side.skin, ...(side.table !== undefined ? [side.table] : [])], parsed.force, io)
+        checkOutputs(output, [side.skin, ...(side.table !== undefined ? [side.table] : [])], parsed.force, read)
+        checkSkinName(output, side.skin)
         if (skinSize) checkSkinSize(skinSize, settings.format, parsed.noEngineLimits)
-        const all = [first, ...inputs.slice(1).map((path) => readGLTF(path, io, parsed.resources))]
+        const all = [first]
+        for (const path of inputs.slice(1)) all.push(await readGLTF(path, io, parsed.resources))
         result = await bakeToMD2(all, output, settings, parsed, io)
       }
     }
-    writeOutputs(result.files, io)
+    writeOutputs(result.files, read, to === 'md2' ? staleTable(output, result.files, given) : [])
     io.stdout(`${result.summary}\n`)
     for (const warning of result.warnings ?? []) io.stderr(`${output}: warning: ${warning}\n`)
     return EXIT_OK

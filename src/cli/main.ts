@@ -15,7 +15,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs'
-import { dirname, relative, resolve, isAbsolute } from 'node:path'
+import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path'
 import { MD2Error } from '../core/MD2Error.js'
 import { threeLoadRunning } from './abandonedParts.js'
 import { EXIT_FAILED } from './common.js'
@@ -46,6 +46,19 @@ export const nodeIO: CliIO = {
   rename: (from, to) => renameSync(from, to),
   remove: (path) => rmSync(path, { force: true }),
   resolve: (path) => resolve(path).replace(/\\/g, '/'),
+  realPath: (path) => {
+    const named = resolve(path)
+    try {
+      return realpathSync(named)
+    } catch {
+      // Not there (yet): its folder's real path, or the path as given when the folder is not there either.
+      try {
+        return join(realpathSync(dirname(named)), basename(named))
+      } catch {
+        return named
+      }
+    }
+  },
   writeInside: (dir, path, data) => {
     // Links are followed before anything is created: a link inside DIR that points elsewhere is refused.
     mkdirSync(dir, { recursive: true })

@@ -2,9 +2,10 @@ import { parseMD2 } from '../core/format/parseMD2.js'
 import { readGLB, type GLBContents } from '../core/gltf/glb.js'
 import { writeGLB } from '../core/gltf/writeGLB.js'
 import type { DecodedImage } from '../core/images/decodedImage.js'
-import { skinCandidates } from '../core/images/skinPaths.js'
-import { readInput, type CliIO, type Parsed } from './common.js'
-import { MAX_INPUT_BYTES, readSkin } from './readInputs.js'
+import { isMD2Error } from '../core/MD2Error.js'
+import { folderOf as skinFolderOf, skinCandidates } from '../core/images/skinPaths.js'
+import { folderOf, readInput, type CliIO, type Parsed } from './common.js'
+import { fileInside, MAX_INPUT_BYTES, readSkin } from './readInputs.js'
 import type { OutputFile } from './writeOutputs.js'
 
 /** `.md2` → `.glb`/`.gltf`: a mesh with a morph target per keyframe, a clip per animation, the skin embedded. */
@@ -28,14 +29,28 @@ export function md2ToGLTF(
   return { files: [{ path: output, data }], summary }
 }
 
-/** The first of the model's skins found next to it (or at its game path below the model's folder). */
+/**
+ * The first of the model's skins found next to it (or at its game path below the model's folder), as archive
+ * entries are found: a name leading out of the folder (`..`, a link) is not read, with a warning.
+ */
 function findSkin(input: string, skins: readonly string[], io: CliIO): { path: string; image: DecodedImage } | undefined {
   const tried: string[] = []
+  const folder = skinFolderOf(input)
+  const root = folderOf(input) || '.'
+  const warned = new Set<string>()
   for (const name of skins) {
     for (const candidate of skinCandidates(input, name)) {
       if (!/\.(pcx|tga|png)$/i.test(candidate) || tried.includes(candidate)) continue
       tried.push(candidate)
-      if (io.exists(candidate)) return { path: candidate, image: readSkin(candidate, io) }
+      try {
+        const path = fileInside(input, candidate.slice(folder.length), root, io, { percent: false, what: 'skin name' })
+        if (io.exists(path)) return { path: candidate, image: readSkin(candidate, io, root) }
+      } catch (error) {
+        if (!isMD2Error(error) || error.code !== 'UNSAFE_PATH') throw error
+        // Once a name: its other spellings lead to the same place.
+        if (!warned.has(name)) io.stderr(`${input}: warning: ${error.reason.replace(/"[^"]*"/, JSON.stringify(name))}\n`)
+        warned.add(name)
+      }
     }
   }
   io.stderr(

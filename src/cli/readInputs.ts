@@ -1,7 +1,7 @@
 import { DataTexture, Texture } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { MD2Error } from '../core/MD2Error.js'
-import { packGLB, type GLBContents } from '../core/gltf/glb.js'
+import { packGLB, readGLB, type GLBContents } from '../core/gltf/glb.js'
 import { sniffImageType, type DecodedImage } from '../core/images/decodedImage.js'
 import { decodePCX } from '../core/images/pcx.js'
 import { decodePNG } from '../core/images/decodePNG.js'
@@ -28,9 +28,9 @@ export function decodeSkin(path: string, bytes: Uint8Array, type = /\.(pcx|tga|p
   throw new CliFailure(`${path}: --skin takes a .pcx, .tga or .png image`)
 }
 
-/** Reads a skin file named on the command line. */
-export function readSkin(path: string, io: CliIO): DecodedImage {
-  return decodeSkin(path, readInput(path, io, { maxBytes: MAX_INPUT_BYTES }))
+/** Reads a skin file (named on the command line, or, with `inside`, by a model and kept in that folder). */
+export function readSkin(path: string, io: CliIO, inside?: string): DecodedImage {
+  return decodeSkin(path, readInput(path, io, { maxBytes: MAX_INPUT_BYTES, ...(inside !== undefined ? { inside } : {}) }))
 }
 
 function fromBase64(text: string): Uint8Array {
@@ -52,41 +52,66 @@ function normalise(path: string): string {
   return (path.startsWith('/') ? '/' : '') + parts.join('/')
 }
 
-function refuseURI(input: string, uri: string, why: string): never {
+function refuseURI(input: string, uri: string, why: string, what = 'URI'): never {
   const shown = uri.length > 80 ? `${uri.slice(0, 77)}…` : uri
-  throw new MD2Error('UNSAFE_PATH', `URI "${shown}" ${why}; not read`, { section: 'uri', file: input })
+  throw new MD2Error('UNSAFE_PATH', `${what} "${shown}" ${why}; not read`, { section: 'uri', file: input })
 }
 
 /**
- * The file a relative URI names (relative to the glTF's folder, as glTF says), when it lies at or below
+ * The file a name found inside `input` (a glTF URI, an MD2's skin name) leads to, when it lies at or below
  * `root`: a scheme (`file:`, `http:`), an absolute path, a drive letter or `..` leading out of `root` is
- * refused, as `pak extract` refuses such entry names. Links are checked again when the file is opened.
+ * refused, as `pak extract` refuses such entry names. Relative to `input`'s folder, or to `base` when given.
+ * With `percent`, the name is a URI: `%2e%2e` is `..`. Links are checked again when the file is opened.
  */
-function fileOfURI(input: string, uri: string, root: string, io: CliIO): string {
+export function fileInside(
+  input: string,
+  name: string,
+  root: string,
+  io: CliIO,
+  { percent = true, base = folderOf(input), what = 'URI' } = {},
+): string {
   const shownRoot = root.replace(/\/?$/, '/')
-  if (/^[a-z][a-z0-9+.-]*:/i.test(uri))
-    refuseURI(input, uri, `is not a relative file name (only data: URIs and files at or below ${shownRoot} are read)`)
-  let path: string
-  try {
-    path = decodeURIComponent(uri)
-  } catch {
-    refuseURI(input, uri, 'is not a valid URI')
-  }
-  if (path.includes('\0')) refuseURI(input, uri, 'holds a NUL')
-  if (/^([/\\]|[a-z]:)/i.test(path)) refuseURI(input, uri, `is an absolute path (only files at or below ${shownRoot} are read)`)
-  const target = normalise(io.resolve(folderOf(input) + path))
+  const refuse = (why: string): never => refuseURI(input, name, why, what)
+  if (/^[a-z][a-z0-9+.-]*:/i.test(name))
+    refuse(`is not a relative file name (only ${percent ? 'data: URIs and ' : ''}files at or below ${shownRoot} are read)`)
+  let path = name
+  if (percent)
+    try {
+      path = decodeURIComponent(name)
+    } catch {
+      refuse('is not a valid URI')
+    }
+  if (path.includes('\0')) refuse('holds a NUL')
+  if (/^([/\\]|[a-z]:)/i.test(path)) refuse(`is an absolute path (only files at or below ${shownRoot} are read)`)
+  const target = normalise(io.resolve(base + path))
   const inside = normalise(io.resolve(root))
   if (!(target.startsWith(inside.endsWith('/') ? inside : `${inside}/`) && target !== inside))
-    refuseURI(input, uri, `leads outside ${shownRoot} (only files at or below it are read; --resources DIR names another folder)`)
+    refuse(`leads outside ${shownRoot} (only files at or below it are read${percent ? '; --resources DIR names another folder' : ''})`)
   return target
 }
 
 /**
- * A `.gltf` and the buffers it names (data URIs or files at or below `resources`, by default its folder) as
- * one binary chunk, each buffer read up to its declared `byteLength` and no further. Image URIs are read
- * the same way (up to MAX_INPUT_BYTES) and kept for `imageBytesOf`.
+ * Every URI a glTF names, read by one function before three's loader sees the file: a data: URI decoded, a
+ * relative one read from a file at or below `root` (`fileInside`), anything else (a scheme such as http:
+ * or file:, an absolute path, `..` leading out) refused naming `input` and the URI. At most `maxBytes`.
  */
-export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resources?: string): GLBContents {
+function readURI(input: string, uri: unknown, maxBytes: number, what: string, root: string, io: CliIO): Uint8Array {
+  if (typeof uri !== 'string') throw new MD2Error('OUT_OF_RANGE', `${what}: uri is not a string`, { section: 'gltf', file: input })
+  const data = /^data:[^,]*;base64,(.*)$/s.exec(uri)
+  if (data) {
+    // Base64 holds 3 bytes in 4 characters: decode no more than the declared length needs.
+    const wanted = Number.isFinite(maxBytes) ? data[1]!.slice(0, Math.ceil(maxBytes / 3) * 4) : data[1]!
+    try {
+      const decoded = fromBase64(wanted.replace(/\s/g, ''))
+      return decoded.length > maxBytes ? decoded.subarray(0, maxBytes) : decoded
+    } catch {
+      throw new MD2Error('OUT_OF_RANGE', `${what}: data URI is not base64`, { section: 'gltf', file: input })
+    }
+  }
+  return readInput(fileInside(input, uri, root, io), io, { maxBytes, inside: root })
+}
+
+function parseGLTFJSON(input: string, bytes: Uint8Array): Record<string, unknown> {
   let json: Record<string, unknown>
   try {
     json = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>
@@ -98,23 +123,31 @@ export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resour
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     throw new MD2Error('BAD_MAGIC', 'not a glTF JSON file (not an object)', { section: 'gltf', file: input })
+  return json
+}
+
+type MeshoptDef = {
+  buffer?: unknown
+  byteOffset?: unknown
+  byteLength?: unknown
+  byteStride?: unknown
+  count?: unknown
+  mode?: unknown
+  filter?: unknown
+}
+type ViewDef = { buffer: number; byteOffset?: number; extensions?: { EXT_meshopt_compression?: MeshoptDef } }
+
+/**
+ * A `.glb` or `.gltf` and every buffer it names as one binary chunk, each buffer read (`readURI`) up to
+ * its declared `byteLength` and no further: a `.glb`'s first buffer without a URI is its binary chunk.
+ * Image URIs are read the same way (up to MAX_INPUT_BYTES) and kept for `imageBytesOf`; no URI is left
+ * in what is returned, so three's loader is never handed one it could fetch.
+ */
+export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resources?: string): GLBContents {
+  const glb = /\.glb$/i.test(input) ? readGLB(bytes, { name: input }) : undefined
+  const json = glb?.json ?? parseGLTFJSON(input, bytes)
   const root = resources ?? (folderOf(input) || '.')
-  const load = (uri: unknown, maxBytes: number, what: string): Uint8Array => {
-    if (typeof uri !== 'string') throw new MD2Error('OUT_OF_RANGE', `${what}: uri is not a string`, { section: 'gltf', file: input })
-    const data = /^data:[^,]*;base64,(.*)$/s.exec(uri)
-    if (data) {
-      // Base64 holds 3 bytes in 4 characters: decode no more than the declared length needs.
-      const wanted = Number.isFinite(maxBytes) ? data[1]!.slice(0, Math.ceil(maxBytes / 3) * 4) : data[1]!
-      try {
-        const decoded = fromBase64(wanted.replace(/\s/g, ''))
-        return decoded.length > maxBytes ? decoded.subarray(0, maxBytes) : decoded
-      } catch {
-        throw new MD2Error('OUT_OF_RANGE', `${what}: data URI is not base64`, { section: 'gltf', file: input })
-      }
-    }
-    return readInput(fileOfURI(input, uri, root, io), io, { maxBytes, inside: root })
-  }
-  type BufferDef = { uri?: unknown; byteLength?: unknown }
+  type BufferDef = { uri?: unknown; byteLength?: unknown; extensions?: { EXT_meshopt_compression?: { fallback?: unknown } } }
   const buffers = Array.isArray(json.buffers) ? (json.buffers as BufferDef[]) : []
   const offsets: number[] = []
   const parts: Uint8Array[] = []
@@ -126,21 +159,32 @@ export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resour
         section: 'gltf',
         file: input,
       })
-    const data = buffer.uri !== undefined ? load(buffer.uri, declared, `buffer ${index}`) : new Uint8Array(0)
-    if (data.length < declared)
+    // A meshopt fallback holds nothing: its views are decoded from the compressed ones (decodeMeshopt).
+    const fallback = buffer.uri === undefined && buffer.extensions?.EXT_meshopt_compression?.fallback === true
+    const data =
+      buffer.uri !== undefined
+        ? readURI(input, buffer.uri, declared, `buffer ${index}`, root, io)
+        : index === 0 && glb
+          ? glb.bin.subarray(0, declared)
+          : new Uint8Array(0)
+    if (data.length < declared && !fallback)
       throw new MD2Error('TRUNCATED', `buffer ${index}: ${data.length} bytes, ${declared} declared`, { section: 'gltf', file: input })
     offsets.push(length)
-    parts.push(data)
-    length += Math.ceil(data.length / 4) * 4
+    parts.push(fallback ? new Uint8Array(0) : data)
+    length += Math.ceil((fallback ? 0 : data.length) / 4) * 4
   })
   const bin = new Uint8Array(length)
   parts.forEach((part, i) => bin.set(part, offsets[i]!))
-  type ViewDef = { buffer: number; byteOffset?: number }
   for (const view of Array.isArray(json.bufferViews) ? (json.bufferViews as ViewDef[]) : []) {
     // A view of a buffer that is not there keeps its index, for checkGLTF to name.
     if (typeof view !== 'object' || view === null || offsets[view.buffer] === undefined) continue
     view.byteOffset = (typeof view.byteOffset === 'number' ? view.byteOffset : 0) + offsets[view.buffer]!
     view.buffer = 0
+    const meshopt = view.extensions?.EXT_meshopt_compression
+    if (typeof meshopt === 'object' && meshopt !== null && typeof meshopt.buffer === 'number' && offsets[meshopt.buffer] !== undefined) {
+      meshopt.byteOffset = (typeof meshopt.byteOffset === 'number' ? meshopt.byteOffset : 0) + offsets[meshopt.buffer]!
+      meshopt.buffer = 0
+    }
   }
   type ImageDef = { uri?: unknown; bufferView?: number; mimeType?: string }
   const images = Array.isArray(json.images) ? (json.images as ImageDef[]) : []
@@ -148,13 +192,74 @@ export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resour
     if (typeof image !== 'object' || image === null || image.uri === undefined) return
     // A missing image leaves the skin out with a note; one outside the folder is refused.
     try {
-      imageBytes.set(image, load(image.uri, MAX_INPUT_BYTES, `image ${index}`))
+      imageBytes.set(image, readURI(input, image.uri, MAX_INPUT_BYTES, `image ${index}`, root, io))
     } catch (error) {
       if (error instanceof MD2Error) throw error
     }
     delete image.uri
   })
   json.buffers = [{ byteLength: length }]
+  return { json, bin }
+}
+
+const MESHOPT_MODES = new Set(['ATTRIBUTES', 'TRIANGLES', 'INDICES'])
+const MESHOPT_FILTERS = new Set(['NONE', 'OCTAHEDRAL', 'QUATERNION', 'EXPONENTIAL', 'COLOR'])
+
+/**
+ * Views compressed with `EXT_meshopt_compression` (gltfpack's output) decoded by meshoptimizer's decoder
+ * and appended to the binary chunk, the views pointed at them: three's loader then reads plain views. The
+ * decoded bytes (count × stride each) are bounded by MAX_INPUT_BYTES in all.
+ */
+export async function decodeMeshopt(input: string, contents: GLBContents): Promise<GLBContents> {
+  const views = Array.isArray(contents.json.bufferViews) ? (contents.json.bufferViews as ViewDef[]) : []
+  const compressed = views.flatMap((view, i) => {
+    const ext = typeof view === 'object' && view !== null ? view.extensions?.EXT_meshopt_compression : undefined
+    return ext === undefined ? [] : [{ view, ext, at: `bufferViews[${i}].extensions.EXT_meshopt_compression` }]
+  })
+  if (compressed.length === 0) return contents
+  const fail = (at: string, why: string): never => {
+    throw new MD2Error('OUT_OF_RANGE', `${at} ${why}`, { section: 'gltf', file: input })
+  }
+  const whole = (at: string, value: unknown, min: number, max: number): number => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+      fail(at, `${JSON.stringify(value) ?? 'undefined'} is not a whole number from ${min} to ${max}`)
+    return value as number
+  }
+  let total = 0
+  const plans = compressed.map(({ view, ext, at }) => {
+    if (typeof ext !== 'object' || ext === null) return fail(at, 'is not an object')
+    whole(`${at}.buffer`, ext.buffer, 0, 0)
+    const offset = whole(`${at}.byteOffset`, ext.byteOffset ?? 0, 0, contents.bin.length)
+    const length = whole(`${at}.byteLength`, ext.byteLength, 1, contents.bin.length - offset)
+    const stride = whole(`${at}.byteStride`, ext.byteStride, 1, 256)
+    const count = whole(`${at}.count`, ext.count, 1, MAX_INPUT_BYTES)
+    if (!MESHOPT_MODES.has(ext.mode as string)) fail(`${at}.mode`, `${JSON.stringify(ext.mode)} is not ATTRIBUTES, TRIANGLES or INDICES`)
+    if (ext.filter !== undefined && !MESHOPT_FILTERS.has(ext.filter as string))
+      fail(`${at}.filter`, `${JSON.stringify(ext.filter)} is not a meshopt filter`)
+    total += Math.ceil((count * stride) / 4) * 4
+    if (total > MAX_INPUT_BYTES) fail(at, `decodes to more than ${MAX_INPUT_BYTES} bytes in all (the most convert reads)`)
+    return { view, ext, at, source: contents.bin.subarray(offset, offset + length), stride, count }
+  })
+  const { MeshoptDecoder } = await import('meshoptimizer/decoder')
+  await MeshoptDecoder.ready
+  const bin = new Uint8Array(contents.bin.length + total)
+  bin.set(contents.bin)
+  let end = contents.bin.length
+  for (const { view, ext, at, source, stride, count } of plans) {
+    const target = bin.subarray(end, end + count * stride)
+    try {
+      MeshoptDecoder.decodeGltfBuffer(target, count, stride, source, ext.mode as string, (ext.filter as string | undefined) ?? 'NONE')
+    } catch (error) {
+      fail(at, `does not decode (${error instanceof Error ? error.message : String(error)})`)
+    }
+    Object.assign(view, { buffer: 0, byteOffset: end, byteLength: count * stride })
+    delete view.extensions!.EXT_meshopt_compression
+    end += Math.ceil((count * stride) / 4) * 4
+  }
+  const json = contents.json
+  for (const key of ['extensionsUsed', 'extensionsRequired'])
+    if (Array.isArray(json[key])) json[key] = (json[key] as unknown[]).filter((name) => name !== 'EXT_meshopt_compression')
+  json.buffers = [{ byteLength: bin.length }]
   return { json, bin }
 }
 
@@ -215,8 +320,8 @@ function nodeTextures(json: Record<string, unknown>, bin: Uint8Array, input: str
   })
 }
 
-/** Extensions convert reads past: texture and material variants (the base colour is what it keeps). */
-const READ_PAST = /^KHR_(texture_transform|texture_basisu|materials_)|^EXT_texture_(webp|avif)$/
+/** Extensions convert reads past: texture and material variants (the base colour is what it keeps); three reads quantized meshes. */
+const READ_PAST = /^KHR_(texture_transform|texture_basisu|materials_|mesh_quantization$)|^EXT_texture_(webp|avif)$/
 
 /**
  * Parses glTF contents with three's loader. With `fitTexture`, PNG textures are decoded (each through it, so

@@ -74,9 +74,11 @@ function parseArguments(argv: readonly string[]): Parsed {
     else if (arg === '--only') parsed.only = value(arg, ++i)
     else if (arg === '--no-engine-limits') parsed.noEngineLimits = true
     else if (arg === '--simplify') {
-      // The count is optional: a number next is it, anything else is the next argument.
+      // The count is optional: what follows is it unless it is an option or a file convert reads or writes
+      // (`--simplify abc` is a wrong count, not OUT).
       const next = argv[i + 1]
-      parsed.simplify = next !== undefined && /^[-+]?\d/.test(next) ? (i++, next) : true
+      const isCount = next !== undefined && (/^[-+]?\d/.test(next) || !(next.startsWith('-') || /\.(md2|glb|gltf|obj)$/i.test(next)))
+      parsed.simplify = isCount ? (i++, next) : true
     } else if (arg.startsWith('--simplify=')) parsed.simplify = arg.slice('--simplify='.length)
     else if (arg === '-o' || arg === '--output') {
       const value = argv[++i]

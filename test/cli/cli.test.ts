@@ -37,6 +37,7 @@ async function run(argv: string[], files: Record<string, Uint8Array> = {}) {
     },
     remove: (path) => void written.delete(path),
     resolve: (path) => (path.startsWith('/') ? path : `/work/${path}`),
+    realPath: (path) => (path.startsWith('/') ? path : `/work/${path}`),
   })
   // No stack trace, whatever happened.
   expect(stdout + stderr).not.toMatch(/\n\s+at /)
