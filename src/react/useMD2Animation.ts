@@ -6,6 +6,9 @@ import { MD2AnimationController, type MD2AnimationCallbacks } from '../core/anim
 import type { MD2Animation, MD2AnimationDef, MD2ModelData } from '../core/format/types.js'
 import { warnOnce } from '../core/warnOnce.js'
 
+// Bundlers replace `process.env.NODE_ENV` with a string: production builds leave the check, and its code, out.
+declare const process: { env: { NODE_ENV?: string } }
+
 /** useFrame priority of animation controllers: before the default (0), where models write their vertices. */
 export const ANIMATION_FRAME_PRIORITY = -1
 
@@ -157,5 +160,20 @@ export function splitAnimationProps<P extends AnimationProps>(props: P): [UseMD2
   for (const key of Object.keys(props)) (ANIMATION_PROPS.has(key) ? options : rest)[key] = props[key as keyof P]
   const { onAnimationEnd, ...animation } = options as AnimationProps
   animation.onEnd ??= onAnimationEnd
+  // A mistake of code, as the props' checks: development builds say so.
+  if (process.env.NODE_ENV !== 'production' && rest.controller !== undefined) warnControllerEvents(options)
   return [animation, rest as Omit<P, keyof AnimationProps>]
 }
+
+/** Events given beside a `controller` never come: the controller plays, and reports to its own callbacks. */
+function warnControllerEvents(options: Record<string, unknown>): void {
+  const names = EVENT_PROPS.filter((name) => options[name] !== undefined).join(', ')
+  if (!names) return
+  warnOnce(
+    `controller-events:${names}`,
+    `${names} beside a \`controller\` never fire: the controller reports its events to its own callbacks ` +
+      '(useMD2Animation(model, { onLoop, onEnd }), usePlayerAnimation({ onLoop, onEnd }))',
+  )
+}
+
+const EVENT_PROPS = ['onFrame', 'onLoop', 'onEnd', 'onAnimationEnd'] as const
