@@ -1,5 +1,6 @@
 import { QUAKE2_FPS } from './spec.js'
 import { MD2Error } from '../MD2Error.js'
+import { warnOnce } from '../warnOnce.js'
 import type { MD2Animation, MD2AnimationDef, MD2ModelData } from './types.js'
 
 /**
@@ -139,6 +140,15 @@ function checkAnimationTable(table: readonly MD2AnimationDef[], numFrames: numbe
  * `//` and `#` comments. Frame numbers are 0-based.
  */
 export function parseAnimationTable(text: string, file?: string): MD2AnimationDef[] {
+  if (file !== undefined && typeof file !== 'string')
+    throw new MD2Error('BAD_ARGUMENT', `parseAnimationTable's file takes a name (a string), got ${typeName(file)}`, {
+      section: 'animation table',
+    })
+  if (typeof text !== 'string')
+    throw new MD2Error('BAD_ARGUMENT', `parseAnimationTable takes the table's text (a string), got ${typeName(text)}`, {
+      section: 'animation table',
+      file,
+    })
   const defs: MD2AnimationDef[] = []
   text.split(/\r?\n/).forEach((rawLine, lineIndex) => {
     const line = rawLine.replace(/(\/\/|#).*$/, '').trim()
@@ -154,6 +164,50 @@ export function parseAnimationTable(text: string, file?: string): MD2AnimationDe
     defs.push({ name, start: numbers[0]!, end: numbers[1]!, fps: numbers[2]! })
   })
   return defs
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer) return 'bytes (decode them to text first)'
+  return typeof value === 'object' ? 'an object' : typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`
+}
+
+/**
+ * An animation table a caller hands the library (`MD2Loader.setAnimationTable`), checked as loose
+ * JavaScript may pass it: not an array, or a rate that is not a number above 0 (0 freezes the animation;
+ * one frame held, as UFO:AI's death poses, may say 0) is a `BAD_ARGUMENT`; an entry otherwise unusable (no
+ * name, frames not whole numbers from 0, start after end) is warned about once and left out, the rest kept.
+ */
+export function checkAnimationDefs(table: unknown, where: string): MD2AnimationDef[] {
+  if (!Array.isArray(table))
+    throw new MD2Error('BAD_ARGUMENT', `${where} takes an array of { name, start, end, fps } entries, got ${typeName(table)}`, {
+      section: 'animation table',
+    })
+  const kept: MD2AnimationDef[] = []
+  table.forEach((entry: unknown, index) => {
+    const def = (typeof entry === 'object' && entry !== null ? entry : {}) as Partial<Record<keyof MD2AnimationDef, unknown>>
+    const { name, start, end, fps } = def
+    const frame = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 0
+    const single = start === end
+    if (fps !== undefined && !(typeof fps === 'number' && (fps > 0 || (fps === 0 && single)) && Number.isFinite(fps)))
+      throw new MD2Error(
+        'BAD_ARGUMENT',
+        `${where}: entry ${index} ("${String(name)}") has the rate ${String(fps)}: a rate is a number of frames a second above 0` +
+          (fps === 0 ? ' (0 freezes the animation)' : ''),
+        { section: 'animation table' },
+      )
+    if (typeof name !== 'string' || name === '' || !frame(start) || !frame(end) || (start as number) > (end as number)) {
+      const shown = typeof entry === 'object' && entry !== null ? JSON.stringify(entry) : String(entry)
+      warnOnce(
+        `animation-table:${where}:${index}:${shown}`,
+        `${where}: entry ${index} ${shown} is not { name, start, end } with whole frame numbers from 0, start up to end; left out, the other entries kept`,
+      )
+      return
+    }
+    kept.push({ name, start: start as number, end: end as number, ...(fps !== undefined ? { fps: fps as number } : {}) })
+  })
+  return kept
 }
 
 /** What an `animation` prop may say: a name, an index into `model.animations`, or a frame range. */

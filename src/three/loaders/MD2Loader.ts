@@ -1,4 +1,5 @@
 import { isMD2Error } from '../../core/MD2Error.js'
+import { checkAnimationDefs } from '../../core/format/animationTable.js'
 import { parseMD2 } from '../../core/format/parseMD2.js'
 import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
 import { FormatLoader } from './fetchBytes.js'
@@ -26,8 +27,13 @@ export class MD2Loader extends FormatLoader<MD2ModelData> {
   /** An animation table to apply instead of grouping frames by name. */
   animationTable: readonly MD2AnimationDef[] | undefined
 
+  /**
+   * Sets the table models are parsed with (`undefined`: none). An entry that cannot be used is warned about
+   * once and left out, the rest kept; a rate that is not above 0, or a table that is not an array, is a
+   * `BAD_ARGUMENT` `MD2Error`.
+   */
   setAnimationTable(table: readonly MD2AnimationDef[] | undefined): this {
-    this.animationTable = table
+    this.animationTable = table === undefined ? undefined : checkAnimationDefs(table, 'MD2Loader.setAnimationTable')
     return this
   }
 
