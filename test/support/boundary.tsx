@@ -1,15 +1,11 @@
-import { Component, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
+import { MD2ErrorBoundary } from '../../src/react/MD2ErrorBoundary'
 
-/** An error boundary that renders nothing after an error and reports it. */
-export class Boundary extends Component<{ children: ReactNode; onError?: (error: unknown) => void }, { failed: boolean }> {
-  override state = { failed: false }
-  static getDerivedStateFromError() {
-    return { failed: true }
-  }
-  override componentDidCatch(error: unknown) {
-    this.props.onError?.(error)
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children
-  }
+/** The package's error boundary, rendering nothing after an error and reporting it. */
+export function Boundary({ children, onError }: { children: ReactNode; onError?: (error: unknown) => void }) {
+  return (
+    <MD2ErrorBoundary fallback={null} onError={onError}>
+      {children}
+    </MD2ErrorBoundary>
+  )
 }
