@@ -133,7 +133,8 @@ let failed = 0
 try {
   const tarball = packLibrary(work, { build })
   const app = join(work, 'app')
-  installPacked(app, tarball, [...PACKAGE_DEPENDENCIES, '@react-three/drei', 'vite'])
+  // @react-three/rapier: the optional peer of react-three-md2/rapier, which the physics samples import.
+  installPacked(app, tarball, [...PACKAGE_DEPENDENCIES, '@react-three/drei', '@react-three/rapier', 'vite'])
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'samples', private: true, type: 'module' }, null, 2))
   mkdirSync(join(app, 'src'))
   const { options } = ts.convertCompilerOptionsFromJson(VITE_APP_OPTIONS, app)
