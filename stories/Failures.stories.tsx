@@ -1,9 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { Suspense } from 'react'
 import { expect } from 'storybook/test'
-import { isMD2Error, MD2Model } from '../src/index'
+import { isMD2Error, MD2ErrorBoundary, MD2Model } from '../src/index'
 import { MISSING_MODEL, OGRO, OGRO_SKINS, TRUNCATED_MODEL } from './support/assets'
-import { describeError, ErrorBoundary, ExpectReportedErrors, unexpectedReportedErrors } from './support/ErrorBoundary'
+import { describeError, ExpectReportedErrors, unexpectedReportedErrors } from './support/ErrorBoundary'
 import { findStage } from './support/pixels'
 import { Overlay } from './support/Stage'
 
@@ -16,9 +16,9 @@ function FailureScene({ brokenUrl }: { brokenUrl: string }) {
     <>
       <ExpectReportedErrors expected={(error) => isMD2Error(error) && error.file === brokenUrl} />
       <group position={[-34, 0, 0]}>
-        <ErrorBoundary
+        <MD2ErrorBoundary
           key={brokenUrl}
-          fallback={(error) => (
+          fallback={({ error }) => (
             <Overlay role="alert" tone="error" at={{ x: 0.27, y: 0.5 }}>
               {describeError(error)}
             </Overlay>
@@ -27,7 +27,7 @@ function FailureScene({ brokenUrl }: { brokenUrl: string }) {
           <Suspense fallback={<Overlay at={{ x: 0.27, y: 0.5 }}>loading {brokenUrl}…</Overlay>}>
             <MD2Model url={brokenUrl} animation="run" />
           </Suspense>
-        </ErrorBoundary>
+        </MD2ErrorBoundary>
       </group>
       <group position={[34, 0, 0]}>
         <Suspense fallback={null}>

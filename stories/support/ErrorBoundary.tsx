@@ -1,24 +1,5 @@
-import { Component, useLayoutEffect, useState, type ReactNode } from 'react'
+import { useLayoutEffect, useState } from 'react'
 import { isMD2Error } from '../../src/index'
-
-interface Props {
-  /** Rendered instead of the children when they throw. */
-  fallback: (error: unknown) => ReactNode
-  children?: ReactNode
-}
-
-/** A plain React error boundary: a failing model fails here, locally, and the scene goes on. */
-export class ErrorBoundary extends Component<Props, { error: unknown }> {
-  override state: { error: unknown } = { error: null }
-
-  static getDerivedStateFromError(error: unknown) {
-    return { error }
-  }
-
-  override render() {
-    return this.state.error ? this.props.fallback(this.state.error) : this.props.children
-  }
-}
 
 /** "MD2Error TRUNCATED: <url>, frames at offset …: …" for an MD2Error; the message otherwise. */
 export function describeError(error: unknown): string {
@@ -53,9 +34,9 @@ if (typeof window !== 'undefined')
 /**
  * R3F 9 reports every error that an error boundary inside the Canvas caught through `reportError`,
  * i.e. as a window `error` event (an "uncaught" error in the console, an unhandled error to vitest
- * and to Storybook's Interactions panel). In a scene that fails on purpose, the expected ones are
- * handled before anything else sees them, and any other is kept for the play function to fail on.
- * Expected from the first render on.
+ * and to Storybook's Interactions panel); `<MD2ErrorBoundary>` stops those it caught itself, ahead of this
+ * listener. In a scene that fails on purpose, the expected ones that still come are handled before anything
+ * else sees them, and any other is kept for the play function to fail on. Expected from the first render on.
  */
 export function ExpectReportedErrors({ expected }: { expected: (error: unknown) => boolean }) {
   const [expectation] = useState(() => ({ current: expected }))
