@@ -118,7 +118,6 @@ for (const armed of [false, true]) {
     expect(drawn).toBeGreaterThan(4000)
     for (const other of ['player', 'instance'] as const) {
       const n = differing(shown.model.mask, shown[other].mask)
-
       // As the CPU and GPU paths of one scene differ (crowd.test.tsx): a handful of edge pixels.
       expect(n, `${n} of ${drawn} pixels differ between <MD2Model> and <${other}>`).toBeLessThanOrEqual(Math.max(12, drawn * 0.002))
     }

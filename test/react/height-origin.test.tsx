@@ -42,6 +42,21 @@ function worldBox(mesh: Mesh): Box3 {
   return new Box3().setFromObject(mesh, true)
 }
 
+/**
+ * The body under `root` stands from `feet` to `head` (world y), and the weapon drawn in it (the first model in the
+ * children's group) has the body's world matrix: the children's group is placed as the body.
+ */
+function expectArmedStanding(root: Group, feet: number, head: number): void {
+  const body = root.children[0] as Mesh
+  const box = worldBox(body)
+  expect(box.min.y).toBeCloseTo(feet, 5)
+  expect(box.max.y).toBeCloseTo(head, 5)
+  const held = root.children[1]!.children[0]!.children[0] as Mesh
+  expect(held.name).toMatch(/weapon/)
+  held.updateWorldMatrix(true, false)
+  expect(held.matrixWorld.elements).toEqual(body.matrixWorld.elements)
+}
+
 describe('height and origin', () => {
   it('<MD2Model height origin="feet">: standing `height` tall, feet at the position, a synced weapon placed as the body', async () => {
     const root = createRef<Group>()
@@ -51,15 +66,7 @@ describe('height and origin', () => {
       </MD2Model>,
     )
     await r.advanceFrames(1, 0.05)
-    const body = root.current!.children[0] as Mesh
-    const box = worldBox(body)
-    expect(box.min.y).toBeCloseTo(2, 5)
-    expect(box.max.y).toBeCloseTo(3.8, 5)
-    // The children's group is placed as the body: the weapon's mesh has the body's world matrix.
-    const held = root.current!.children[1]!.children[0]!.children[0] as Mesh
-    expect(held.name).toBe('ogro weapon')
-    held.updateWorldMatrix(true, false)
-    expect(held.matrixWorld.elements).toEqual(body.matrixWorld.elements)
+    expectArmedStanding(root.current!, 2, 3.8)
   })
 
   it("a user's scale multiplies `height`'s, and the feet stay at the position", async () => {
@@ -95,10 +102,14 @@ describe('height and origin', () => {
         <MD2Instances ref={follower} model={weapon} sync />
       </MD2Instances>,
     )
-    for (let k = 0; k < 100 && !(follower.current && follower.current.leader); k++) {
-      await new Promise((resolve) => setTimeout(resolve, 10))
-      await r.advanceFrames(1, 0.05)
-    }
+    // The follower's code loads on demand (the scene suspends meanwhile; slow on a busy machine).
+    await vi.waitFor(
+      async () => {
+        await r.advanceFrames(1, 0.05)
+        expect(follower.current?.leader).toBe(crowd.current)
+      },
+      { timeout: 20_000, interval: 20 },
+    )
     await r.advanceFrames(2, 0.05)
     const first = crowd.current!.getPoseBounds(0, new Box3())
     expect(first.min.y).toBeCloseTo(0, 4)
@@ -160,13 +171,7 @@ describe('height and origin', () => {
     ])
     await r.update(<MD2Player ref={body} path={OGRO_FOLDER} files={ogroFiles} weapon="weapon" height={1.8} origin="feet" frame={0} />)
     await r.advanceFrames(1, 0.05)
-    const mesh = body.current!.children[0] as Mesh
-    const box = worldBox(mesh)
-    expect(box.min.y).toBeCloseTo(0, 5)
-    expect(box.max.y).toBeCloseTo(1.8, 5)
-    const held = body.current!.children[1]!.children[0]!.children[0] as Mesh
-    held.updateWorldMatrix(true, false)
-    expect(held.matrixWorld.elements).toEqual(mesh.matrixWorld.elements)
+    expectArmedStanding(body.current!, 0, 1.8)
   })
 
   it('height on an <MD2Instance> or a follower crowd warns that it belongs on the leading <MD2Instances>', async () => {
