@@ -4,13 +4,23 @@
  * (exit 1: an MD2Error code or a worded file error) or a usage error (exit 2); never an internal error, a
  * stack trace, a hang or a file written on a refusal. About 20 s. Deterministic (`FUZZ_SEED`, `FUZZ_RUNS` as
  * test/core/fuzz); a case that hangs ends the run, named by a watchdog thread.
+ *
+ * Then hostile URIs, names and outputs (issue #51): URIs of every kind (schemes, `..`, absolute, percent-encoded,
+ * backslashes) in buffers and images of .gltf and .glb files, main input or animation input; skin names
+ * stored in an .md2; OUT named as an input, a link to one, a side file that is one, or not in ASCII. No run
+ * may make a request (a listener on 127.0.0.1 counts them), read a file outside its folder, or change an
+ * input; every refusal names a file of the case.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGLB, packGLB } from '../../src/core/gltf/glb'
+import { nodeIO, runCli, type CliIO } from '../../src/cli/main'
 import { buildRig, exportRig } from '../../stories/support/rig'
 import { runOnDisk as run } from '../support/cli'
 import { describeCase, FuzzWatchdog, FUZZ_RUN_FACTOR, fuzzSeed } from '../support/fuzz'
@@ -24,13 +34,27 @@ let glb: Uint8Array
 let json: Record<string, unknown>
 let bin: Uint8Array
 
+let server: Server
+let requests = 0
+let port = 0
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'md2-fuzz-'))
   const { scene, clips } = buildRig()
   glb = await exportRig(scene, clips)
   ;({ json, bin } = readGLB(glb))
+  // Answers with the rig's buffer: a URI fetched would make the conversion succeed.
+  server = createServer((_, response) => {
+    requests++
+    response.end(Buffer.from(bin))
+  })
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  port = (server.address() as AddressInfo).port
 })
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+afterAll(async () => {
+  await new Promise((done) => server.close(done))
+  rmSync(dir, { recursive: true, force: true })
+})
 
 /** Every path to a number, string or array in the glTF's JSON, as keys. */
 function fieldPaths(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
@@ -139,5 +163,226 @@ describe('convert survives mutated glTF files', () => {
       .finally(() => watchdog.close())
     console.log('most frequent refusals:', [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 12))
     console.log(`convert fuzz: ${run_} runs in ${((performance.now() - started) / 1000).toFixed(1)} s:`, counts)
+  })
+})
+
+/** Every file under `root` (links as what they name) with its SHA-256. */
+function hashes(root: string): Map<string, string> {
+  const out = new Map<string, string>()
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else out.set(path, createHash('sha256').update(readFileSync(path)).digest('hex'))
+    }
+  }
+  walk(root)
+  return out
+}
+
+/** A hostile URI: a scheme, a way out of the folder (`..`, absolute, encoded, backslashed), or one of those joined. */
+const hostileURI = fc
+  .tuple(
+    fc.constantFrom(
+      () => `http://127.0.0.1:${port}/`,
+      () => `https://127.0.0.1:${port}/`,
+      () => `//127.0.0.1:${port}/`,
+      () => `HTTP://127.0.0.1:${port}/x/../`,
+      () => 'file:///',
+      () => 'file:',
+      () => 'blob:',
+      () => 'ftp://127.0.0.1/',
+      () => 'data:text/plain,',
+      () => '',
+    ),
+    fc.array(
+      fc.constantFrom('../', '..\\', '%2e%2e/', '%2E%2E%2F', '..%2f', '..%5c', '.%2e/', 'sub/', './', '/', '\\', 'C:\\', 'c:/', '%00'),
+      {
+        minLength: 0,
+        maxLength: 5,
+      },
+    ),
+    fc.constantFrom('secret.bin', 'secret.png', 'etc/passwd', 'rig.bin', ''),
+  )
+  .map(([scheme, parts, file]) => scheme() + parts.join('') + file)
+
+/** A case: where the URI goes, which input it is in, and how OUT is named. */
+const hostileCase = fc.record({
+  // Now and then no hostile URI: the outputs are then what is tried.
+  uri: fc.oneof({ arbitrary: hostileURI, weight: 3 }, { arbitrary: fc.constant(null), weight: 2 }),
+  where: fc.constantFrom('buffer', 'image'),
+  gltf: fc.boolean(),
+  animationInput: fc.boolean(),
+  out: fc.constantFrom(
+    'out.md2',
+    'modèle.md2',
+    'name with spaces.md2',
+    'buffer.md2',
+    'link.md2',
+    'sub/../out.md2',
+    'out.anm-buffer',
+    'out.pcx-buffer',
+  ),
+  force: fc.boolean(),
+})
+
+/** The rig as a .gltf (buffer in buffer.bin, image in rig.png) or a .glb, with the URI put where asked. */
+function hostileInput(folder: string, uri: string | null, where: 'buffer' | 'image', gltf: boolean, bufferFile: string): string {
+  const copy = structuredClone(json)
+  const image = (copy.images as { uri?: string; bufferView?: number; mimeType?: string }[])[0]!
+  const buffer = (copy.buffers as { uri?: string }[])[0]!
+  if (gltf) {
+    const view = (copy.bufferViews as { byteOffset: number; byteLength: number }[])[image.bufferView!]!
+    writeFileSync(join(folder, 'rig.png'), bin.subarray(view.byteOffset, view.byteOffset + view.byteLength))
+    writeFileSync(join(folder, bufferFile), bin)
+    buffer.uri = bufferFile
+    delete image.bufferView
+    delete image.mimeType
+    image.uri = 'rig.png'
+  }
+  if (uri === null) {
+    // The file as it was.
+  } else if (where === 'buffer') buffer.uri = uri
+  else {
+    delete image.bufferView
+    delete image.mimeType
+    image.uri = uri
+  }
+  const name = gltf ? 'bad.gltf' : 'bad.glb'
+  writeFileSync(join(folder, name), gltf ? new TextEncoder().encode(JSON.stringify(copy)) : packGLB(copy, bin))
+  return join(folder, name)
+}
+
+describe('hostile URIs, names and outputs', () => {
+  it('no request, no read outside the folder, no input changed; every refusal names a file of the case', { timeout: 60_000 }, async () => {
+    let run_ = 0
+    const counts = { ok: 0, refused: 0, usage: 0 }
+    const reasons = new Map<string, number>()
+    const watchdog = new FuzzWatchdog(CASE_LIMIT_MS)
+    await fc
+      .assert(
+        fc.asyncProperty(hostileCase, async (hostile) => {
+          watchdog.start(`FUZZ_SEED=${SEED}, hostile run ${run_}: ${describeCase(hostile)}`)
+          const root = join(dir, `hostile${run_++}`)
+          rmSync(root, { recursive: true, force: true })
+          const folder = join(root, 'model')
+          mkdirSync(folder, { recursive: true })
+          // Outside the folder: the real buffer and image under the names a URI may lead to.
+          writeFileSync(join(root, 'secret.bin'), bin)
+          writeFileSync(join(root, 'rig.bin'), bin)
+          writeFileSync(join(folder, 'rig.glb'), glb)
+          // OUT as one of the inputs: the .gltf's buffer, a link to an input, a side file that is the buffer.
+          const side = /^out\.(anm|pcx)-buffer$/.exec(hostile.out)?.[1]
+          const bufferFile = hostile.out === 'buffer.md2' ? 'buffer.md2' : side ? `out.${side}` : 'buffer.bin'
+          const bad = hostileInput(folder, hostile.uri, hostile.where, hostile.gltf, bufferFile)
+          const outName = side ? 'out.md2' : hostile.out
+          if (outName === 'link.md2') symlinkSync(join(folder, 'rig.glb'), join(folder, 'link.md2'))
+          const inputs = hostile.animationInput ? [join(folder, 'rig.glb'), bad] : [bad]
+          const options = [...(hostile.force ? ['--force'] : []), ...(side === 'anm' ? ['--fps', '20'] : [])]
+          const before = hashes(root)
+          let stdout = ''
+          let stderr = ''
+          const read: string[] = []
+          const io: CliIO = {
+            ...nodeIO,
+            stdout: (text) => void (stdout += text),
+            stderr: (text) => void (stderr += text),
+            readFile: (path, limits) => {
+              read.push(nodeIO.realPath(path))
+              return nodeIO.readFile(path, limits)
+            },
+          }
+          const code = await runCli(['convert', ...inputs, join(folder, outName), ...options], io)
+          const label = `${describeCase(hostile)}: ${stderr}`
+          expect(requests, label).toBe(0)
+          expect(stderr, label).not.toMatch(/internal error/)
+          expect(
+            read.filter((path) => !path.startsWith(`${folder}/`)),
+            label,
+          ).toEqual([])
+          const after = hashes(root)
+          for (const [path, hash] of before) if (!path.endsWith('link.md2')) expect(after.get(path), `${label} ${path}`).toBe(hash)
+          if (code === 0) {
+            counts.ok++
+            expect(stdout).toMatch(/^wrote /)
+          } else {
+            if (code === 1) counts.refused++
+            else counts.usage++
+            const reason =
+              /: (UNSAFE_PATH: uri: URI|cannot write: it is|cannot name|[A-Z_]+|cannot read|already there)/.exec(stderr)?.[1] ??
+              stderr.slice(0, 30)
+            reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
+            expect(stdout).toBe('')
+            // One line naming a file of the case (or the usage's own prefix), then nothing new left behind.
+            expect(stderr, label).toMatch(
+              new RegExp(`^(${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^\n]*: [^\n]+\n|react-three-md2: )`),
+            )
+            expect([...after.keys()].sort(), label).toEqual([...before.keys()].sort())
+          }
+          rmSync(root, { recursive: true, force: true })
+          watchdog.finish()
+        }),
+        { seed: SEED, numRuns: Math.round(150 * FUZZ_RUN_FACTOR), interruptAfterTimeLimit: 20_000 * FUZZ_RUN_FACTOR },
+      )
+      .finally(() => watchdog.close())
+    console.log(
+      `hostile URIs and outputs: ${run_} runs, ${requests} requests:`,
+      counts,
+      [...reasons].sort((a, b) => b[1] - a[1]),
+    )
+    expect(counts.ok).toBeGreaterThan(0)
+    expect(counts.refused).toBeGreaterThan(run_ / 2)
+  })
+
+  it('skin names stored in an .md2: nothing outside the model’s folder read or embedded', { timeout: 60_000 }, async () => {
+    const base = join(dir, 'skins')
+    mkdirSync(base, { recursive: true })
+    writeFileSync(join(base, 'rig.glb'), glb)
+    const made = await run(['convert', join(base, 'rig.glb'), join(base, 'rig.md2'), '--skin-format', 'png'])
+    expect(made.code).toBe(0)
+    const md2 = new Uint8Array(readFileSync(join(base, 'rig.md2')))
+    const png = readFileSync(join(base, 'rig.png'))
+    const skinsAt = new DataView(md2.buffer).getInt32(44, true)
+    let run_ = 0
+    let embedded = 0
+    await fc.assert(
+      fc.asyncProperty(hostileURI, async (name) => {
+        const root = join(dir, `skin${run_++}`)
+        const folder = join(root, 'a', 'model')
+        mkdirSync(folder, { recursive: true })
+        // The skin under every name a way out may reach: were one read, it would be embedded.
+        for (const at of [root, join(root, 'a'), join(root, 'etc')]) {
+          mkdirSync(at, { recursive: true })
+          for (const file of ['secret.png', 'secret.bin', 'rig.bin', 'passwd']) writeFileSync(join(at, file), png)
+        }
+        const bytes = md2.slice()
+        const stored = new TextEncoder().encode(name).subarray(0, 63)
+        bytes.fill(0, skinsAt, skinsAt + 64)
+        bytes.set(stored, skinsAt)
+        writeFileSync(join(folder, 'tris.md2'), bytes)
+        const before = hashes(root)
+        const read: string[] = []
+        const io: CliIO = {
+          ...nodeIO,
+          stdout: () => {},
+          stderr: () => {},
+          readFile: (path, limits) => {
+            read.push(nodeIO.realPath(path))
+            return nodeIO.readFile(path, limits)
+          },
+        }
+        const code = await runCli(['convert', join(folder, 'tris.md2'), join(folder, 'tris.glb')], io)
+        expect(code, name).toBe(0)
+        expect(read, name).toEqual([join(folder, 'tris.md2')])
+        expect(readGLB(readFileSync(join(folder, 'tris.glb'))).json.images, name).toBeUndefined()
+        const after = hashes(root)
+        for (const [path, hash] of before) expect(after.get(path), path).toBe(hash)
+        if (after.size !== before.size + 1) embedded++
+        rmSync(root, { recursive: true, force: true })
+      }),
+      { seed: SEED, numRuns: Math.round(60 * FUZZ_RUN_FACTOR), interruptAfterTimeLimit: 15_000 * FUZZ_RUN_FACTOR },
+    )
+    expect(embedded).toBe(0)
+    expect(requests).toBe(0)
   })
 })
