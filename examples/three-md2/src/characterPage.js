@@ -4,12 +4,11 @@
  * (setWireframe), then, once loaded, a button per skin (setSkin), per weapon (setWeapon) and per animation
  * (setAnimation). Written for this repository; the same code runs on three's class in the dist-three build.
  */
-import { AmbientLight, Clock, Color, Fog, Mesh, MeshPhongMaterial, PerspectiveCamera, PlaneGeometry, RepeatWrapping, Scene } from 'three'
-import { SpotLight, SRGBColorSpace, TextureLoader, WebGLRenderer } from 'three'
+import { AmbientLight, Clock, Color, Fog, PerspectiveCamera, Scene, SpotLight } from 'three'
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js'
 import { GUI } from 'three/addons/libs/lil-gui.module.min.js'
-import Stats from 'three/addons/libs/stats.module.js'
 import { MD2Character } from 'react-three-md2/three'
+import { addGrass, makeRenderer } from './stage.js'
 
 const WEAPON_NAMES = [
   'bfg',
@@ -36,11 +35,12 @@ const RATAMAHATTA = {
 const stem = (file) => file.replace(/\.[^.]*$/, '')
 
 function makeStage() {
-  const renderer = new WebGLRenderer({ antialias: true })
-  renderer.setPixelRatio(devicePixelRatio)
-  renderer.setSize(innerWidth, innerHeight)
-  renderer.shadowMap.enabled = true
-  document.body.append(renderer.domElement)
+  const camera = new PerspectiveCamera(40, innerWidth / innerHeight, 0.1, 100)
+  camera.position.set(0, 2, 4)
+  const { renderer, stats } = makeRenderer(camera)
+  const orbit = new OrbitControls(camera, renderer.domElement)
+  orbit.target.set(0, 0.5, 0)
+  orbit.update()
 
   const scene = new Scene()
   scene.background = new Color(0x050505)
@@ -59,33 +59,11 @@ function makeStage() {
     spot.shadow.mapSize.set(1024, 1024)
     scene.add(spot)
   }
-
-  const grass = new TextureLoader().load('textures/terrain/grasslight-big.jpg')
-  grass.wrapS = grass.wrapT = RepeatWrapping
-  grass.repeat.set(8, 8)
-  grass.colorSpace = SRGBColorSpace
-  const ground = new Mesh(new PlaneGeometry(20, 20), new MeshPhongMaterial({ map: grass }))
-  ground.rotation.x = -Math.PI / 2
-  ground.receiveShadow = true
-  scene.add(ground)
-
-  const camera = new PerspectiveCamera(40, innerWidth / innerHeight, 0.1, 100)
-  camera.position.set(0, 2, 4)
-  const orbit = new OrbitControls(camera, renderer.domElement)
-  orbit.target.set(0, 0.5, 0)
-  orbit.update()
-
-  addEventListener('resize', () => {
-    camera.aspect = innerWidth / innerHeight
-    camera.updateProjectionMatrix()
-    renderer.setSize(innerWidth, innerHeight)
-  })
-  return { renderer, scene, camera }
+  addGrass(scene, 20, 8)
+  return { renderer, scene, camera, stats }
 }
 
-const { renderer, scene, camera } = makeStage()
-const stats = new Stats()
-document.body.append(stats.dom)
+const { renderer, scene, camera, stats } = makeStage()
 
 const character = new MD2Character()
 character.scale = 0.03

@@ -5,12 +5,11 @@
  * Gyroscope keeps them upright as it turns). Written for this repository; the same code runs on three's class
  * in the dist-three build.
  */
-import { AmbientLight, Clock, Color, DirectionalLight, Fog, Mesh, MeshPhongMaterial, PCFSoftShadowMap } from 'three'
-import { PerspectiveCamera, PlaneGeometry, RepeatWrapping, Scene, SRGBColorSpace, TextureLoader, WebGLRenderer } from 'three'
+import { AmbientLight, Clock, Color, DirectionalLight, Fog, PCFSoftShadowMap, PerspectiveCamera, Scene } from 'three'
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js'
-import Stats from 'three/addons/libs/stats.module.js'
 import { Gyroscope } from 'three/addons/misc/Gyroscope.js'
 import { MD2CharacterComplex } from 'react-three-md2/three'
+import { addGrass, makeRenderer } from './stage.js'
 
 const SKINS = ['grok.jpg', 'ogrobase.png', 'arboshak.png', 'ctf_r.png', 'ctf_b.png', 'darkam.png', 'freedom.png']
 SKINS.push('gib.png', 'gordogh.png', 'igdosh.png', 'khorne.png', 'nabogro.png', 'sharokh.png')
@@ -56,15 +55,6 @@ for (const [type, down] of [
   })
 }
 
-const renderer = new WebGLRenderer({ antialias: true })
-renderer.setPixelRatio(devicePixelRatio)
-renderer.setSize(innerWidth, innerHeight)
-renderer.shadowMap.enabled = true
-renderer.shadowMap.type = PCFSoftShadowMap
-document.body.append(renderer.domElement)
-const stats = new Stats()
-document.body.append(stats.dom)
-
 const scene = new Scene()
 scene.background = new Color(0xffffff)
 scene.fog = new Fog(0xffffff, 1000, 4000)
@@ -73,6 +63,8 @@ scene.add(new AmbientLight(0x222222))
 const camera = new PerspectiveCamera(45, innerWidth / innerHeight, 1, 4000)
 camera.position.set(0, 150, 1300)
 scene.add(camera)
+const { renderer, stats } = makeRenderer(camera)
+renderer.shadowMap.type = PCFSoftShadowMap
 const orbit = new OrbitControls(camera, renderer.domElement)
 orbit.target.set(0, 50, 0)
 orbit.update()
@@ -85,20 +77,7 @@ sun.shadow.mapSize.set(1024, 512)
 Object.assign(sun.shadow.camera, { near: 100, far: 1200, left: -1000, right: 1000, top: 350, bottom: -350 })
 scene.add(sun)
 
-const grass = new TextureLoader().load('textures/terrain/grasslight-big.jpg')
-grass.wrapS = grass.wrapT = RepeatWrapping
-grass.repeat.set(64, 64)
-grass.colorSpace = SRGBColorSpace
-const ground = new Mesh(new PlaneGeometry(16000, 16000), new MeshPhongMaterial({ map: grass }))
-ground.rotation.x = -Math.PI / 2
-ground.receiveShadow = true
-scene.add(ground)
-
-addEventListener('resize', () => {
-  camera.aspect = innerWidth / innerHeight
-  camera.updateProjectionMatrix()
-  renderer.setSize(innerWidth, innerHeight)
-})
+addGrass(scene, 16000, 64)
 
 // One character loads the files; each of the row shares its parts and wears one skin.
 const row = SKINS.map(() => {
