@@ -111,15 +111,30 @@ export function runCrowdScaleBench(options: { sizes: readonly number[]; frames: 
     cells.push(fmt(median(armed), 3))
     weapons.dispose()
     crowd.dispose()
+    // Lit as Quake II lit them (a glowing shadelight): the same crowd, its light in its rows and uniforms.
+    const lit = new MD2Crowd(model, { limit: n, lighting: 'quake2', shadelight: [0.9, 0.7, 0.5], glow: true })
+    for (let i = 0; i < n; i++) {
+      lit.setTransform(i, { position: position.set((i % side) * 60 - side * 30, 0, Math.floor(i / side) * 60 - side * 30), rotation: i })
+      lit.play(i, i % 3 ? 'run' : 'stand')
+    }
+    for (let f = 0; f < 3; f++) lit.update(1 / 60, camera)
+    const lighted: number[] = []
+    for (let f = 0; f < Math.max(3, Math.min(options.frames, Math.round((options.frames * 10_000) / n))); f++) {
+      const start = now()
+      lit.update(1 / 60, camera)
+      lighted.push(now() - start)
+    }
+    cells.push(fmt(median(lighted), 3))
+    lit.dispose()
     rows.push(cells)
   }
   const at = (n: number, column: number) => Number(rows.find((row) => row[0] === n.toLocaleString('en-US'))?.[column] ?? Number.NaN)
-  const met = [100_000, 1_000_000].every((n) => !(at(n, 2) > 1) && !(at(n, 3) > 1.5))
+  const met = [100_000, 1_000_000].every((n) => !(at(n, 2) > 1) && !(at(n, 3) > 1.5) && !(at(n, 6) > 1))
   return {
     title: 'Crowd update by size, CPU: every Ogro running and in view',
-    note: `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per MD2Crowd.update, median of each frame; "1,000 changes": 1,000 instances start a crossfade into another animation before that update; the 1,000 \`play\` calls themselves (the game's side) timed apart; "armed": a crowd of their weapon.md2 follows them, synced (followCrowd), updated by their update.`,
-    head: ['instances', 'in view', 'ms per update', 'ms, 1,000 changes', 'ms, the 1,000 play calls', 'ms, armed'],
+    note: `ms of ${CLOCK === 'cpu' ? 'CPU time' : 'wall time'} per MD2Crowd.update, median of each frame; "1,000 changes": 1,000 instances start a crossfade into another animation before that update; the 1,000 \`play\` calls themselves (the game's side) timed apart; "armed": a crowd of their weapon.md2 follows them, synced (followCrowd), updated by their update; "Quake II light": a crowd of them lit so (\`lighting: "quake2"\`, a glowing shadelight).`,
+    head: ['instances', 'in view', 'ms per update', 'ms, 1,000 changes', 'ms, the 1,000 play calls', 'ms, armed', 'ms, Quake II light'],
     rows,
-    footer: [`Goal: ≤ 1 ms at 100,000 and 1,000,000, ≤ 1.5 ms with 1,000 changes → ${met ? 'met' : 'MISSED'}.`],
+    footer: [`Goal: ≤ 1 ms at 100,000 and 1,000,000 (plain and Quake II lit), ≤ 1.5 ms with 1,000 changes → ${met ? 'met' : 'MISSED'}.`],
   }
 }

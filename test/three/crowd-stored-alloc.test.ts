@@ -53,4 +53,33 @@ describe('a crowd drawn from stored rows', () => {
       crowd.dispose()
     }
   })
+
+  it('a frame of 10,000 Ogros lit as Quake II lit them (glowing), their weapons too, 100 told to play, allocates nothing', async () => {
+    const lighting = { lighting: 'quake2', shadelight: [0.9, 0.7, 0.5], glow: true } as const
+    const crowd = new MD2Crowd(ogro, { limit: 10_000, ...lighting })
+    const weapons = new MD2Crowd(weapon, { limit: 10_000, ...lighting })
+    try {
+      followCrowd(weapons, crowd)
+      for (let i = 0; i < 10_000; i++) {
+        crowd.setTransform(i, { position: [(i % 100) * 40 - 2000, 0, -Math.floor(i / 100) * 40], rotation: i * 0.1 })
+        crowd.play(i, i % 2 ? 'run' : 'stand')
+      }
+      const camera = crowdCamera()
+      const names = ['attack', 'run', 'pain1', 'stand']
+      let f = 0
+      const frame = () => {
+        f++
+        for (let c = 0; c < 100; c++) crowd.play((f * 7919 + c * 613) % 10_000, names[(f + c) & 3]!)
+        crowd.update(1 / 60, camera)
+      }
+      const perFrame = await settled(() => bytesPerCall(frame, 1, 20), frame)
+      expect(perFrame).toBeLessThan(8)
+      // Drawn from stored rows, both: the rows of those told something written, the light in them.
+      expect([crowd.drawnFrom, weapons.drawnFrom]).toEqual(['stored', 'stored'])
+      expect([written(crowd), written(weapons)]).toEqual([100, 100])
+    } finally {
+      weapons.dispose()
+      crowd.dispose()
+    }
+  })
 })

@@ -1,4 +1,6 @@
-import { ANORMTAB, SHADEDOT_QUANT } from './shadeDots.js'
+import { ANORMTAB } from './shadeDots.js'
+
+export { shadeDotsRow } from './shadeDots.js'
 
 /**
  * Quake II's model lighting (ref_gl's R_DrawAliasModel and GL_DrawAliasFrameLerp): a vertex's colour
@@ -15,10 +17,10 @@ export interface Quake2LightFlags {
   glow?: boolean
 }
 
-/** The light table row the engine uses for a yaw in degrees: `(int)(yaw × 16 / 360) & 15`. */
-export function shadeDotsRow(yawDegrees: number): number {
-  return Math.trunc((yawDegrees * SHADEDOT_QUANT) / 360) & (SHADEDOT_QUANT - 1)
-}
+/** RF_GLOW: the pulse added to each channel is `GLOW_AMPLITUDE × sin(GLOW_RATE × seconds)`, never below `GLOW_FLOOR` × the channel. */
+export const GLOW_AMPLITUDE = 0.1
+export const GLOW_RATE = 7
+export const GLOW_FLOOR = 0.8
 
 /**
  * The shadelight the engine draws with: `light` (RGB at the model's feet) after the entity flags, at
@@ -35,9 +37,9 @@ export function effectiveShadelight(
   for (let c = 0; c < 3; c++) out[c] = flags.fullbright ? 1 : light[c]!
   if (flags.minlight && out[0]! <= 0.1 && out[1]! <= 0.1 && out[2]! <= 0.1) out[0] = out[1] = out[2] = 0.1
   if (flags.glow) {
-    const pulse = 0.1 * Math.sin(seconds * 7)
+    const pulse = GLOW_AMPLITUDE * Math.sin(seconds * GLOW_RATE)
     for (let c = 0; c < 3; c++) {
-      const least = out[c]! * 0.8
+      const least = out[c]! * GLOW_FLOOR
       out[c] = Math.max(out[c]! + pulse, least)
     }
   }

@@ -26,8 +26,25 @@ export const ANORMTAB: Float32Array = (() => {
   return table
 })()
 
+/**
+ * How far (in yaw steps) `shadeDotsRow` moves the step count away from zero before truncating it. Quake II's
+ * yaw is an exact angle; here it is read back from a matrix, which puts a multiple of 22.5° a rounding error to
+ * either side of it, and the CPU's `atan2` (double) and a GPU's `atan` (single) round it differently: moved on by
+ * 1/10,000 of a step (0.002°), both land on the step the angle names. The shaders use the same.
+ */
+export const SHADEDOT_NUDGE = 1e-4
+
+/**
+ * The light table row for a yaw in degrees: Quake II's `(int)(yaw × 16 / 360) & 15`, the step count moved
+ * `SHADEDOT_NUDGE` away from zero first.
+ */
+export function shadeDotsRow(yawDegrees: number): number {
+  const steps = (yawDegrees * SHADEDOT_QUANT) / 360
+  return Math.trunc(steps + (steps < 0 ? -SHADEDOT_NUDGE : SHADEDOT_NUDGE)) & (SHADEDOT_QUANT - 1)
+}
+
 /** The 256 light factors for a model seen at `yawDegrees` (Quake II: `anormtab[(int)(yaw·16/360) & 15]`). */
 export function shadeDots(yawDegrees: number): Float32Array {
-  const row = Math.trunc((yawDegrees * SHADEDOT_QUANT) / 360) & (SHADEDOT_QUANT - 1)
+  const row = shadeDotsRow(yawDegrees)
   return ANORMTAB.subarray(row * 256, row * 256 + 256)
 }

@@ -1,5 +1,13 @@
 import { Color, SRGBColorSpace, type Object3D } from 'three'
-import { effectiveShadelight, shellColor, type Quake2LightFlags, type ShellSpec } from '../../core/lighting/quake2Light.js'
+import type { CrowdClock } from '../../core/animation/CrowdClock.js'
+import {
+  GLOW_AMPLITUDE,
+  GLOW_RATE,
+  effectiveShadelight,
+  shellColor,
+  type Quake2LightFlags,
+  type ShellSpec,
+} from '../../core/lighting/quake2Light.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { createMD2ShadowMaterial } from '../materials/shadowMaterial.js'
 import { createMD2ShellMaterial } from '../materials/shellMaterial.js'
@@ -15,10 +23,16 @@ export type CrowdShell = ShellSpec | readonly ShellSpec[] | null
 /** The crowd's lighting, as `MD2CrowdOptions` and `setLighting` give it. */
 export type CrowdLighting = Pick<MD2CrowdOptions, 'shadelight' | 'minlight' | 'fullbright' | 'glow'>
 
+/** The flags a row's light is written with: the glow pulses in the shader (`md2Glow`), the rows stay as written. */
+type SteadyFlags = Pick<Quake2LightFlags, 'minlight' | 'fullbright'>
+
 /**
  * What each instance of a crowd wears and how it is lit: its power-up shells and its blob shadow, each
- * kind drawn by one layer (`CrowdLayer`) over the instances that have it, and its Quake II light. A
- * follower's instances wear their leader's instances' shells (after their own) and shadows too.
+ * kind drawn by one layer (`CrowdLayer`) over the instances that have it, and its Quake II light: each
+ * instance's shadelight (after minlight, fullbright) written into its row when set (`writeLight`, a row told
+ * something), the glow's pulse a uniform moved on each frame, the light table's row worked out by the shader from
+ * the instance's world yaw. A follower's instances wear their leader's instances' shells (after their own) and
+ * shadows too.
  */
 export class CrowdLooks {
   /** The blob shadows of the instances that have one (one draw; hidden until one does). */
@@ -35,9 +49,13 @@ export class CrowdLooks {
   private readonly shadowed: Uint8Array
   /** Per instance: the light at its feet (RGB, 0–1 and over). */
   private readonly shade: Float32Array
-  private flags: Quake2LightFlags = {}
+  private steady: SteadyFlags = {}
+  private glow = false
   /** Seconds the crowd has run, for the glow's pulse. */
   private readonly elapsed = { seconds: 0 }
+  /** Lit as Quake II lit it: a change of light marks the instances' rows to be written again. */
+  private readonly lit: boolean
+  private readonly clock: CrowdClock
   private readonly lightIn = new Float64Array(3)
   private readonly lightOut = new Float64Array(3)
   /** Scratch: an instance's origin's world height and its upward scale (`CrowdInstances.writeUpright`). */
@@ -52,13 +70,22 @@ export class CrowdLooks {
   private readonly renderer: CrowdRenderer
 
   constructor(
-    crowd: { mesh: Object3D; model: MD2ModelData; instances: CrowdInstances; frames: MD2GpuFrames; renderer: CrowdRenderer },
-    options: CrowdLighting & Pick<MD2CrowdOptions, 'shell' | 'shadow' | 'shadowFloor'>,
+    crowd: {
+      mesh: Object3D
+      model: MD2ModelData
+      instances: CrowdInstances
+      clock: CrowdClock
+      frames: MD2GpuFrames
+      renderer: CrowdRenderer
+    },
+    options: CrowdLighting & Pick<MD2CrowdOptions, 'shell' | 'shadow' | 'shadowFloor' | 'lighting'>,
   ) {
     const { instances, frames, renderer } = crowd
     const name = crowd.model.name ?? 'md2'
     const limit = instances.capacity
     this.instances = instances
+    this.clock = crowd.clock
+    this.lit = options.lighting === 'quake2'
     this.mesh = crowd.mesh
     this.renderer = renderer
     this.lowest = frames.geometry.boundingBox!.min.y
@@ -130,30 +157,43 @@ export class CrowdLooks {
     if (this.leader?.shadow.data) this.open(this.shadow)
   }
 
-  /** The crowd's shadelight (one level or RGB, for every instance) and entity flags. */
+  /** The crowd's shadelight (one level or RGB, for every instance) and entity flags: every row is written again. */
   setLighting(options: CrowdLighting): void {
-    this.flags = { minlight: options.minlight, fullbright: options.fullbright, glow: options.glow }
+    this.steady = { minlight: options.minlight, fullbright: options.fullbright }
+    this.glow = options.glow === true
+    this.writeGlow()
     const level = options.shadelight ?? 1
     for (let i = 0; i < this.instances.capacity; i++) this.setShadelight(i, level)
   }
 
-  /** Instance `i`'s shadelight: one level, or RGB. */
+  /** Instance `i`'s shadelight: one level, or RGB (its row is written again). */
   setShadelight(i: number, level: number | readonly [number, number, number]): void {
     for (let c = 0; c < 3; c++) this.shade[i * 3 + c] = typeof level === 'number' ? level : level[c]!
+    if (this.lit) this.clock.touch(i)
   }
 
   /** Moves the glow's pulse on by `seconds`. */
   advance(seconds: number): void {
     if (seconds > 0 && Number.isFinite(seconds)) this.elapsed.seconds += seconds
+    this.writeGlow()
   }
 
-  /** Instance `i`'s Quake II light (RGB) as drawn now: its shadelight by the crowd's flags (a scratch array, reused). */
-  lightOf(i: number): Float64Array {
+  /** The glow's pulse now into the shaders' uniform (effectiveShadelight's, written out: a call would box the number). */
+  private writeGlow(): void {
+    this.renderer.state.uniforms.md2Glow.value = this.glow ? GLOW_AMPLITUDE * Math.sin(this.elapsed.seconds * GLOW_RATE) : 0
+  }
+
+  /**
+   * Writes instance `i`'s Quake II light at `out[at …]` (RGB): its shadelight by the crowd's minlight and fullbright;
+   * the shader adds the glow's pulse and picks the light table's row from the instance's world yaw.
+   */
+  writeLight(i: number, out: Float32Array, at: number): void {
     const lightIn = this.lightIn
     lightIn[0] = this.shade[i * 3]!
     lightIn[1] = this.shade[i * 3 + 1]!
     lightIn[2] = this.shade[i * 3 + 2]!
-    return effectiveShadelight(lightIn, this.flags, this.elapsed, this.lightOut)
+    const light = effectiveShadelight(lightIn, this.steady, this.elapsed, this.lightOut)
+    for (let c = 0; c < 3; c++) out[at + c] = light[c]!
   }
 
   /** Whether instance `i` wears a shell: its own, or its leader's instance's. */

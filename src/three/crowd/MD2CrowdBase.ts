@@ -136,10 +136,10 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     this.decode = renderer.decode
     const clock = (this.clock = new CrowdClock(limit, model.header.numFrames))
     const instances = (this.instances = new CrowdInstances(limit, frames.geometry.boundingSphere!.clone()))
-    const looks = dress?.looks({ mesh: this, model, instances, frames, renderer }, options)
+    const looks = dress?.looks({ mesh: this, model, instances, clock, frames, renderer }, options)
     this.renderer = renderer
     const parts = { mesh: this, model, instances, clock, renderer, data }
-    this.rows = new InstanceRowWriter(parts)
+    this.rows = new InstanceRowWriter({ ...parts, light: options.lighting === 'quake2' ? looks : undefined })
     this.parts = { ...parts, rows: this.rows, quake2: options.lighting === 'quake2', looks, posed: dress?.posed, link: undefined }
     crowdParts.set(this, this.parts)
     this.Queries = dress?.queries
@@ -325,10 +325,10 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
    * stored rows (the shader works out the poses and culls; `update` writes only the rows of instances told
    * something): when it follows another, unless it copies its leader's stored rows (`CrowdLink.copiesStoredRows`;
    * a leader stays on its stored rows, its instances in view listed and posed when a follower asks), wears shells
-   * or shadows, is lit as Quake II lit it (light by world yaw and time), blends its poses in a compute pass, or is
-   * drawn by WebGPURenderer's WebGL2 backend (which draws the first instances in view only). Each of those comes
-   * with the code writing them (`CrowdParts.posed`); a compute pass asked for without the WebGPU side blends
-   * nothing, and the rows stay stored.
+   * or shadows, blends its poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws
+   * the first instances in view only). Each of those comes with the code writing them (`CrowdParts.posed`); a
+   * compute pass asked for without the WebGPU side blends nothing, and the rows stay stored. (Quake II light is
+   * not one: its shadelight is in the stored rows.)
    */
   private posedRows(): CrowdParts['posed'] {
     const link = this.parts.link
@@ -365,6 +365,15 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
       this.instances.listed()
       posed(this.parts)
     }
+  }
+
+  /**
+   * What the crowd was last written as: `"stored"` rows (an instance's written only when it is told something; the
+   * shader works out the poses and culls) or `"posed"` ones (the instances in view posed on the CPU every frame, for
+   * the reasons `posedRows` lists).
+   */
+  get drawnFrom(): 'stored' | 'posed' {
+    return this.rows.isStored ? 'stored' : 'posed'
   }
 
   /** Where the instances were culled for the renderer that last drew the crowd: `"compute"` on real WebGPU, drawn from stored rows. */

@@ -19,7 +19,7 @@ export interface CrowdParts {
   /** Its rows (`attachInstanceData`), and what writes them stored. */
   data: InstancedInterleavedBuffer
   rows: InstanceRowWriter
-  /** Lit as Quake II lit it (`lighting: "quake2"`): each posed row carries its instance's light. */
+  /** Lit as Quake II lit it (`lighting: "quake2"`): each row, stored or posed, carries its instance's shadelight. */
   quake2: boolean
   /** Its shells, shadows and Quake II light (`MD2Crowd`'s; none in a crowd made without the looks' code). */
   looks: CrowdLooks | undefined
@@ -34,14 +34,12 @@ export interface CrowdParts {
 
 /**
  * Whether a crowd is drawn from its instances' poses, written every frame, for a reason of its own rather than
- * its leader's: it wears shells or shadows, is lit as Quake II lit it (light by world yaw and time), blends its
- * poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws the first instances in
- * view only).
+ * its leader's: it wears shells or shadows, blends its poses in a compute pass, or is drawn by WebGPURenderer's
+ * WebGL2 backend (which draws the first instances in view only). Quake II light is no reason: its shadelight is
+ * in the stored rows and the shader works out the rest.
  */
-export function posedOnItsOwn({ looks, quake2, renderer }: CrowdParts): boolean {
-  return Boolean(
-    looks?.shell.visible || looks?.shadow.visible || quake2 || renderer.decode === 'compute' || renderer.kind === 'webgpu-webgl2',
-  )
+export function posedOnItsOwn({ looks, renderer }: CrowdParts): boolean {
+  return Boolean(looks?.shell.visible || looks?.shadow.visible || renderer.decode === 'compute' || renderer.kind === 'webgpu-webgl2')
 }
 
 /**

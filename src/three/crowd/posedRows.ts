@@ -1,5 +1,4 @@
 import { shadowVector } from '../../core/lighting/quake2Light.js'
-import { SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
 import type { CrowdParts } from './crowdParts.js'
 import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE, ROW_POSED, uploadFirst } from './gpu/instanceRows.js'
 
@@ -9,7 +8,8 @@ const shadowParameters = new Float64Array(4)
 /**
  * Writes a crowd's rows as the poses of the instances it draws (listed already: `CrowdInstances.listed`), once
  * a frame, and flags them for upload: per drawn instance its matrix, its pose worked out (`ROW_POSED`), its
- * Quake II light, and a copy of both rows in the shell and shadow layers for the instances that wear them.
+ * Quake II shadelight (as a stored row has it), and a copy of both rows in the shell and shadow layers for the
+ * instances that wear them.
  * `count` becomes the instances drawn (none where the renderer draws nothing). The path of the crowds the
  * shader cannot pose from stored rows (`MD2CrowdBase.storesRows`): it comes with what needs it (following,
  * the looks, the WebGPU side), so that a plain crowd does not ship it. Loops over typed arrays: nothing is
@@ -41,23 +41,15 @@ export function writePosedRows(crowd: CrowdParts): void {
     writePosedRow(data, a, poses, s)
     if (!looks) continue
     const shadowed = looks.castsShadow(i)
-    // The instance's world yaw in degrees (its +Z axis seen from above), for the light table's row and the shadow.
-    let yaw = 0
-    if (quake2 || shadowed) {
-      const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
-      const zz = w[2]! * t[o + 8]! + w[6]! * t[o + 9]! + w[10]! * t[o + 10]!
-      yaw = (Math.atan2(zx, zz) * 180) / Math.PI
-    }
-    if (quake2) {
-      const light = looks.lightOf(i)
-      for (let c = 0; c < 3; c++) data[a + LIGHT + c] = light[c]!
-      // The light table's row (shadeDotsRow's), written out: V8 boxes a fractional number passed to a call it
-      // leaves out of line, as it does once this loop is inlined into the crowd's update.
-      data[a + LIGHT + 3] = Math.trunc((yaw * SHADEDOT_QUANT) / 360) & (SHADEDOT_QUANT - 1)
-    }
+    // Its shadelight, as its stored row has it (the shader works out the light table's row from the matrix).
+    if (quake2) looks.writeLight(i, data, a + LIGHT)
     if (shellData && looks.wearsShell(i))
       looks.writeShellColor(i, shellData, copyRow(matrices, data, k, shellMatrices, shellData, shelledRows++) + LIGHT)
     if (shadowed) {
+      // The instance's world yaw in degrees (its +Z axis seen from above).
+      const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
+      const zz = w[2]! * t[o + 8]! + w[6]! * t[o + 9]! + w[10]! * t[o + 10]!
+      const yaw = (Math.atan2(zx, zz) * 180) / Math.PI
       const at = copyRow(matrices, data, k, shadowMatrices, shadowData!, shadowRows++) + LIGHT
       // The shade vector for the instance's world yaw, as GL_DrawAliasShadow's, and its height above the floor.
       shadowParameters[3] = yaw

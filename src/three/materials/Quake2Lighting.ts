@@ -3,7 +3,7 @@ import { blendPoseYUpLit, type LitBlendTarget } from '../../core/animation/blend
 import type { MD2BlendSource } from '../../core/animation/blendVertices.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
 import { effectiveShadelight, quake2LightTable, type Quake2LightFlags } from '../../core/lighting/quake2Light.js'
-import { SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
+import { SHADEDOT_NUDGE, SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
 
 export interface Quake2LightingOptions extends Quake2LightFlags {
   /** The light at the model's feet: one level for all channels, or RGB. */
@@ -39,7 +39,8 @@ export class Quake2Lighting {
     const e = object.matrixWorld.elements
     // shadeDotsRow's row, written out: V8 boxes a fractional number passed to a call it leaves out of line.
     const yaw = (Math.atan2(e[8]!, e[10]!) * 180) / Math.PI
-    const row = Math.trunc((yaw * SHADEDOT_QUANT) / 360) & (SHADEDOT_QUANT - 1)
+    const steps = (yaw * SHADEDOT_QUANT) / 360
+    const row = Math.trunc(steps + (steps < 0 ? -SHADEDOT_NUDGE : SHADEDOT_NUDGE)) & (SHADEDOT_QUANT - 1)
     const shade = effectiveShadelight(this.light, this.flags, clock, this.shade)
     const built = this.built
     if (built[0] === row && built[1] === shade[0] && built[2] === shade[1] && built[3] === shade[2]) return false

@@ -1,5 +1,6 @@
 import type { Material, Texture, WebGLProgramParametersWithUniforms } from 'three'
-import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
+import { GLOW_FLOOR, POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
+import { SHADEDOT_NUDGE, SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
 
 /** What the GPU decode reads: the model's frame texture and table, and the shared normal and light tables. */
 export interface GpuDecodeInputs {
@@ -75,7 +76,8 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
  * keyframe's scale times its share, the blended translate), crossfaded; a shell stands off the body along the
  * normals of the frame blended towards; a shadow moves each vertex across by the shade vector times its height
  * above the floor, then lays it 1 unit above it; Quake II lights a vertex by its normal in the frame blended
- * towards, from its yaw's row.
+ * towards, from the row of its world yaw (its +Z seen from above: `shadeDotsRow`'s step count, nudged the same
+ * way), by its row's shadelight plus the crowd's glow pulse (never below `GLOW_FLOOR` of it).
  */
 const DECLARATIONS = /* glsl */ `
 uniform highp sampler2D md2FrameBytes;
@@ -88,6 +90,7 @@ uniform float md2Rows;
 uniform float md2Cull;
 uniform vec4 md2Sphere;
 uniform vec4 md2Planes[6];
+uniform float md2Glow;
 attribute vec4 md2Clock;
 attribute vec4 md2Range;
 attribute vec4 md2Fade;
@@ -188,16 +191,35 @@ md2Position = vec3(md2Position.x - md2Light.y * rise, 1.0 - md2Light.z, md2Posit
 md2InstanceColor = md2Light.rgb;
 #endif
 #ifdef MD2_QUAKE2_LIGHT
-float dots = texelFetch(md2LightTable, ivec2(int(b.w), int(md2Light.w)), 0).r;
-vec3 c = clamp(dots * md2Light.rgb, 0.0, 1.0);
+#ifdef USE_INSTANCING
+vec3 facing = mat3(modelMatrix) * instanceMatrix[2].xyz;
+#else
+vec3 facing = modelMatrix[2].xyz;
+#endif
+float steps = atan(facing.x, facing.z) * SHADEDOT_STEPS_PER_RADIAN;
+int row = int(steps + (steps < 0.0 ? -SHADEDOT_NUDGE : SHADEDOT_NUDGE)) & (SHADEDOT_QUANT - 1);
+vec3 shade = max(md2Light.rgb + md2Glow, GLOW_FLOOR * md2Light.rgb);
+float dots = texelFetch(md2LightTable, ivec2(int(b.w), row), 0).r;
+vec3 c = clamp(dots * shade, 0.0, 1.0);
 md2Color = vec3(md2Linear(c.r), md2Linear(c.g), md2Linear(c.b));
 #endif
 }
 `
 
+/** Quake II light's constants, as the CPU path has them (`SHADEDOT_…`, `GLOW_FLOOR`). */
+const QUAKE2_LIGHT_DEFINES = [
+  'MD2_QUAKE2_LIGHT',
+  `SHADEDOT_QUANT ${SHADEDOT_QUANT}`,
+  `SHADEDOT_STEPS_PER_RADIAN ${(SHADEDOT_QUANT / (2 * Math.PI)).toFixed(9)}`,
+  `SHADEDOT_NUDGE ${SHADEDOT_NUDGE.toExponential()}`,
+  `GLOW_FLOOR ${GLOW_FLOOR.toFixed(2)}`,
+]
+  .map((define) => `#define ${define}\n`)
+  .join('')
+
 function patchVertexShader(source: string, options: GpuDecodeOptions): string {
   const defines =
-    (options.quake2Light ? '#define MD2_QUAKE2_LIGHT\n' : '') +
+    (options.quake2Light ? QUAKE2_LIGHT_DEFINES : '') +
     (options.normals ? '#define MD2_NORMALS\n' : '') +
     (options.instanceColor ? '#define MD2_INSTANCE_COLOR\n' : '') +
     (options.shadow ? '#define MD2_SHADOW\n' : '') +

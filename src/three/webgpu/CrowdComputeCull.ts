@@ -201,8 +201,7 @@ export class CrowdComputeCull implements CrowdCullPass {
     const instance: InstanceInputs = {
       frames: at(0),
       fadeFrames: at(1),
-      // The light table's row is not stored (a crowd drawn from stored rows is not lit as Quake II lit it): from the row if asked.
-      blend: vec4(scaleA.w, scaleB.w, shift.w, row.light.w),
+      blend: vec4(scaleA.w, scaleB.w, shift.w, 0),
       light: row.light,
       scaleA: scaleA.xyz,
       scaleB: scaleB.xyz,

@@ -2,6 +2,7 @@ import { InterleavedBufferAttribute, Vector4, type InstancedMesh, type Material,
 import {
   Fn,
   If,
+  atan,
   attribute,
   clamp,
   dot,
@@ -10,6 +11,7 @@ import {
   ivec2,
   materialColor,
   mix,
+  modelWorldMatrix,
   normalLocal,
   positionGeometry,
   instanceIndex,
@@ -29,7 +31,8 @@ import {
   vec4,
 } from 'three/tsl'
 import type { Node } from 'three/webgpu'
-import { POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
+import { GLOW_FLOOR, POWERSUIT_SCALE } from '../../core/lighting/quake2Light.js'
+import { SHADEDOT_NUDGE, SHADEDOT_QUANT } from '../../core/lighting/shadeDots.js'
 import { crowdShaderStates, type CrowdShaderState } from '../crowd/gpu/CrowdShaderState.js'
 import { ROW_HIDDEN, ROW_LOOP, ROW_NO_INTERPOLATION, ROW_POSED, ROW_REVERSE } from '../crowd/gpu/instanceRows.js'
 import type { GpuDecodeInputs, GpuDecodeOptions } from '../materials/gpuDecodeGLSL.js'
@@ -49,7 +52,7 @@ export interface InstanceInputs {
   frames: Node<'vec4'>
   /** The crowd's crossfade: the outgoing pose's two keyframes. */
   fadeFrames: Node<'vec4'>
-  /** Blend towards b, the outgoing pose's blend, the crossfade's weight, the light table's row. */
+  /** Blend towards b, the outgoing pose's blend, the crossfade's weight, and 0. */
   blend: Node<'vec4'>
   /** Quake II light (rgb), or a layer's own values. */
   light: Node<'vec4'>
@@ -117,6 +120,7 @@ export interface StateNodes {
   cull: Node<'float'>
   sphere: Node<'vec4'>
   planes: Node<'vec4'>[]
+  glow: Node<'float'>
 }
 let shared: StateNodes | undefined
 export function crowdStateNodes(): StateNodes {
@@ -137,6 +141,7 @@ export function crowdStateNodes(): StateNodes {
     cull: float((u) => u.md2Cull.value),
     sphere: vector((u) => u.md2Sphere.value),
     planes: [0, 1, 2, 3, 4, 5].map((p) => vector((u) => u.md2Planes.value[p]!)),
+    glow: float((u) => u.md2Glow.value),
   }
   return shared
 }
@@ -193,7 +198,7 @@ export function instanceFromRow(inputs: GpuDecodeInputs, row: InstanceRow, state
   return {
     frames: vec4(a, b),
     fadeFrames: vec4(place(row.fade.x), place(row.fade.y)),
-    blend: vec4(t, row.fade.z, fade, row.light.w),
+    blend: vec4(t, row.fade.z, fade, 0),
     light: row.light,
     scaleA: tableAt(a, 0).mul(t.oneMinus()),
     scaleB: tableAt(b, 0).mul(t),
@@ -330,13 +335,23 @@ export function decodeInTSL(
   }
   if (options.quake2Light) {
     slots.colorNode = Fn((nodeBuilder) => {
-      const computed = options.computed?.read(nodeBuilder as unknown as NodeBuilderLike, vertex)
-      const instance = computed?.instance ?? instanceFromRow(inputs, rowAttributes(), state)
+      const builder = nodeBuilder as unknown as NodeBuilderLike
+      const computed = options.computed?.read(builder, vertex)
+      const listed = computed ? undefined : options.culled?.read(builder)
+      const instance = computed?.instance ?? listed?.instance ?? instanceFromRow(inputs, rowAttributes(), state)
       // Only the normal's index in keyframe b is needed here, not the whole decode.
       const towards = computed?.vertex.towardsNormal ?? readTexel(inputs, instance.frames.zw, vertex).w
-      // Quake II lights a vertex by its normal in the frame being blended towards, from its yaw's row.
-      const dots = textureLoad(inputs.light, ivec2(int(towards), int(instance.blend.w))).r
-      const c = clamp(instance.light.rgb.mul(dots), 0, 1)
+      // Quake II lights a vertex by its normal in the frame being blended towards, from the row of its world yaw
+      // (its +Z seen from above; `shadeDotsRow`'s steps, nudged the same way), by its row's shadelight and the glow.
+      const facing = modelWorldMatrix.mul((listed?.placement ?? instancePlacement(builder)).mul(vec4(0, 0, 1, 0))).toVar()
+      const steps = atan(facing.x, facing.z)
+        .mul(SHADEDOT_QUANT / (2 * Math.PI))
+        .toVar()
+      const row = int(steps.add(select(steps.lessThan(0), -SHADEDOT_NUDGE, SHADEDOT_NUDGE))).bitAnd(SHADEDOT_QUANT - 1)
+      const base = instance.light.rgb
+      const shade = base.add(state.glow).max(base.mul(GLOW_FLOOR))
+      const dots = textureLoad(inputs.light, ivec2(int(towards), row)).r
+      const c = clamp(shade.mul(dots), 0, 1)
       const linear = (x: Node<'float'>) => select(x.lessThanEqual(0.04045), x.div(12.92), pow(x.add(0.055).div(1.055), 2.4))
       // Made linear per vertex, then interpolated, as the GLSL path and the CPU path's vertex colours are.
       return materialColor.mul(vec4(varying(vec3(linear(c.r), linear(c.g), linear(c.b)), 'v_md2Color'), 1))
@@ -350,14 +365,23 @@ export function decodeInTSL(
  * input taken), as four instanced columns on the WebGL2 backend.
  */
 function instancePlacement(builder: NodeBuilderLike): Node<'mat4'> {
+  // One per build: the position and the Quake II light both read it, and on the WebGL2 backend each read made anew
+  // would take four more vertex attributes.
+  let placement = placements.get(builder)
+  if (placement) return placement
   const matrices = (builder.object as InstancedMesh).instanceMatrix
   if (builder.renderer.backend.isWebGPUBackend)
-    return storage(matrices as never, 'mat4', Math.max(matrices.count, 1)).element(instanceIndex) as unknown as Node<'mat4'>
-  const columns = [0, 4, 8, 12].map((offset) =>
-    instancedDynamicBufferAttribute(new InterleavedBufferAttribute(matrices as never, 4, offset) as never, 'vec4'),
-  )
-  return mat4(...(columns as [Node<'vec4'>, Node<'vec4'>, Node<'vec4'>, Node<'vec4'>]))
+    placement = storage(matrices as never, 'mat4', Math.max(matrices.count, 1)).element(instanceIndex) as unknown as Node<'mat4'>
+  else {
+    const columns = [0, 4, 8, 12].map((offset) =>
+      instancedDynamicBufferAttribute(new InterleavedBufferAttribute(matrices as never, 4, offset) as never, 'vec4'),
+    )
+    placement = mat4(...(columns as [Node<'vec4'>, Node<'vec4'>, Node<'vec4'>, Node<'vec4'>]))
+  }
+  placements.set(builder, placement)
+  return placement
 }
+const placements = new WeakMap<NodeBuilderLike, Node<'mat4'>>()
 
 export interface NodeBuilderLike {
   object: Object3D

@@ -25,8 +25,8 @@ class ViewPlane extends Vector4 {}
 /**
  * What a crowd's shaders read besides its rows, the same for every instance, shared by all its materials
  * (its own, depth, distance, shell and shadow): the crowd's time (seconds since its epoch, as the rows'
- * times count), the model's frames per block of texture rows, and the view to cull against (six planes in
- * the crowd's space and the model's all-frames sphere), or none. Kept as GLSL uniforms; the TSL decode
+ * times count), the model's frames per block of texture rows, the view to cull against (six planes in
+ * the crowd's space and the model's all-frames sphere), or none, and Quake II light's glow pulse. Kept as GLSL uniforms; the TSL decode
  * reads the same values.
  */
 export class CrowdShaderState {
@@ -36,6 +36,8 @@ export class CrowdShaderState {
     md2Cull: { value: number }
     md2Sphere: { value: Vector4 }
     md2Planes: { value: Vector4[] }
+    /** Quake II light's glow pulse now (RF_GLOW: added to each channel of the rows' shadelight), or 0. */
+    md2Glow: { value: number }
   }
 
   constructor(rows: number) {
@@ -45,6 +47,7 @@ export class CrowdShaderState {
       md2Cull: { value: 0 },
       md2Sphere: { value: new Vector4() },
       md2Planes: { value: Array.from({ length: 6 }, () => new ViewPlane(0.5, 0.5, 0.5, 0.5)) },
+      md2Glow: new NumberUniform(0),
     }
   }
 

@@ -19,8 +19,9 @@ import type { CrowdRenderer } from './CrowdRenderer.js'
  * - `RANGE`: the range's first keyframe, the flags, the crossfade's start (from the epoch) and length (0: none);
  *   posed: 0, the flags, 0, the crossfade's weight.
  * - `FADE`: the crossfade's outgoing pose (from, to, t), and 0.
- * - `LIGHT`: Quake II light (rgb) and its light table row (the instance's yaw); a shell layer's colour; a
- *   shadow layer's shade vector (x, y) and height above the floor.
+ * - `LIGHT`: Quake II light: the instance's shadelight (rgb, after minlight and fullbright: `CrowdLooks.writeLight`),
+ *   stored or posed alike (the shader adds the glow's pulse and works out the light table's row from the instance's
+ *   world yaw); a shell layer's colour; a shadow layer's shade vector (x, y) and height above the floor.
  */
 export const CLOCK = 0
 export const RANGE = 4
@@ -75,6 +76,8 @@ interface RowSources {
   instances: CrowdInstances
   clock: CrowdClock
   renderer: CrowdRenderer
+  /** A crowd lit as Quake II lit it: what writes an instance's light into its row (`LIGHT`), with the rest of it. */
+  light?: { writeLight(i: number, out: Float32Array, at: number): void }
 }
 
 /**
@@ -133,6 +136,7 @@ export class InstanceRowWriter {
       for (let e = 0; e < 16; e++) matrices[i * 16 + e] = t[i * 16 + e]!
       const a = i * INSTANCE_STRIDE
       clock.writeRow(i, data, a)
+      this.crowd.light?.writeLight(i, data, a + LIGHT)
       if (instances.hidden[i]) data[a + RANGE + 1] = data[a + RANGE + 1]! | ROW_HIDDEN
       written++
       if (whole) continue
