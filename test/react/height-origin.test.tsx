@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fitStanding, getStandingBounds } from '../../src/core/format/standingBounds'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
+import { MD2BlobShadow } from '../../src/react/looks/MD2BlobShadow'
 import { MD2Model } from '../../src/react/MD2Model'
 import { MD2Player } from '../../src/react/MD2Player'
 import { clearPlayerFiles } from '../../src/react/loading/playerFiles'
@@ -67,6 +68,25 @@ describe('height and origin', () => {
     )
     await r.advanceFrames(1, 0.05)
     expectArmedStanding(root.current!, 2, 3.8)
+  })
+
+  it('a blob shadow lies on its floor under a model sized and lifted so (Quake II draws it 1 model unit above)', async () => {
+    const root = createRef<Group>()
+    const r = await mount(
+      <MD2Model ref={root} model={ogro} height={1.8} origin="feet" position={[0, 0.5, 0]} frame={0}>
+        <MD2BlobShadow floor={0.5} />
+      </MD2Model>,
+    )
+    // The shadow is placed from the body's world matrix, which a renderer brings up to date each frame (the test renderer does not).
+    await r.advanceFrames(1, 0.05)
+    root.current!.updateWorldMatrix(true, true)
+    await r.advanceFrames(1, 0.05)
+    const shadow = root.current!.children[1]!.children[0] as Mesh
+    expect(shadow.name).toMatch(/shadow$/)
+    const box = worldBox(shadow)
+    const unit = 1.8 / getStandingBounds(ogro).height
+    expect(box.min.y).toBeCloseTo(0.5 + unit, 5)
+    expect(box.max.y).toBeCloseTo(0.5 + unit, 5)
   })
 
   it("a user's scale multiplies `height`'s, and the feet stay at the position", async () => {
