@@ -45,9 +45,11 @@ Options:
   --mesh NAME            bake this mesh (or the meshes under this node) only; repeat for more
   --scale S              multiply positions (Quake II's players stand about 56 units tall)
   --skin-format FORMAT   pcx (default: 8-bit in Quake II's palette, as the engine loads it), tga or png
-  --resources DIR        the folder a .gltf's buffer and image URIs are read from (default: its own);
-                         a URI leading outside it (.., an absolute path, file:) is refused, never read
-  --force                overwrite existing side files (OUT.pcx, OUT.tga, OUT.png, OUT.anm)
+  --resources DIR        the folder a glTF's buffer and image URIs are read from (default: its own);
+                         a URI leading outside it (.., an absolute path, file:, http:) is refused,
+                         never read or fetched
+  --force                overwrite existing side files (OUT.pcx, OUT.tga, OUT.png, OUT.anm); never an
+                         input: an output that is a file the run reads is refused
   -h, --help             show this help
 
 A model must fit MD2 as Quake II loads it: at most 2,048 vertices, 4,096 triangles and 512 frames;

@@ -11,18 +11,16 @@
  * may make a request (a listener on 127.0.0.1 counts them), read a file outside its folder, or change an
  * input; every refusal names a file of the case.
  */
-import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGLB, packGLB } from '../../src/core/gltf/glb'
-import { nodeIO, runCli, type CliIO } from '../../src/cli/main'
 import { buildRig, exportRig } from '../../stories/support/rig'
-import { runOnDisk as run } from '../support/cli'
+import { fileHashes, runOnDisk as run, runRecorded } from '../support/cli'
 import { describeCase, FuzzWatchdog, FUZZ_RUN_FACTOR, fuzzSeed } from '../support/fuzz'
 
 const SEED = fuzzSeed(0x6d6434)
@@ -166,29 +164,6 @@ describe('convert survives mutated glTF files', () => {
   })
 })
 
-/** Where a read lands, links followed (the path as given when there is nothing there to read). */
-function realPath(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return resolve(path)
-  }
-}
-
-/** Every file under `root` (links as what they name) with its SHA-256. */
-function hashes(root: string): Map<string, string> {
-  const out = new Map<string, string>()
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const path = join(at, entry.name)
-      if (entry.isDirectory()) walk(path)
-      else out.set(path, createHash('sha256').update(readFileSync(path)).digest('hex'))
-    }
-  }
-  walk(root)
-  return out
-}
-
 /** A hostile URI: a scheme, a way out of the folder (`..`, absolute, encoded, backslashed), or one of those joined. */
 const hostileURI = fc
   .tuple(
@@ -297,20 +272,8 @@ describe('hostile URIs, names and outputs', () => {
           if (outName === 'link.md2') symlinkSync(join(folder, 'rig.glb'), join(folder, 'link.md2'))
           const inputs = hostile.animationInput ? [join(folder, 'rig.glb'), bad] : [bad]
           const options = [...(hostile.force ? ['--force'] : []), ...(side === 'anm' ? ['--fps', '20'] : [])]
-          const before = hashes(root)
-          let stdout = ''
-          let stderr = ''
-          const read: string[] = []
-          const io: CliIO = {
-            ...nodeIO,
-            stdout: (text) => void (stdout += text),
-            stderr: (text) => void (stderr += text),
-            readFile: (path, limits) => {
-              read.push(realPath(path))
-              return nodeIO.readFile(path, limits)
-            },
-          }
-          const code = await runCli(['convert', ...inputs, join(folder, outName), ...options], io)
+          const before = fileHashes(root)
+          const { code, stdout, stderr, read } = await runRecorded(['convert', ...inputs, join(folder, outName), ...options])
           const label = `${describeCase(hostile)}: ${stderr}`
           expect(requests, label).toBe(0)
           expect(stderr, label).not.toMatch(/internal error/)
@@ -318,7 +281,7 @@ describe('hostile URIs, names and outputs', () => {
             read.filter((path) => !path.startsWith(`${folder}/`)),
             label,
           ).toEqual([])
-          const after = hashes(root)
+          const after = fileHashes(root)
           for (const [path, hash] of before) if (!path.endsWith('link.md2')) expect(after.get(path), `${label} ${path}`).toBe(hash)
           if (code === 0) {
             counts.ok++
@@ -378,22 +341,12 @@ describe('hostile URIs, names and outputs', () => {
         bytes.fill(0, skinsAt, skinsAt + 64)
         bytes.set(stored, skinsAt)
         writeFileSync(join(folder, 'tris.md2'), bytes)
-        const before = hashes(root)
-        const read: string[] = []
-        const io: CliIO = {
-          ...nodeIO,
-          stdout: () => {},
-          stderr: () => {},
-          readFile: (path, limits) => {
-            read.push(realPath(path))
-            return nodeIO.readFile(path, limits)
-          },
-        }
-        const code = await runCli(['convert', join(folder, 'tris.md2'), join(folder, 'tris.glb')], io)
+        const before = fileHashes(root)
+        const { code, read } = await runRecorded(['convert', join(folder, 'tris.md2'), join(folder, 'tris.glb')])
         expect(code, name).toBe(0)
         expect(read, name).toEqual([join(folder, 'tris.md2')])
         expect(readGLB(readFileSync(join(folder, 'tris.glb'))).json.images, name).toBeUndefined()
-        const after = hashes(root)
+        const after = fileHashes(root)
         for (const [path, hash] of before) expect(after.get(path), path).toBe(hash)
         if (after.size !== before.size + 1) embedded++
         rmSync(root, { recursive: true, force: true })

@@ -4,19 +4,18 @@
  * no stale side file and no temporary file left, names as the file system holds them, every refusal naming
  * the file at fault, and gltfpack's meshopt-compressed files decoded.
  */
-import { createHash } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { MeshoptEncoder } from 'meshoptimizer/encoder'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGLB, packGLB } from '../../src/core/gltf/glb'
-import { runCli, nodeIO, type CliIO } from '../../src/cli/main'
+import { nodeIO } from '../../src/cli/main'
 import { buildRig, exportRig } from '../../stories/support/rig'
 import { readAsset } from '../support/assets'
-import { runOnDisk as run } from '../support/cli'
+import { fileHashes, runOnDisk as run, runRecorded } from '../support/cli'
 import { writeGLTF } from '../support/gltfFiles'
 
 let dir: string
@@ -51,18 +50,9 @@ function folder(name: string): string {
   return path
 }
 
-/** Every file under `root` with its SHA-256: what a run must leave as it was. */
+/** Every file under `root` by its path below it, with its SHA-256. */
 function hashes(root: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else out[relative(root, path)] = createHash('sha256').update(readFileSync(path)).digest('hex')
-    }
-  }
-  walk(root)
-  return out
+  return Object.fromEntries([...fileHashes(root)].map(([path, hash]) => [relative(root, path), hash]))
 }
 
 /** The rig as a .glb whose buffer 0 (or first image) is given by `uri` instead of its binary chunk. */
@@ -76,25 +66,6 @@ function glbWithURI(what: 'buffer' | 'image', uri: string): Uint8Array {
     image.uri = uri
   }
   return packGLB(json, bin)
-}
-
-/** The CLI in-process, every file it reads recorded. */
-async function runRecorded(argv: string[], extra: Partial<CliIO> = {}) {
-  let stdout = ''
-  let stderr = ''
-  const read: string[] = []
-  const io: CliIO = {
-    ...nodeIO,
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    readFile: (path, limits) => {
-      read.push(nodeIO.resolve(path))
-      return nodeIO.readFile(path, limits)
-    },
-    ...extra,
-  }
-  const code = await runCli(argv, io)
-  return { code, stdout, stderr, read }
 }
 
 describe('no request, ever, from a URI in a file', () => {
