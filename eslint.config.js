@@ -12,6 +12,13 @@ const WEBGPU_ONLY = {
     'three/webgpu and three/tsl are imported in src/three/webgpu only (the react-three-md2/webgpu entry): a WebGL app must not bundle them.',
 }
 
+/** @react-three/rapier, an optional peer, is bundled only by apps that import react-three-md2/rapier (src/react/rapier). */
+const RAPIER_ONLY = {
+  group: ['@react-three/rapier', '@dimforge/*'],
+  message:
+    '@react-three/rapier is imported in src/react/rapier only (the react-three-md2/rapier entry): an app without physics must not need it.',
+}
+
 const REACT = ['react', 'react/*', 'react-dom', 'react-dom/*', '@react-three/*']
 
 /** What the three.js layer may not import, the WebGPU entry included. */
@@ -86,8 +93,16 @@ export default tseslint.config(
   restrictImports(['src/three/webgpu/**/*.ts'], THREE_LAYER),
   restrictImports(
     ['src/react/**/*.{ts,tsx}', 'src/cli/**/*.ts', 'src/*.ts'],
-    [{ group: ['**/three/webgpu/**'], message: WEBGPU_ONLY.message }, WEBGPU_ONLY],
+    [
+      { group: ['**/three/webgpu/**'], message: WEBGPU_ONLY.message },
+      WEBGPU_ONLY,
+      RAPIER_ONLY,
+      { group: ['**/rapier/**'], message: RAPIER_ONLY.message },
+    ],
+    ['src/react/rapier/**'],
   ),
+  // The rapier entry: the only importer of @react-three/rapier.
+  restrictImports(['src/react/rapier/**/*.{ts,tsx}'], [{ group: ['**/three/webgpu/**'], message: WEBGPU_ONLY.message }, WEBGPU_ONLY]),
   {
     // Scripts run in Node and hand functions to a browser page (playwright's evaluate).
     files: ['**/*.{js,mjs}'],

@@ -23,6 +23,7 @@ const resolve: { alias?: { find: RegExp; replacement: string }[] } = WEBGPU_THRE
 const PACKAGE_ALIASES = [
   { find: /^react-three-md2$/, replacement: `${root}src/index.ts` },
   { find: /^react-three-md2\/(core|three)$/, replacement: `${root}src/$1/index.ts` },
+  { find: /^react-three-md2\/rapier$/, replacement: `${root}src/react/rapier/index.ts` },
 ]
 
 // Debian's Chromium (npm cannot download a browser here); test/browser/require-chromium.ts checks

@@ -9,6 +9,7 @@ const ENTRIES = {
   'react-three-md2/core': '../src/core/index.ts',
   'react-three-md2/three': '../src/three/index.ts',
   'react-three-md2/webgpu': '../src/three/webgpu/index.ts',
+  'react-three-md2/rapier': '../src/react/rapier/index.ts',
 }
 
 const config: StorybookConfig = {

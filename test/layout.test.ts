@@ -35,6 +35,7 @@ describe('public entries', () => {
     'react-three-md2/internal': 'src/core/internal.ts',
     'react-three-md2/three': 'src/three/index.ts',
     'react-three-md2/webgpu': 'src/three/webgpu/index.ts',
+    'react-three-md2/rapier': 'src/react/rapier/index.ts',
   }
 
   it('export exactly the pinned names (values and types), wherever the files behind them live', () => {
@@ -111,6 +112,7 @@ describe('source layout', () => {
       'src/core/internal.ts',
       'src/three/index.ts',
       'src/three/webgpu/index.ts',
+      'src/react/rapier/index.ts',
     ])
     const graph = new Map<string, Map<string, string>>()
     for (const file of sourceFiles) {
