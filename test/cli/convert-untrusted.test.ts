@@ -10,7 +10,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { MeshoptEncoder } from 'meshoptimizer/encoder'
+import { AnimationClip, BoxGeometry, Group, Mesh, MeshStandardMaterial, QuaternionKeyframeTrack } from 'three'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodeFrame } from '../../src/core/format/decodeFrame'
+import { parseMD2 } from '../../src/core/format/parseMD2'
 import { readGLB, packGLB } from '../../src/core/gltf/glb'
 import { nodeIO } from '../../src/cli/main'
 import { buildRig, exportRig } from '../../stories/support/rig'
@@ -319,6 +322,70 @@ describe('every refusal names the file at fault', () => {
       ),
     )
     expect(existsSync(join(inner, 'broken.md2'))).toBe(false)
+  })
+  it('gltfpack\u2019s KHR_mesh_quantization (positions as normalized shorts, the scale on the node): read as three reads it', async () => {
+    const inner = folder('quantized')
+    const geometry = new BoxGeometry(40, 60, 20, 2, 3, 1)
+    const mesh = new Mesh(geometry, new MeshStandardMaterial())
+    mesh.name = 'box'
+    const scene = new Group()
+    scene.add(mesh)
+    const turn = new AnimationClip('turn', 1, [
+      new QuaternionKeyframeTrack('box.quaternion', [0, 1], [0, 0, 0, 1, 0, 0.7071068, 0, 0.7071068]),
+    ])
+    const plain = await exportRig(scene, [turn])
+    const { json, bin } = readGLB(plain)
+    type Accessor = {
+      bufferView: number
+      byteOffset?: number
+      componentType: number
+      count: number
+      normalized?: boolean
+      min?: number[]
+      max?: number[]
+    }
+    const accessors = json.accessors as Accessor[]
+    const views = json.bufferViews as { byteOffset?: number; byteLength: number }[]
+    const position =
+      accessors[(json.meshes as { primitives: { attributes: { POSITION: number } }[] }[])[0]!.primitives[0]!.attributes.POSITION]!
+    const floats = new Float32Array(bin.buffer.slice(bin.byteOffset + (views[position.bufferView]!.byteOffset ?? 0)), 0, position.count * 3)
+    const range = Math.max(...floats.map(Math.abs))
+    // Shorts padded to 8 bytes a vertex, as KHR_mesh_quantization requires of 6-byte elements.
+    const shorts = new Int16Array(position.count * 4)
+    for (let i = 0; i < position.count; i++)
+      for (let c = 0; c < 3; c++) shorts[i * 4 + c] = Math.round((floats[i * 3 + c]! / range) * 32767)
+    const offset = Math.ceil(bin.length / 4) * 4
+    const joined = new Uint8Array(offset + shorts.byteLength)
+    joined.set(bin)
+    joined.set(new Uint8Array(shorts.buffer), offset)
+    views.push({ byteOffset: offset, byteLength: shorts.byteLength, byteStride: 8, buffer: 0 } as never)
+    Object.assign(position, { bufferView: views.length - 1, byteOffset: 0, componentType: 5122, normalized: true })
+    position.min = position.min!.map((v) => Math.round((v / range) * 32767))
+    position.max = position.max!.map((v) => Math.round((v / range) * 32767))
+    const node = (json.nodes as { mesh?: number; scale?: number[] }[]).find((n) => n.mesh !== undefined)!
+    node.scale = [range, range, range]
+    ;(json.buffers as { byteLength: number }[])[0]!.byteLength = joined.length
+    json.extensionsUsed = ['KHR_mesh_quantization']
+    json.extensionsRequired = ['KHR_mesh_quantization']
+    writeFileSync(join(inner, 'plain.glb'), plain)
+    writeFileSync(join(inner, 'quantized.glb'), packGLB(json, joined))
+    const fromPlain = await run(['convert', join(inner, 'plain.glb'), join(inner, 'plain.md2')])
+    const fromQuantized = await run(['convert', join(inner, 'quantized.glb'), join(inner, 'quantized.md2')])
+    expect(fromQuantized.stderr).toBe('')
+    expect(fromQuantized.code).toBe(0)
+    expect(fromPlain.code).toBe(0)
+    const a = parseMD2(new Uint8Array(readFileSync(join(inner, 'plain.md2'))))
+    const b = parseMD2(new Uint8Array(readFileSync(join(inner, 'quantized.md2'))))
+    expect(b.header.numFrames).toBe(a.header.numFrames)
+    expect(b.header.numVertices).toBe(a.header.numVertices)
+    // One short step (60 / 32767) is far below MD2's own step (60 / 255): the same frames to within one MD2 step.
+    let worst = 0
+    for (let f = 0; f < a.header.numFrames; f++) {
+      const pa = decodeFrame(a, f)
+      const pb = decodeFrame(b, f)
+      for (let i = 0; i < pa.length; i++) worst = Math.max(worst, Math.abs(pa[i]! - pb[i]!))
+    }
+    expect(worst).toBeLessThan((60 / 255) * 1.01)
   })
 })
 
