@@ -44,7 +44,7 @@ function findSkin(input: string, skins: readonly string[], io: CliIO): { path: s
       tried.push(candidate)
       try {
         const path = fileInside(input, candidate.slice(folder.length), root, io, { percent: false, what: 'skin name' })
-        if (io.exists(path)) return { path: candidate, image: readSkin(candidate, io, root) }
+        if (io.exists(path)) return { path: candidate, image: readSkin(path, io, root) }
       } catch (error) {
         if (!isMD2Error(error) || error.code !== 'UNSAFE_PATH') throw error
         // Once a name: its other spellings lead to the same place.

@@ -173,6 +173,14 @@ describe('.md2 → .glb: a skin name is looked for inside the model\u2019s folde
     expect(found.code).toBe(0)
     expect(found.stderr).not.toMatch(/warning/)
     expect(found.stdout).toMatch(/skin 256×256 from .*model\/linked\.pcx\n$/)
+    // A roundabout path that stays inside: found where it leads, though its first folder is not there.
+    mkdirSync(join(inner, 'sub'))
+    writeFileSync(join(inner, 'sub', 'inner.pcx'), readAsset('quake2/ogro/igdosh.pcx'))
+    writeFileSync(join(inner, 'tris.md2'), ogroNaming('nothere/../sub/inner.pcx'))
+    const roundabout = await run(['convert', join(inner, 'tris.md2'), join(inner, 'tris.glb'), '--force'])
+    expect(roundabout.code).toBe(0)
+    expect(roundabout.stderr).not.toMatch(/warning|cannot/)
+    expect(roundabout.stdout).toMatch(/skin 256×256 from .*model\/nothere\/\.\.\/sub\/inner\.pcx\n$/)
   })
 })
 
