@@ -36,10 +36,8 @@ function useKeyboard(controls: Controls) {
   }, [controls])
 }
 
-/** Quake II's units are about an inch: at this scale the ogro (56 units) is 1.7 m tall, in a world of metres. */
-const SCALE = 0.03
-/** Where the model's origin (its waist) is above its feet: the feet stand on y = 0. */
-const WAIST = 24 * SCALE
+/** The characters' height in the world's units, metres, where rapier's defaults (gravity 9.81) fit. */
+const HEIGHT = 1.7
 const SPEED = 4
 const JUMP = 5
 const GRAVITY = 9.81
@@ -89,8 +87,17 @@ export function Player({ controls }: { controls: Controls }) {
     player.input.attacking = controls.attack
   })
   return (
-    <RigidBody ref={body} type="kinematicPosition" colliders={false} position={[0, WAIST, 3]}>
-      <MD2Player ref={model} path="/players/ogro/" files={OGRO_FILES} skin="igdosh" weapon="railgun" controller={player} scale={SCALE}>
+    <RigidBody ref={body} type="kinematicPosition" colliders={false} position={[0, 0, 3]}>
+      <MD2Player
+        ref={model}
+        path="/players/ogro/"
+        files={OGRO_FILES}
+        skin="igdosh"
+        weapon="railgun"
+        controller={player}
+        height={HEIGHT}
+        origin="feet"
+      >
         <MD2Collider ref={collider} shape="capsule" />
       </MD2Player>
     </RigidBody>
@@ -109,7 +116,7 @@ function Enemy({ model, x, z, dead, onShot }: { model: MD2ModelData; x: number; 
   const instance = useRef<MD2CrowdInstance>(null)
   return (
     <MD2Instance
-      position={[x / SCALE, 24, z / SCALE]}
+      position={[x, 0, z]}
       controllerRef={instance}
       animation={dead ? 'death1' : 'stand'}
       loop={!dead}
@@ -118,7 +125,8 @@ function Enemy({ model, x, z, dead, onShot }: { model: MD2ModelData; x: number; 
         onShot()
       }}
     >
-      <MD2Collider model={model} readout={instance} />
+      {/* The crowd's height and origin, which the instance's group does not carry. */}
+      <MD2Collider model={model} readout={instance} height={HEIGHT} origin="feet" />
     </MD2Instance>
   )
 }
@@ -127,7 +135,7 @@ function Enemy({ model, x, z, dead, onShot }: { model: MD2ModelData; x: number; 
 export function Enemies({ dead, onShot }: { dead: readonly number[]; onShot: (id: number) => void }) {
   const model = useMD2('/players/ogro/tris.MD2')
   return (
-    <MD2Instances model={model} skin="igdosh.pcx" limit={ENEMIES.length} scale={SCALE}>
+    <MD2Instances model={model} skin="igdosh.pcx" limit={ENEMIES.length} height={HEIGHT} origin="feet">
       {ENEMIES.map(({ id, x, z }) => (
         <Enemy key={id} model={model} x={x} z={z} dead={dead.includes(id)} onShot={() => onShot(id)} />
       ))}

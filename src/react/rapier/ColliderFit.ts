@@ -2,6 +2,7 @@ import type { RapierCollider } from '@react-three/rapier'
 import { Matrix4, Quaternion, Vector3, type Object3D } from 'three'
 import type { MD2ModelData } from '../../core/format/types.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
+import type { MD2StandingFit } from '../../core/format/standingBounds.js'
 import { blendedKeyframeBox, uprightBox } from './blendedKeyframeBox.js'
 
 /** A collider's shape: the pose's box, or an upright capsule in it. */
@@ -29,8 +30,8 @@ export class ColliderFit {
   private readonly placed = new Float64Array(16)
 
   /**
-   * Fits `collider` to `pose` of `model` drawn in `anchor`'s space; `body` is the object of the rigid body the
-   * collider is attached to (none: the collider is placed in the world).
+   * Fits `collider` to `pose` of `model` drawn in `anchor`'s space (scaled and lifted by `standing`, when given);
+   * `body` is the object of the rigid body the collider is attached to (none: the collider is placed in the world).
    */
   update(
     collider: RapierCollider,
@@ -40,9 +41,12 @@ export class ColliderFit {
     pose: Readonly<MD2Pose>,
     shape: ColliderShape,
     tolerance: number,
+    standing: MD2StandingFit | undefined,
   ): void {
     const box = blendedKeyframeBox(model, pose, this.box)
     if (shape === 'capsule') uprightBox(model, box)
+    // The model's size and origin where the anchor's space does not have them (an instance of a crowd given them).
+    if (standing) for (let k = 0; k < 6; k++) box[k] = box[k]! * standing.scale + (k % 3 === 1 ? standing.lift : 0)
     anchor.updateWorldMatrix(true, false)
     place.copy(anchor.matrixWorld)
     if (body) place.premultiply(inverse.copy(body.matrixWorld).invert())

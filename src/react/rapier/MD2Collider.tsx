@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useRef, useState, type ForwardedRef, type RefObject } from 'react'
+import { forwardRef, useEffect, useMemo, useRef, useState, type ForwardedRef, type RefObject } from 'react'
 import {
   CapsuleCollider,
   CuboidCollider,
@@ -11,14 +11,15 @@ import type { Group } from 'three'
 import type { MD2ModelData } from '../../core/format/types.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
 import { MD2Error } from '../../core/MD2Error.js'
+import { fitStanding, type MD2Origin } from '../../core/format/standingBounds.js'
 import { useMD2ModelContext } from '../MD2ModelContext.js'
 import { ColliderFit, type ColliderShape } from './ColliderFit.js'
 
 export interface MD2ColliderProps extends Omit<CuboidColliderProps, 'args' | 'position' | 'rotation' | 'quaternion' | 'scale'> {
   /**
    * `"cuboid"` (the default): the pose's box, a lying character's box when it lies. `"capsule"`, for a character
-   * controller: upright on the model's axis, its feet and radius the model's first frame's (where Quake II's
-   * characters stand), its top the pose's (lower when crouching or lying).
+   * controller: upright on the model's axis, its feet and radius the model's standing (`getStandingBounds`), its
+   * top the pose's (lower when crouching or lying).
    */
   shape?: ColliderShape
   /**
@@ -30,6 +31,12 @@ export interface MD2ColliderProps extends Omit<CuboidColliderProps, 'args' | 'po
   model?: MD2ModelData
   /** Outside an `<MD2Model>` or `<MD2Player>`: what shows the pose (an `<MD2Instance>`'s `controllerRef`). */
   readout?: RefObject<{ readonly pose: Readonly<MD2Pose> } | null>
+  /**
+   * With `readout`, in a crowd given `height` and `origin` (`<MD2Instances height origin>`): the same, as the
+   * instance's group does not carry them. (An `<MD2Model>`'s or `<MD2Player>`'s children are placed with its own.)
+   */
+  height?: number
+  origin?: MD2Origin
 }
 
 /**
@@ -42,7 +49,7 @@ export interface MD2ColliderProps extends Omit<CuboidColliderProps, 'args' | 'po
  * rapier's collider props (`friction`, `sensor`, `collisionGroups`, `onCollisionEnter`…). Needs `<Physics>`.
  */
 export const MD2Collider = forwardRef<RapierCollider | null, MD2ColliderProps>(function MD2Collider(
-  { shape = 'cuboid', tolerance = 1, model: given, readout, ...props },
+  { shape = 'cuboid', tolerance = 1, model: given, readout, height, origin, ...props },
   ref,
 ) {
   const context = useMD2ModelContext()
@@ -60,6 +67,10 @@ export const MD2Collider = forwardRef<RapierCollider | null, MD2ColliderProps>(f
   const anchor = useRef<Group>(null)
   const collider = useRef<RapierCollider | null>(null)
   const [fit] = useState(() => new ColliderFit())
+  const standing = useMemo(
+    () => (readout && (height !== undefined || origin !== undefined) ? fitStanding(model, height, origin) : undefined),
+    [readout, model, height, origin],
+  )
   // rapier places a collider again from its object whenever its props change: fit it again after each render.
   useEffect(() => {
     fit.dirty = true
@@ -68,7 +79,7 @@ export const MD2Collider = forwardRef<RapierCollider | null, MD2ColliderProps>(f
     const shown = readout ? readout.current?.pose : context?.pose
     if (!collider.current || !anchor.current || !shown) return
     const body = collider.current.parent() ? colliderStates.get(collider.current.handle)?.worldParent : undefined
-    fit.update(collider.current, anchor.current, body, model, shown, shape, tolerance)
+    fit.update(collider.current, anchor.current, body, model, shown, shape, tolerance, standing)
   })
   const setRef = (instance: RapierCollider | null) => {
     collider.current = instance

@@ -1,6 +1,7 @@
 import { frameBounds } from '../../core/format/decodeFrame.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import type { MD2Pose } from '../../core/animation/pose.js'
+import { getStandingBounds, type MD2StandingBounds } from '../../core/format/standingBounds.js'
 
 /** Per model, each keyframe's Y-up box (min x, y, z then max x, y, z), six floats a frame. */
 const keyframeBoxes = new WeakMap<MD2ModelData, Float32Array>()
@@ -19,18 +20,23 @@ function boxesOf(model: MD2ModelData): Float32Array {
   return boxes
 }
 
+/** Per model, its standing frame's box (`getStandingBounds`), found once. */
+const standingBoxes = new WeakMap<MD2ModelData, MD2StandingBounds>()
+
 /**
  * Turns `box`, a pose's, into an upright capsule's for a character controller: on the model's axis, its feet and
- * width those of the model's first frame (Quake II's characters stand in it), its top the pose's. A controller
- * then meets a steady width and floor (a stride or a wider pose would push the capsule into what it touches,
- * and through it on the next move) while crouching or lying lowers the top.
+ * width those of the model standing (`getStandingBounds`), its top the pose's. A controller then meets a steady
+ * width and floor (a stride or a wider pose would push the capsule into what it touches, and through it on the
+ * next move) while crouching or lying lowers the top.
  */
 export function uprightBox(model: MD2ModelData, box: Float64Array): Float64Array {
-  const boxes = boxesOf(model)
-  const radius = (boxes[3]! - boxes[0]! + boxes[5]! - boxes[2]!) / 4
+  let standing = standingBoxes.get(model)
+  if (standing === undefined) standingBoxes.set(model, (standing = getStandingBounds(model)))
+  const { min, max } = standing
+  const radius = (max[0] - min[0] + max[2] - min[2]) / 4
   box[0] = box[2] = -radius
   box[3] = box[5] = radius
-  box[1] = boxes[1]!
+  box[1] = min[1]
   return box
 }
 
