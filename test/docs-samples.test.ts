@@ -150,6 +150,16 @@ describe('the README and the reference pages', () => {
     expect(DOC_PAGES.filter((page) => !rendered.has(page))).toEqual([])
   })
 
+  it('a docs page as Storybook shows it: links to pages and files rewritten, code spans on one line, intraword underscores escaped', () => {
+    const page =
+      "See [the crowd](crowds.md#on-the-gpu), [a file](../src/core/index.ts), ![x](images/quake2.png), [here](#top).\nref_gl's `R_Draw\n  AliasModel` and `GL_DrawAliasFrameLerp`.\n```ts\nconst snake_case = 1\n```\n"
+    expect(referenceMarkdown(page)).toBe(
+      'See [the crowd](?path=/docs/reference-crowds-on-the-gpu--docs), ' +
+        '[a file](https://github.com/react-three-md2/react-three-md2/blob/main/src/core/index.ts), ![x](images/quake2.png), [here](#top).\n' +
+        "ref\\_gl's `R_Draw AliasModel` and `GL_DrawAliasFrameLerp`.\n```ts\nconst snake_case = 1\n```\n",
+    )
+  })
+
   it("Storybook's links between docs pages (?path=/docs/…) lead to pages that exist, and each docs page's title is its page's", () => {
     const mdxPages = ['stories', 'stories/Reference'].flatMap((folder) =>
       readdirSync(join(ROOT, folder))

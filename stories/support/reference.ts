@@ -46,7 +46,7 @@ const docsId = (title: string) =>
  * Storybook at /images) and links within the page stay as they are.
  */
 export function referenceMarkdown(markdown: string): string {
-  return markdown.replace(/(\]\()([^)\s]+)(\))/g, (whole, open: string, target: string, close: string) => {
+  return inlineCodeOnOneLine(markdown).replace(/(\]\()([^)\s]+)(\))/g, (whole, open: string, target: string, close: string) => {
     if (/^[a-z][a-z+.-]*:/i.test(target) || target.startsWith('#') || target.startsWith('images/')) return whole
     const [path = '', anchor] = target.split('#')
     const title = REFERENCE_TITLES[path]
@@ -54,4 +54,45 @@ export function referenceMarkdown(markdown: string): string {
     const file = new URL(path, 'http://repository/docs/').pathname.slice(1)
     return `${open}${REPOSITORY}${file}${anchor ? `#${anchor}` : ''}${close}`
   })
+}
+
+/**
+ * `markdown` as Storybook's Markdown block reads it as GitHub does: each inline code span that runs over a
+ * line end put on one line (Markdown reads the line end as a space; the block shows code with a line end in
+ * it as a code block), and underscores inside words escaped.
+ */
+function inlineCodeOnOneLine(markdown: string): string {
+  const parts: string[] = []
+  let prose: string[] = []
+  let fence: string | undefined
+  const flush = () => {
+    const text = prose
+      .join('\n')
+      .replace(/(`+)([^`]+?)\1(?!`)/g, (span, ticks: string, code: string) =>
+        code.includes('\n') ? `${ticks}${code.replace(/\s*\n\s*/g, ' ')}${ticks}` : span,
+      )
+    // Outside code spans and link targets, an underscore inside a word (ref_gl) escaped: the block's parser
+    // takes it for emphasis, which then runs across the code spans after it (GitHub's does not).
+    parts.push(
+      ...text
+        .split(/((`+)[^`]+?\2(?!`)|\]\([^)]*\))/)
+        .map((piece, i) => (i % 3 === 0 ? piece.replace(/(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu, '\\_') : i % 3 === 1 ? piece : ''))
+        .join('')
+        .split('\n'),
+    )
+    prose = []
+  }
+  for (const line of markdown.split('\n')) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fence) {
+      parts.push(line)
+      if (marker?.startsWith(fence)) fence = undefined
+    } else if (marker) {
+      flush()
+      parts.push(line)
+      fence = marker
+    } else prose.push(line)
+  }
+  flush()
+  return parts.join('\n')
 }
