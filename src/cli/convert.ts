@@ -1,4 +1,5 @@
 import { isMD2Error } from '../core/MD2Error.js'
+import { MAX_SKIN_NAME_LENGTH } from '../core/format/spec.js'
 import { bakeSettings, bakeSideFiles, bakeToMD2, staleTable, type GLTFInput } from './bakeToMD2.js'
 import { checkGLTF } from './checkGLTF.js'
 import { CliFailure, EXIT_FAILED, EXIT_OK, UsageError, describeError, readInput, type CliIO, type Parsed } from './common.js'
@@ -96,13 +97,21 @@ async function readGLTF(path: string, io: CliIO, resources: string | undefined):
   return { path, contents }
 }
 
-/** A skin name MD2 stores as bytes, one a character: only ASCII reads back as the name of the file written. */
+/**
+ * A skin name MD2 stores as bytes, one a character, in a 64-byte C string: only ASCII reads back as the name
+ * of the file written, and only 63 bytes of it. Refused naming OUT, whose name it is, before any work.
+ */
 function checkSkinName(output: string, skin: string): void {
   const name = skin.replace(/^.*[/\\]/, '')
   if (!/^[\x20-\x7e]*$/.test(name))
     throw new CliFailure(
       `${output}: cannot name the skin "${name}" in the model: MD2 stores skin names as bytes, one a character, and ` +
         'this name is not ASCII, so the name stored would not be the file’s; nothing written (give OUT an ASCII name)',
+    )
+  if (name.length > MAX_SKIN_NAME_LENGTH)
+    throw new CliFailure(
+      `${output}: cannot name the skin "${name}" in the model: ${name.length} bytes, past MD2's ${MAX_SKIN_NAME_LENGTH}; ` +
+        'nothing written (give OUT a shorter name)',
     )
 }
 

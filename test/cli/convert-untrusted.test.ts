@@ -280,6 +280,18 @@ describe('names as the file system holds them', () => {
     )
     expect(readdirSync(inner)).toEqual(['rig.glb'])
   })
+
+  it('an OUT name too long for MD2\u2019s 64-byte skin name: refused naming OUT and the limit, not the input', async () => {
+    const inner = folder('long-name')
+    writeFileSync(join(inner, 'rig.glb'), glb)
+    const out = join(inner, `${'n'.repeat(60)}.md2`)
+    const result = await run(['convert', join(inner, 'rig.glb'), out])
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(
+      `${out}: cannot name the skin "${'n'.repeat(60)}.pcx" in the model: 64 bytes, past MD2's 63; nothing written (give OUT a shorter name)\n`,
+    )
+    expect(readdirSync(inner)).toEqual(['rig.glb'])
+  })
 })
 
 describe('every refusal names the file at fault', () => {
