@@ -12,9 +12,9 @@ import { AnimationClip, BufferGeometry, Float32BufferAttribute, Group, Mesh, Mes
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { decodeTGA } from '../../src/core/images/tga'
-import { runCli, nodeIO, type CliIO } from '../../src/cli/main'
+import { nodeIO } from '../../src/cli/main'
 import { buildRig, exportRig } from '../../stories/support/rig'
-import { runOnDisk as run } from '../support/cli'
+import { runOnDisk as run, runRecorded } from '../support/cli'
 import { runChild } from '../support/cliProcess'
 import { rawPNG, withImage, writeGLTF } from '../support/gltfFiles'
 
@@ -401,37 +401,32 @@ describe('wrong calls and outputs: refused before any work, nothing written', ()
     const inner = folder('atomic')
     writeFileSync(join(inner, 'rig.glb'), glb)
     writeFileSync(join(inner, 'rig.md2'), 'the model that was there')
-    let stdout = ''
-    let stderr = ''
     const renamed: string[] = []
-    const io: CliIO = {
-      ...nodeIO,
-      stdout: (text) => void (stdout += text),
-      stderr: (text) => void (stderr += text),
+    const rename = (from: string, to: string) => {
+      renamed.push(to)
+      nodeIO.rename(from, to)
+    }
+    const argv = ['convert', join(inner, 'rig.glb'), join(inner, 'rig.md2')]
+    const refused = await runRecorded(argv, {
+      rename,
       // The skin cannot be written (a full disk, say): the model must stay as it was.
       writeFile: (path, data) => {
         if (/\.pcx\.[^/]*partial$/.test(path)) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
         nodeIO.writeFile(path, data)
       },
-      rename: (from, to) => {
-        renamed.push(to)
-        nodeIO.rename(from, to)
-      },
-    }
-    const code = await runCli(['convert', join(inner, 'rig.glb'), join(inner, 'rig.md2')], io)
-    expect(code).toBe(1)
-    expect(stdout).toBe('')
-    expect(stderr).toMatch(/rig\.pcx: cannot write: ENOSPC: no space left on device/)
+    })
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toMatch(/rig\.pcx: cannot write: ENOSPC: no space left on device/)
     expect(renamed).toEqual([])
     expect(readFileSync(join(inner, 'rig.md2'), 'utf8')).toBe('the model that was there')
     expect(readdirSync(inner).sort()).toEqual(['rig.glb', 'rig.md2'])
 
     // All written: renamed into place, then "wrote" printed.
-    stdout = ''
-    const done = await runCli(['convert', join(inner, 'rig.glb'), join(inner, 'rig.md2')], { ...io, writeFile: nodeIO.writeFile })
-    expect(done).toBe(0)
+    const done = await runRecorded(argv, { rename })
+    expect(done.code).toBe(0)
     expect(renamed.map((path) => path.slice(inner.length + 1))).toEqual(['rig.md2', 'rig.pcx'])
-    expect(stdout).toMatch(/^wrote /)
+    expect(done.stdout).toMatch(/^wrote /)
     expect(readdirSync(inner).sort()).toEqual(['rig.glb', 'rig.md2', 'rig.pcx'])
   })
 })
