@@ -108,7 +108,13 @@ function readURI(input: string, uri: unknown, maxBytes: number, what: string, ro
       throw new MD2Error('OUT_OF_RANGE', `${what}: data URI is not base64`, { section: 'gltf', file: input })
     }
   }
-  return readInput(fileInside(input, uri, root, io), io, { maxBytes, inside: root })
+  try {
+    return readInput(fileInside(input, uri, root, io), io, { maxBytes, inside: root })
+  } catch (error) {
+    // Named from the glTF that names it: the buffer file alone does not say which input wanted it.
+    if (error instanceof CliFailure) throw new CliFailure(`${input}: ${what} "${uri}": ${error.message}`)
+    throw error
+  }
 }
 
 function parseGLTFJSON(input: string, bytes: Uint8Array): Record<string, unknown> {
