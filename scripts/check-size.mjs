@@ -38,6 +38,8 @@ const ARCHIVES = [/[/\\]fflate[/\\]/, /[/\\]archive[/\\]openArchive\.js$/, /MD2A
 /** meshoptimizer's simplifier: only bakeMD2's `simplify` (after `loadSimplifier()`) may bring it. */
 const SIMPLIFIER = [/[/\\]meshoptimizer[/\\]/]
 const LIBRARY = (path) => new RegExp(`react-three-md2[/\\\\]dist[/\\\\]${path}`)
+/** Physics: only an app importing `react-three-md2/rapier` brings our colliders, and rapier with them. */
+const RAPIER = [/[/\\]@react-three[/\\]rapier[/\\]/, /[/\\]@dimforge[/\\]/, LIBRARY('react[/\\\\]rapier')]
 
 /** The app every case is measured against: what an R3F app has before it uses the library. */
 const app = (imports, element, before = '') => `import { createRoot } from 'react-dom/client'
@@ -68,6 +70,7 @@ const CASES = [
     forbid: [
       ...ARCHIVES,
       ...WEBGPU,
+      ...RAPIER,
       LIBRARY('three[/\\\\]crowd'),
       LIBRARY('core[/\\\\]gltf'),
       LIBRARY('cli'),
@@ -151,6 +154,29 @@ const CASES = [
     // three's own WebGPU code is the renderer the app chose: counted in neither case.
     external: [/^three\/(webgpu|tsl)$/],
     forbid: [...ARCHIVES],
+  },
+  {
+    name: 'physics',
+    label: '… in `<Physics>` beside a `<CuboidCollider>` (rapier itself, its WebAssembly inlined; for comparison)',
+    base: 'model',
+    code: app(
+      `import { MD2Model } from 'react-three-md2'\nimport { CuboidCollider, Physics } from '@react-three/rapier'`,
+      `<Physics><CuboidCollider args={[10, 1, 10]} /><MD2Model url="/players/ogro/tris.md2" animation="run" /></Physics>`,
+    ),
+    forbid: [...ARCHIVES, ...WEBGPU, LIBRARY('react[/\\\\]rapier')],
+  },
+  {
+    name: 'rapier',
+    label: '… and `<MD2Collider>` in it (`react-three-md2/rapier`)',
+    // What the entry adds to an app that has rapier already: the collider, its fit and the pose's box (1,476
+    // bytes when it came).
+    base: 'physics',
+    budget: 1.6,
+    code: app(
+      `import { MD2Model } from 'react-three-md2'\nimport { MD2Collider } from 'react-three-md2/rapier'\nimport { CuboidCollider, Physics } from '@react-three/rapier'`,
+      `<Physics><CuboidCollider args={[10, 1, 10]} /><MD2Model url="/players/ogro/tris.md2" animation="run"><MD2Collider /></MD2Model></Physics>`,
+    ),
+    forbid: [...ARCHIVES, ...WEBGPU],
   },
   {
     name: 'core',
@@ -279,6 +305,9 @@ try {
     'three',
     '@react-three/fiber',
     '@react-three/drei',
+    '@react-three/rapier',
+    'suspend-react',
+    'three-stdlib',
     'fflate',
     'fast-png',
     'meshoptimizer',

@@ -54,7 +54,8 @@ export class ColliderFit {
     for (let k = 0; k < 6 && !reshape; k++) reshape = Math.abs(box[k]! - this.fitted[k]!) > tolerance
     let move = reshape
     const e = place.elements
-    for (let k = 0; k < 16 && !move; k++) move = e[k] !== this.placed[k]
+    // A body's place comes back from rapier in float32: the product with its inverse moves by rounding alone.
+    for (let k = 0; k < 16 && !move; k++) move = Math.abs(e[k]! - this.placed[k]!) > PLACE_EPSILON
     if (!move) return
     this.dirty = false
     if (reshape) this.fitted.set(box)
@@ -86,3 +87,5 @@ export class ColliderFit {
 }
 
 const MIN_HALF = 1e-3
+/** A change of place below this (world units) is rounding, not a move. */
+const PLACE_EPSILON = 1e-5
