@@ -3,31 +3,18 @@
  * WebAssembly loaded from its package (no network): rapier's character controller walks the Ogro on a rapier
  * floor and stops at an enemy's <MD2Collider>; a shot enemy falls, and its collider lies down with it.
  */
+import { useThree } from '@react-three/fiber'
 import { useRapier } from '@react-three/rapier'
 import { StrictMode, act } from 'react'
-import { PerspectiveCamera, Vector3 } from 'three'
+import { Vector3, type Camera } from 'three'
 import { afterEach, expect, test, vi } from 'vitest'
 import { userEvent } from 'vitest/browser'
 import PhysicsGame, { ENEMIES, type Controls } from '../../examples/snippets/physics-game'
 import { openHost } from './canvas'
 
-const WIDTH = 800
-const HEIGHT = 600
-const realFetch = globalThis.fetch
-
 afterEach(() => {
-  globalThis.fetch = realFetch
+  vi.restoreAllMocks()
 })
-
-/** Where the game's camera (at [0, 3, 8], fov 50, looking at the origin) shows a world point, in the canvas's pixels. */
-function onScreen(x: number, y: number, z: number): { x: number; y: number } {
-  const camera = new PerspectiveCamera(50, WIDTH / HEIGHT, 0.1, 1000)
-  camera.position.set(0, 3, 8)
-  camera.lookAt(0, 0, 0)
-  camera.updateMatrixWorld()
-  const point = new Vector3(x, y, z).project(camera)
-  return { x: Math.round(((point.x + 1) / 2) * WIDTH), y: Math.round(((1 - point.y) / 2) * HEIGHT) }
-}
 
 /** rapier's world, as @react-three/rapier has it (its own copy of rapier, not another package's). */
 type World = ReturnType<typeof useRapier>['world']
@@ -48,15 +35,26 @@ function boxOf(world: World, handle: number) {
 }
 
 test('the player walks on a rapier floor and stops at an enemy; a shot enemy falls and its collider with it', async () => {
-  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-    realFetch(String(input).replace('/players/ogro/', '/assets/quake2/ogro/'), init)) as typeof fetch
+  // The game's /players/ogro/ is this repository's ogro folder.
+  const served = globalThis.fetch.bind(globalThis)
+  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) =>
+    served(String(input).replace('/players/ogro/', '/assets/quake2/ogro/'), init),
+  )
   let world: World | undefined
+  let camera: Camera | undefined
   function Probe() {
     world = useRapier().world
+    camera = useThree((state) => state.camera)
     return null
   }
+  /** Where the game's camera shows a world point, in its canvas's pixels. */
+  const onScreen = (x: number, y: number, z: number) => {
+    const point = new Vector3(x, y, z).project(camera!)
+    const { clientWidth, clientHeight } = host.querySelector('canvas')!
+    return { x: Math.round(((point.x + 1) / 2) * clientWidth), y: Math.round(((1 - point.y) / 2) * clientHeight) }
+  }
   const controls: Controls = { forward: 0, turn: 0, jump: false, attack: false }
-  const { host, root } = openHost(WIDTH, HEIGHT)
+  const { host, root } = openHost(800, 600)
   await act(async () =>
     root.render(
       <StrictMode>
