@@ -9,11 +9,12 @@
  */
 import { useFrame, useThree, type RootState, type ThreeEvent } from '@react-three/fiber'
 import { createRef, type RefObject } from 'react'
-import { expect, test } from 'vitest'
+import { expect } from 'vitest'
 import { MD2Instance, MD2Instances, MD2Quake2Lighting, type MD2CrowdInstance } from '../../src/index'
 import { FLOOR, choosePixels, clickAt, pickPicture } from '../support/picking'
 import { MD2CrowdBase } from '../../src/three/crowd/MD2CrowdBase'
-import { mount, waitUntil } from './canvas'
+import { testOn } from '../support/webgpu-three'
+import { expectRenderer, mount, waitUntil } from './canvas'
 
 const BODY = '/assets/quake2/ratamahatta/tris.md2'
 const SKIN = '/assets/quake2/ratamahatta/Ratamahatta.pcx'
@@ -65,6 +66,8 @@ interface Setup {
   name: string
   crowdScale: number
   instanceScale: number
+  /** Quake II light and synced weapons (the crowd's rows posed each frame), or neither (drawn from stored rows). */
+  dressed: boolean
 }
 
 /** Each instance's handler records its own slot; the floor's records -1. */
@@ -89,7 +92,7 @@ function Game({ setup, clicks, refs }: { setup: Setup; clicks: number[]; refs: R
         <meshBasicMaterial color="#4a5260" />
       </mesh>
       <MD2Instances url={BODY} skin={SKIN} limit={COUNT + 8} scale={cs}>
-        <MD2Quake2Lighting shadelight={0.8} />
+        {setup.dressed && <MD2Quake2Lighting shadelight={0.8} />}
         {refs.map((ref, i) => {
           const row = Math.floor(i / PER_ROW)
           const column = i % PER_ROW
@@ -113,67 +116,86 @@ function Game({ setup, clicks, refs }: { setup: Setup; clicks: number[]; refs: R
             />
           )
         })}
-        <MD2Instances url={WEAPON} skin={WEAPON_SKIN} sync />
+        {setup.dressed && <MD2Instances url={WEAPON} skin={WEAPON_SKIN} sync />}
       </MD2Instances>
     </>
   )
 }
 
+/** What the last click's ray meets first, nearest first (for a miss's message): objects, instances and distances. */
+function hitsAlong(state: RootState): string {
+  return state.raycaster
+    .intersectObject(state.scene, true)
+    .slice(0, 3)
+    .map((hit) => `${hit.object.name || hit.object.type} ${String(hit.instanceId ?? '')} at ${hit.distance.toFixed(2)}`)
+    .join(', ')
+}
+
 const setups: Setup[] = [
-  { name: 'scale on the crowd', crowdScale: 0.6, instanceScale: 1 },
-  { name: 'scale on each instance', crowdScale: 1, instanceScale: 0.6 },
+  { name: 'armed and lit, scale on the crowd', crowdScale: 0.6, instanceScale: 1, dressed: true },
+  { name: 'armed and lit, scale on each instance', crowdScale: 1, instanceScale: 0.6, dressed: true },
+  { name: 'plain (stored rows), scale on the crowd', crowdScale: 0.6, instanceScale: 1, dressed: false },
 ]
 
-for (const setup of setups)
-  test(`a click on an instance as drawn fires that instance's onClick: 200 armed, lit, dying Ratamahattas, ${setup.name}`, async () => {
-    const clicks: number[] = []
-    const refs = Array.from({ length: COUNT }, () => createRef<MD2CrowdInstance>())
-    player.x = 0
-    player.z = 140
-    player.scale = setup.crowdScale * setup.instanceScale
-    const { stage } = await mount(<Game setup={setup} clicks={clicks} refs={refs} />)
-    await waitUntil(() => refs.every((ref) => ref.current !== null && ref.current.index >= 0), 'the instances to claim their slots')
-    // The weapons drawn on the crowd (their model loads after the body's).
-    const armed = () => {
-      let found = false
-      root.state?.scene.traverse((object) => (found ||= object instanceof MD2CrowdBase && object.leader !== undefined))
-      return found
-    }
-    await waitUntil(armed, 'the weapons to follow the crowd')
-    // The camera sways every frame: no two pictures are the same, so frames are waited for, not a still picture.
-    for (let frame = 0; frame < 5; frame++) await new Promise((resolve) => requestAnimationFrame(resolve))
-    const canvas = stage.canvas
-    const rand = random(49)
-    const misses: string[] = []
-    let clicked = 0
-    let floorClicked = 0
-    for (let moment = 0; moment < MOMENTS; moment++) {
-      // The player walks on and sideways: the camera follows, and crossfades and deaths move on.
-      player.x = (moment - 1.5) * 30 * setup.crowdScale * setup.instanceScale
-      player.z = (140 - moment * 60) * setup.crowdScale * setup.instanceScale
-      for (let frame = 0; frame < 3; frame++) await new Promise((resolve) => requestAnimationFrame(resolve))
-      // Between two frames: the picture drawn last, read as ids, and clicks on it, with no frame in between.
-      const { state } = root
-      const picture = pickPicture(state!.gl, state!.scene, state!.camera)
-      const chosen = choosePixels(picture, Math.ceil(PIXELS / MOMENTS), (id) => id >= 0, rand)
-      for (const { x, y, id, follower } of chosen) {
-        clicks.length = 0
-        clickAt(canvas, x, y)
-        clicked++
-        if (clicks.length !== 1 || clicks[0] !== id)
-          misses.push(`(${x}, ${y}) drawn ${id}${follower ? ' (its weapon)' : ''}, clicked ${JSON.stringify(clicks)}`)
-      }
-      for (const { x, y } of choosePixels(picture, Math.ceil(FLOOR_PIXELS / MOMENTS), (id) => id === FLOOR, rand)) {
-        clicks.length = 0
-        clickAt(canvas, x, y)
-        floorClicked++
-        if (clicks.length !== 1 || clicks[0] !== -1) misses.push(`(${x}, ${y}) floor, clicked ${JSON.stringify(clicks)}`)
-      }
-    }
-    console.log(
-      `${setup.name}: ${clicked + floorClicked - misses.length} of ${clicked} instance and ${floorClicked} floor pixels clicked right`,
+for (const renderer of ['webgl', 'webgpu'] as const)
+  for (const setup of setups)
+    testOn(renderer)(
+      `${renderer}: a click on an instance as drawn fires that instance's onClick: 200 Ratamahattas in rows, some dying, ${setup.name}`,
+      async () => {
+        const clicks: number[] = []
+        const refs = Array.from({ length: COUNT }, () => createRef<MD2CrowdInstance>())
+        player.x = 0
+        player.z = 140
+        player.scale = setup.crowdScale * setup.instanceScale
+        const { stage } = await mount(<Game setup={setup} clicks={clicks} refs={refs} />, { renderer })
+        await expectRenderer(stage.canvas, renderer)
+        await waitUntil(() => refs.every((ref) => ref.current !== null && ref.current.index >= 0), 'the instances to claim their slots')
+        // The weapons drawn on the crowd (their model loads after the body's).
+        const armed = () => {
+          let found = false
+          root.state?.scene.traverse((object) => (found ||= object instanceof MD2CrowdBase && object.leader !== undefined))
+          return found
+        }
+        if (setup.dressed) await waitUntil(armed, 'the weapons to follow the crowd')
+        // The camera sways every frame: no two pictures are the same, so frames are waited for, not a still picture.
+        for (let frame = 0; frame < 5; frame++) await new Promise((resolve) => requestAnimationFrame(resolve))
+        const canvas = stage.canvas
+        const rand = random(49)
+        const misses: string[] = []
+        let clicked = 0
+        let floorClicked = 0
+        for (let moment = 0; moment < MOMENTS; moment++) {
+          // The player walks on and sideways: the camera follows, and crossfades and deaths move on.
+          player.x = (moment - 1.5) * 30 * setup.crowdScale * setup.instanceScale
+          player.z = (140 - moment * 60) * setup.crowdScale * setup.instanceScale
+          for (let frame = 0; frame < 3; frame++) await new Promise((resolve) => requestAnimationFrame(resolve))
+          // Between two frames: the picture drawn last, read as ids, and clicks on it, with no frame drawn in between.
+          const state = root.state!
+          state.setFrameloop('never')
+          const picture = await pickPicture(state.gl as never, state.scene, state.camera)
+          const chosen = choosePixels(picture, Math.ceil(PIXELS / MOMENTS), (id) => id >= 0, rand)
+          for (const { x, y, id, follower } of chosen) {
+            clicks.length = 0
+            clickAt(canvas, x, y)
+            clicked++
+            if (clicks.length !== 1 || clicks[0] !== id)
+              misses.push(
+                `(${x}, ${y}) drawn ${id}${follower ? ' (its weapon)' : ''}, clicked ${JSON.stringify(clicks)}; ${hitsAlong(state)}`,
+              )
+          }
+          for (const { x, y } of choosePixels(picture, Math.ceil(FLOOR_PIXELS / MOMENTS), (id) => id === FLOOR, rand)) {
+            clicks.length = 0
+            clickAt(canvas, x, y)
+            floorClicked++
+            if (clicks.length !== 1 || clicks[0] !== -1) misses.push(`(${x}, ${y}) floor, clicked ${JSON.stringify(clicks)}`)
+          }
+          state.setFrameloop('always')
+        }
+        console.log(
+          `${renderer}, ${setup.name}: ${clicked + floorClicked - misses.length} of ${clicked + floorClicked} clicks (${clicked} on instances, ${floorClicked} on the floor) named what is drawn`,
+        )
+        expect(clicked).toBeGreaterThanOrEqual(200)
+        expect(floorClicked).toBeGreaterThanOrEqual(FLOOR_PIXELS)
+        expect(misses.slice(0, 20), `${misses.length} of ${clicked + floorClicked} clicks named another`).toEqual([])
+      },
     )
-    expect(clicked).toBeGreaterThanOrEqual(200)
-    expect(floorClicked).toBeGreaterThanOrEqual(FLOOR_PIXELS)
-    expect(misses.slice(0, 20), `${misses.length} of ${clicked + floorClicked} clicks named another`).toEqual([])
-  })

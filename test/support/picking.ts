@@ -1,12 +1,12 @@
 /**
  * A picking pass for tests: the scene drawn again, each crowd instance in a colour naming it, every other mesh
- * in one colour (`FLOOR` for the meshes named `floor`, black for the rest), into a render target read back.
- * The crowds are drawn by their own GPU decode (the rows they were drawn from, the same pose, culling and
- * matrices), with three's per-instance colour: what the picture shows is what the picture names.
+ * in one colour (`FLOOR` for the meshes named `floor`, `OTHER` for the rest), into a render target read back.
+ * The crowds are drawn by their own GPU decode, GLSL or TSL (the rows they were drawn from, the same pose,
+ * culling and matrices), each row's light (rgb) the colour naming its instance for the pass, as a shell layer
+ * colours its instances: what the picture shows is what the picture names.
  */
 import {
   Color,
-  InstancedBufferAttribute,
   Mesh,
   MeshBasicMaterial,
   WebGLRenderTarget,
@@ -17,7 +17,9 @@ import {
   Vector2,
   type WebGLRenderer,
 } from 'three'
+import { RenderTarget, type WebGPURenderer } from 'three/webgpu'
 import { crowdParts } from '../../src/three/crowd/crowdParts'
+import { INSTANCE_STRIDE, LIGHT } from '../../src/three/crowd/gpu/instanceRows'
 import { drawWithGpuFrames, type MD2GpuFrames } from '../../src/three/crowd/gpu/gpuFrames'
 import type { CrowdRenderer } from '../../src/three/crowd/gpu/CrowdRenderer'
 import { MD2CrowdBase } from '../../src/three/crowd/MD2CrowdBase'
@@ -50,23 +52,40 @@ export interface PickPicture {
 
 const scratch = new Color()
 
-/** The colour of each crowd's slot `k`: the instance that slot draws (its own index drawn from stored rows, the listed one from posed rows). */
-function colourSlots(crowd: MD2CrowdBase, follower: boolean): void {
+/** A renderer either kind: `WebGLRenderer`, or `WebGPURenderer` on its WebGPU backend (the picture read back top row first). */
+type AnyRenderer = WebGLRenderer | WebGPURenderer
+
+/**
+ * Writes into each drawn row's light (rgb) the colour naming the instance it draws, and returns the rows as they
+ * were: from stored rows, row `i` is instance `i`'s; from posed rows, row `k` is the `k`th listed instance's.
+ */
+function nameRows(crowd: MD2CrowdBase, follower: boolean): () => void {
   const parts = crowdParts.get(crowd)!
-  const capacity = crowd.capacity
-  if (!crowd.instanceColor) crowd.instanceColor = new InstancedBufferAttribute(new Float32Array(capacity * 3), 3)
+  const rows = parts.data.array as Float32Array
+  const kept = rows.slice()
   const stored = parts.rows.isStored
   for (let k = 0; k < crowd.count; k++) {
     const i = stored ? k : parts.instances.ids[k]!
     encode((i + 1) | (follower ? FOLLOWER_BIT : 0), scratch)
-    crowd.instanceColor.setXYZ(k, scratch.r, scratch.g, scratch.b)
+    rows[k * INSTANCE_STRIDE + LIGHT] = scratch.r
+    rows[k * INSTANCE_STRIDE + LIGHT + 1] = scratch.g
+    rows[k * INSTANCE_STRIDE + LIGHT + 2] = scratch.b
   }
-  crowd.instanceColor.needsUpdate = true
+  const upload = () => {
+    // The whole buffer again (not the ranges of the last frame's rows).
+    parts.data.updateRanges.length = 0
+    parts.data.needsUpdate = true
+  }
+  upload()
+  return () => {
+    rows.set(kept)
+    upload()
+  }
 }
 
 const pickMaterials = new WeakMap<MD2CrowdBase, Material>()
 
-/** A white unlit material drawing `crowd` by its own decode (colour per instance: three's instance colour). */
+/** An unlit material drawing `crowd` by its own decode (either renderer's), each instance in its row's light as a flat colour. */
 function pickMaterial(crowd: MD2CrowdBase): Material {
   let material = pickMaterials.get(crowd)
   if (!material) {
@@ -74,33 +93,44 @@ function pickMaterial(crowd: MD2CrowdBase): Material {
     const renderer = inner.renderer
     material = drawWithGpuFrames(new MeshBasicMaterial({ color: 0xffffff }), inner.frames, {
       state: renderer.state,
-      webgpu: undefined,
+      webgpu: renderer.webgpu,
       computed: renderer.computed,
-      culled: renderer.culled,
+      // Its instances read from their own rows, each draw slot a row (`pickPicture` turns the cull pass's list off).
+      culled: undefined,
+      instanceColor: true,
     })
     pickMaterials.set(crowd, material)
   }
   return material
 }
 
-/** Draws `scene` from `camera` as ids (WebGLRenderer), as it was last drawn: returns the picture, row 0 at the top. */
-export function pickPicture(gl: WebGLRenderer, scene: Scene, camera: Camera): PickPicture {
+/**
+ * Draws `scene` from `camera` as ids, as it was last drawn (the caller keeps frames from being drawn until the
+ * picture is read back): returns the picture, row 0 at the top.
+ */
+export async function pickPicture(gl: AnyRenderer, scene: Scene, camera: Camera): Promise<PickPicture> {
   const size = gl.getDrawingBufferSize(new Vector2())
   const width = size.x
   const height = size.y
-  const target = new WebGLRenderTarget(width, height)
+  const webgpu = 'isWebGPURenderer' in gl
+  const target = webgpu ? new RenderTarget(width, height, { depthBuffer: true }) : new WebGLRenderTarget(width, height)
   const floor = new MeshBasicMaterial({ color: encode(ID_FLOOR, new Color()) })
   const other = new MeshBasicMaterial({ color: encode(ID_OTHER, new Color()) })
   const undo: (() => void)[] = []
   scene.traverse((object: Object3D) => {
     if (object instanceof MD2CrowdBase) {
-      const { material, instanceColor } = object
-      colourSlots(object, object.leader !== undefined)
+      const material = object.material
+      undo.push(nameRows(object, object.leader !== undefined))
+      // WebGPU's cull pass draws the instances it lists, each reading its own row's light: the pass is drawn as the
+      // vertex stage culls (every row, slot k row k), the same instances in view, for this picture.
+      const culled = (object as unknown as { renderer: CrowdRenderer }).renderer.culled as { off?: boolean } | undefined
+      if (culled && 'off' in culled) {
+        const was = culled.off
+        culled.off = true
+        undo.push(() => (culled.off = was))
+      }
       object.material = pickMaterial(object)
-      undo.push(() => {
-        object.material = material
-        object.instanceColor = instanceColor
-      })
+      undo.push(() => (object.material = material))
     } else if (object instanceof Mesh && !(object.parent instanceof MD2CrowdBase)) {
       const material = object.material
       object.material = object.name === 'floor' ? floor : other
@@ -117,15 +147,20 @@ export function pickPicture(gl: WebGLRenderer, scene: Scene, camera: Camera): Pi
   const alpha = gl.getClearAlpha()
   const before = gl.getRenderTarget()
   gl.setClearColor(0x000000, 1)
-  gl.setRenderTarget(target)
+  gl.setRenderTarget(target as never)
   gl.clear()
   gl.render(scene, camera)
-  const pixels = new Uint8Array(width * height * 4)
-  gl.readRenderTargetPixels(target, 0, 0, width, height, pixels)
-  gl.setRenderTarget(before)
+  let pixels: Uint8Array
+  if (webgpu)
+    pixels = new Uint8Array(((await gl.readRenderTargetPixelsAsync(target as RenderTarget, 0, 0, width, height)) as Uint8Array).buffer)
+  else {
+    pixels = new Uint8Array(width * height * 4)
+    gl.readRenderTargetPixels(target as WebGLRenderTarget, 0, 0, width, height, pixels)
+  }
+  gl.setRenderTarget(before as never)
   gl.setClearColor(clear, alpha)
   scene.background = background
-  for (const step of undo) step()
+  for (const step of undo.reverse()) step()
   target.dispose()
   floor.dispose()
   other.dispose()
@@ -133,7 +168,8 @@ export function pickPicture(gl: WebGLRenderer, scene: Scene, camera: Camera): Pi
   const followers = new Uint8Array(width * height)
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
-      const o = ((height - 1 - y) * width + x) * 4
+      // WebGL reads the bottom row first, WebGPU the top.
+      const o = ((webgpu ? y : height - 1 - y) * width + x) * 4
       let id = decode(pixels[o]!, pixels[o + 1]!, pixels[o + 2]!)
       if (id < ID_OTHER && id & FOLLOWER_BIT) {
         followers[y * width + x] = 1
