@@ -101,6 +101,12 @@ test('the player walks on a rapier floor and stops at an enemy; a shot enemy fal
   // The player's body starts where the game puts it.
   expect(w.getCollider(found.player).parent()!.translation().z).toBeCloseTo(3, 2)
 
+  // A jump, clear of the enemies, leaves the floor and lands back on it.
+  controls.jump = true
+  await vi.waitFor(() => expect(boxOf(w, found.player).minY).toBeGreaterThan(0.2), { timeout: 20_000, interval: 50 })
+  controls.jump = false
+  await vi.waitFor(() => expect(Math.abs(boxOf(w, found.player).minY)).toBeLessThan(0.05), { timeout: 20_000, interval: 100 })
+
   // Walk forward (towards −z, where enemy 0 stands) until the player stops moving.
   controls.forward = 1
   let last = Infinity
