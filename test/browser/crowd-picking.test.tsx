@@ -5,7 +5,8 @@
  * crowd or on each instance. The truth is the GPU's: a picking pass draws the scene again with each instance
  * in a colour naming it (the crowd's own decode: `test/support/picking.ts`), and a click dispatched at random
  * pixels where an instance is drawn must fire that instance's `onClick` and no other's; a click on the floor
- * fires no instance's.
+ * fires the floor's alone; and a click on an instance told to play another animation since the frame was drawn (as
+ * a click's handler does) still meets it as drawn.
  */
 import { useFrame, useThree, type RootState, type ThreeEvent } from '@react-three/fiber'
 import { createRef, type RefObject } from 'react'
@@ -27,6 +28,8 @@ const COUNT = ROWS * PER_ROW
 const PIXELS = 240
 const FLOOR_PIXELS = 40
 const MOMENTS = 4
+/** Pixels per moment clicked again once their instance was told to play another animation, before it is drawn so. */
+const TOLD_PIXELS = 10
 
 /** A small deterministic random source (a test that fails names the same pixels again). */
 function random(seed: number): () => number {
@@ -188,6 +191,15 @@ for (const renderer of ['webgl', 'webgpu'] as const)
             clickAt(canvas, x, y)
             floorClicked++
             if (clicks.length !== 1 || clicks[0] !== -1) misses.push(`(${x}, ${y}) floor, clicked ${JSON.stringify(clicks)}`)
+          }
+          // A click's handler starts the enemy dying: the next click, before a frame draws that, still meets it as drawn.
+          for (const { x, y, id } of choosePixels(picture, TOLD_PIXELS, (i) => i >= 0 && i % 7 !== 3, rand)) {
+            refs[id]!.current!.play('death1', { loop: false })
+            clicks.length = 0
+            clickAt(canvas, x, y)
+            clicked++
+            if (clicks.length !== 1 || clicks[0] !== id)
+              misses.push(`(${x}, ${y}) drawn ${id}, told to die, clicked ${JSON.stringify(clicks)}`)
           }
           state.setFrameloop('always')
         }

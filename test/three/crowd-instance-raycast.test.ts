@@ -89,7 +89,7 @@ describe("an instance's own raycast", () => {
     crowd.dispose()
   })
 
-  it('follows the pose shown now: a ray through the standing head misses once A lies dead', () => {
+  it('follows the pose drawn: a ray through the standing head misses once A is drawn lying dead, not before', () => {
     const { crowd, a } = twoInstances()
     const death = findAnimation(ogro, 'death1')!
     const last = death.end
@@ -102,6 +102,11 @@ describe("an instance's own raycast", () => {
     const { raycaster, hit } = rayThroughA(crowd, a, lying.max.y)
     expect(hit.object).toBe(a)
     expect(hit.point.y).toBeGreaterThan(lying.max.y)
+    // Told to lie dead (as a click's handler does) and not drawn so yet: hit where it is drawn, standing.
+    crowd.showFrame(0, last)
+    expect(raycaster.intersectObject(a).map((h) => h.distance)).toEqual([hit.distance])
+    crowd.play(0, 'death1', { loop: false })
+    expect(raycaster.intersectObject(a).map((h) => h.distance)).toEqual([hit.distance])
     crowd.showFrame(0, last)
     crowd.update(0, camera)
     expect(raycaster.intersectObject(a)).toEqual([])
@@ -131,7 +136,10 @@ describe("an instance's own raycast", () => {
     for (const pose of poses) {
       crowd.setPose(0, pose)
       crowd.update(0, camera)
-      blendPoseYUp(ogro, readCrowdPose(crowd.clock.poses, 0, createPose(0)), target)
+      // As drawn: the row the GPU reads holds the pose in single floats.
+      const drawn = readCrowdPose(crowd.clock.poses, 0, createPose(0))
+      for (const key of ['t', 'fadeT', 'fadeWeight'] as const) drawn[key] = Math.fround(drawn[key])
+      blendPoseYUp(ogro, drawn, target)
       geometry.boundingSphere = null
       let hits = 0
       for (let y = -28; y <= 32; y += 1.5)

@@ -1,11 +1,14 @@
 import { Box3, Matrix4, Mesh, Ray, Sphere, Vector3, type InstancedMesh, type Intersection, type Object3D, type Raycaster } from 'three'
-import { readCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
+import { ROW_LOOP, ROW_NO_INTERPOLATION, ROW_POSED, ROW_REVERSE, readCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
+import { fadeOutWeight, rangeFrame } from '../../core/animation/KeyframeClock.js'
 import { createPose, type MD2Pose } from '../../core/animation/pose.js'
 import { FRAME_HEADER_SIZE } from '../../core/format/spec.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { blendPoseYUp, blendVerticesYUp, type BlendTarget } from '../../core/animation/blendVertices.js'
 import { createMD2Geometry, getMD2RenderData } from '../mesh/MD2Geometry.js'
 import type { CrowdInstances } from './gpu/CrowdInstances.js'
+import type { CrowdShaderState } from './gpu/CrowdShaderState.js'
+import { CLOCK, FADE, INSTANCE_STRIDE, RANGE, type InstanceRowWriter } from './gpu/instanceRows.js'
 
 /**
  * Questions about a crowd's instances as posed now, answered on the CPU: an instance's pose bounds, and
@@ -27,6 +30,10 @@ export class CrowdQueries {
       model: MD2ModelData
       instances: CrowdInstances
       clock: CrowdClock
+      /** The rows the GPU drew the crowd from (`data`), stored or posed (`rows`), and its time (`renderer.state`). */
+      data: { array: ArrayLike<number> }
+      rows: Pick<InstanceRowWriter, 'isStored'>
+      renderer: { state: CrowdShaderState }
     },
   ) {}
 
@@ -135,8 +142,7 @@ export class CrowdQueries {
    */
   private hit(i: number, raycaster: Raycaster, intersects: Intersection[], object: Object3D): void {
     const scratch = (this.scratch ??= this.makeScratch())
-    this.crowd.clock.pose(i)
-    const pose = readCrowdPose(this.crowd.clock.poses, i, scratch.pose)
+    const pose = this.drawnPose(i, scratch.pose)
     const box = this.poseBox(pose)
     localRay.copy(raycaster.ray).applyMatrix4(inverseWorld.copy(instanceWorld).invert())
     if (!localRay.intersectsBox(box)) return
@@ -150,6 +156,57 @@ export class CrowdQueries {
       intersects[h]!.instanceId = i
       intersects[h]!.object = object
     }
+  }
+
+  /**
+   * Instance `i`'s pose as drawn, into `pose`: read from the row the GPU drew it from (its own slot from stored
+   * rows, its slot in the drawn list from posed rows), at the time the crowd was drawn at, by the shader's rules
+   * (`md2Pose`). So a hit is against the picture even when the instance was told something since (a `play` in a
+   * click's handler shows at the next frame; the clock's pose has it already). The clock's pose where no drawn row
+   * holds the instance.
+   */
+  private drawnPose(i: number, pose: MD2Pose): MD2Pose {
+    const { mesh, instances, clock, rows, data, renderer } = this.crowd
+    let row = -1
+    if (rows.isStored) row = i < mesh.count ? i : -1
+    else for (let k = 0; k < mesh.count && row < 0; k++) if (instances.ids[k] === i) row = k
+    if (row < 0) {
+      clock.pose(i)
+      return readCrowdPose(clock.poses, i, pose)
+    }
+    const d = data.array
+    const a = row * INSTANCE_STRIDE
+    const flags = d[a + RANGE + 1]!
+    pose.fadeFrom = d[a + FADE]!
+    pose.fadeTo = d[a + FADE + 1]!
+    pose.fadeT = d[a + FADE + 2]!
+    if (flags & ROW_POSED) {
+      pose.from = d[a + CLOCK]!
+      pose.to = d[a + CLOCK + 1]!
+      pose.t = d[a + CLOCK + 2]!
+      pose.fadeWeight = d[a + RANGE + 3]!
+      return pose
+    }
+    // A stored row: the playhead where it was placed, moved on at its rate to the crowd's time (from its epoch).
+    const time = renderer.state.uniforms.md2Time.value
+    const rate = d[a + CLOCK + 2]!
+    const length = d[a + CLOCK + 3]!
+    const start = d[a + RANGE]!
+    const loop = (flags & ROW_LOOP) !== 0
+    let position = d[a + CLOCK]!
+    if (rate > 0) position += (time - d[a + CLOCK + 1]!) * rate
+    if (!loop) {
+      if (rate > 0 && position >= length - 1) position = length - 1
+    } else if (position >= length) position -= Math.floor(position / length) * length
+    const count = Math.floor(position)
+    const reverse = (flags & ROW_REVERSE) !== 0
+    pose.from = rangeFrame(start, start + length - 1, loop, reverse, count)
+    pose.to = !loop && count >= length - 1 ? pose.from : rangeFrame(start, start + length - 1, loop, reverse, count + 1)
+    pose.t = flags & ROW_NO_INTERPOLATION ? 0 : position - count
+    const elapsed = time - d[a + RANGE + 2]!
+    const fade = d[a + RANGE + 3]!
+    pose.fadeWeight = fade > 0 && elapsed < fade ? fadeOutWeight(elapsed / fade) : 0
+    return pose
   }
 
   /**
