@@ -102,14 +102,17 @@ describe("an instance's own raycast", () => {
     const { raycaster, hit } = rayThroughA(crowd, a, lying.max.y)
     expect(hit.object).toBe(a)
     expect(hit.point.y).toBeGreaterThan(lying.max.y)
-    // Told to lie dead (as a click's handler does) and not drawn so yet: hit where it is drawn, standing.
+    // Told to lie dead (as a click's handler does) and not drawn so yet: hit and bounded where it is drawn, standing.
+    const standing = crowd.getPoseBounds(0, new Box3())
     crowd.showFrame(0, last)
     expect(raycaster.intersectObject(a).map((h) => h.distance)).toEqual([hit.distance])
+    expect(crowd.getPoseBounds(0, new Box3())).toEqual(standing)
     crowd.play(0, 'death1', { loop: false })
     expect(raycaster.intersectObject(a).map((h) => h.distance)).toEqual([hit.distance])
     crowd.showFrame(0, last)
     crowd.update(0, camera)
     expect(raycaster.intersectObject(a)).toEqual([])
+    expect(crowd.getPoseBounds(0, new Box3())).toEqual(lying)
     // And the dead ogro is hit where it lies.
     const low = rayThroughA(crowd, a)
     expect(low.hit.point.y).toBeLessThanOrEqual(lying.max.y + 1e-3)

@@ -37,13 +37,6 @@ export class CrowdQueries {
     },
   ) {}
 
-  /** Instance `i` posed into the scratch mesh (made at the first query): positions only, by the body's kernels. */
-  private pose(i: number): Mesh {
-    const scratch = (this.scratch ??= this.makeScratch())
-    this.crowd.clock.pose(i)
-    return this.posed(readCrowdPose(this.crowd.clock.poses, i, scratch.pose))
-  }
-
   /** `pose` (the scratch pose, read from the crowd) written into the scratch mesh. */
   private posed(pose: MD2Pose): Mesh {
     const scratch = this.scratch!
@@ -63,9 +56,10 @@ export class CrowdQueries {
     return { mesh: new Mesh(geometry, this.crowd.mesh.material), pose: createPose(0), target }
   }
 
-  /** The box of instance `i`'s pose, placed by its transform (in the crowd's space), written into `target`. */
+  /** The box of instance `i`'s pose as drawn (`drawnPose`), placed by its transform (in the crowd's space), written into `target`. */
   poseBounds(i: number, target: Box3): Box3 {
-    const positions = this.pose(i).geometry.getAttribute('position').array as Float32Array
+    const scratch = (this.scratch ??= this.makeScratch())
+    const positions = this.posed(this.drawnPose(i, scratch.pose)).geometry.getAttribute('position').array as Float32Array
     const e = instanceWorld.fromArray(this.crowd.instances.transforms, i * 16).elements
     target.makeEmpty()
     for (let o = 0; o < positions.length; o += 3) {
