@@ -11,7 +11,7 @@ import type { CrowdShaderState } from './gpu/CrowdShaderState.js'
 import { CLOCK, FADE, INSTANCE_STRIDE, RANGE, type InstanceRowWriter } from './gpu/instanceRows.js'
 
 /**
- * Questions about a crowd's instances as posed now, answered on the CPU: an instance's pose bounds, and
+ * Questions about a crowd's instances as drawn (`drawnPose`), answered on the CPU: an instance's pose bounds, and
  * which drawn instances a ray hits (against their animated triangles; an instance is posed only once the
  * ray meets its sphere and its pose's box). Queries, not a per-frame path: each instance asked about is
  * posed into one scratch mesh, made at the first question.
