@@ -32,8 +32,11 @@ const repository = resolve(import.meta.dirname, '..')
 const only = option('--only', undefined)
 const renderer = option('--renderer', undefined)
 const STORY_TIMEOUT = 180_000
-/** Noise from the libraries underneath, not from this one (fiber 9.8 constructs a THREE.Clock). */
-const KNOWN_NOISE = ['THREE.Clock: This module has been deprecated']
+/**
+ * Noise from the libraries underneath, not from this one: fiber 9.8 constructs a THREE.Clock; @react-three/rapier
+ * 2.2 starts rapier3d-compat's WebAssembly the way its wasm-bindgen calls deprecated (the Physics pages).
+ */
+const KNOWN_NOISE = ['THREE.Clock: This module has been deprecated', 'using deprecated parameters for the initialization function']
 
 if (!existsSync(join(root, 'index.json'))) {
   console.error(`${root}/index.json not found: run "npm run build-storybook" first`)

@@ -22,9 +22,6 @@ const meta = {
   parameters: {
     layout: 'fullscreen',
     stage: false,
-    // rapier's own: @react-three/rapier 2.2 starts rapier3d-compat 0.19's WebAssembly the way its wasm-bindgen
-    // calls deprecated, and it warns so in every app (nothing this package does or can change).
-    expected: { messages: ['using deprecated parameters for the initialization function'] },
   },
 } satisfies Meta<typeof PhysicsStory>
 

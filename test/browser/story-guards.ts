@@ -14,8 +14,11 @@ interface StoryExpects {
   messages?: string[]
 }
 
-/** Noise from the libraries underneath, not from this one (fiber 9.8 constructs a THREE.Clock). */
-const KNOWN_NOISE = ['THREE.Clock: This module has been deprecated']
+/**
+ * Noise from the libraries underneath, not from this one: fiber 9.8 constructs a THREE.Clock; @react-three/rapier
+ * 2.2 starts rapier3d-compat's WebAssembly the way its wasm-bindgen calls deprecated (the Physics pages).
+ */
+const KNOWN_NOISE = ['THREE.Clock: This module has been deprecated', 'using deprecated parameters for the initialization function']
 
 const problems: string[] = []
 let restore: (() => void) | undefined
