@@ -1,7 +1,16 @@
 import { Canvas, useFrame } from '@react-three/fiber'
-import { Component, Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
+import { Suspense, useEffect, useRef, useState } from 'react'
 import type { Group } from 'three'
-import { MD2BlobShadow, MD2Instance, MD2Instances, MD2Player, MD2Quake2Lighting, MD2Shell, usePlayerAnimation } from 'react-three-md2'
+import {
+  MD2BlobShadow,
+  MD2ErrorBoundary,
+  MD2Instance,
+  MD2Instances,
+  MD2Player,
+  MD2Quake2Lighting,
+  MD2Shell,
+  usePlayerAnimation,
+} from 'react-three-md2'
 
 /** The keys held down now, lower case. */
 function useKeys() {
@@ -54,23 +63,6 @@ function Player() {
   )
 }
 
-/**
- * Keeps the game running when a part fails (a file moved, a wrong case): that part is left out and the
- * package's message (the URL and what went wrong) goes to `onError`; without it React blanks the whole app.
- */
-class Failsafe extends Component<{ children: ReactNode; onError: (message: string) => void }, { failed: boolean }> {
-  override state = { failed: false }
-  static getDerivedStateFromError() {
-    return { failed: true }
-  }
-  override componentDidCatch(error: Error) {
-    this.props.onError(error.message)
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children
-  }
-}
-
 /** Twelve armed ogros in two draws; a click kills the one under the pointer. */
 export const ENEMIES = Array.from({ length: 12 }, (_, i) => ({ id: i, x: ((i % 4) - 1.5) * 60, z: -120 - Math.floor(i / 4) * 60 }))
 
@@ -108,16 +100,17 @@ export default function Game() {
           <planeGeometry args={[600, 600]} />
           <meshBasicMaterial color="#4a5260" />
         </mesh>
-        <Failsafe onError={setProblem}>
+        {/* A part that fails (a file moved, a wrong case) is left out, its message shown; the rest plays on. */}
+        <MD2ErrorBoundary fallback={null} onError={(error) => setProblem(error.message)}>
           <Suspense fallback={null}>
             <Player />
           </Suspense>
-        </Failsafe>
-        <Failsafe onError={setProblem}>
+        </MD2ErrorBoundary>
+        <MD2ErrorBoundary fallback={null} onError={(error) => setProblem(error.message)}>
           <Suspense fallback={null}>
             <Enemies dead={dead} onKill={kill} />
           </Suspense>
-        </Failsafe>
+        </MD2ErrorBoundary>
       </Canvas>
       <p style={{ position: 'fixed', top: 8, left: 12, color: 'white', fontFamily: 'sans-serif' }}>
         Kills: {dead.length} {problem && <span style={{ color: 'salmon' }}>{problem}</span>}
