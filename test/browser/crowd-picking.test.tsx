@@ -193,13 +193,15 @@ for (const renderer of ['webgl', 'webgpu'] as const)
             if (clicks.length !== 1 || clicks[0] !== -1) misses.push(`(${x}, ${y}) floor, clicked ${JSON.stringify(clicks)}`)
           }
           // A click's handler starts the enemy dying: the next click, before a frame draws that, still meets it as drawn.
-          for (const { x, y, id } of choosePixels(picture, TOLD_PIXELS, (i) => i >= 0 && i % 7 !== 3, rand)) {
+          for (const { x, y, id, follower } of choosePixels(picture, TOLD_PIXELS, (i) => i >= 0 && i % 7 !== 3, rand)) {
             refs[id]!.current!.play('death1', { loop: false })
             clicks.length = 0
             clickAt(canvas, x, y)
             clicked++
             if (clicks.length !== 1 || clicks[0] !== id)
-              misses.push(`(${x}, ${y}) drawn ${id}, told to die, clicked ${JSON.stringify(clicks)}`)
+              misses.push(
+                `(${x}, ${y}) drawn ${id}${follower ? ' (its weapon)' : ''}, told to die, clicked ${JSON.stringify(clicks)}; ${hitsAlong(state)}`,
+              )
           }
           state.setFrameloop('always')
         }
