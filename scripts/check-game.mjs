@@ -18,6 +18,12 @@
  *   `<MD2Instance>`'s events (frames, loop, end) fire once each, in order; an `.anm` loaded by URL
  *   (`useMD2AnimationTable`) plays; props on the wrong component warn once on the dev server, naming where
  *   they belong, and not at all in the production build.
+ * - `#physics`, on Vite's dev server in <StrictMode>: the README's game with physics
+ *   (examples/snippets/physics-game.tsx pasted as it is, beside @react-three/rapier at the version this
+ *   repository develops against), driven through the `controls` it takes and read through rapier's world (a
+ *   child of its `<Physics>`): the player stands on the rapier floor, walks forward and stops at the enemy in its
+ *   way, even pushed on; an enemy clicked where it shows on screen plays its death and its collider lies down with
+ *   it, where it fell.
  *
  * No console error, page error or failed request on either page. Ends `N passed, M failed`. Needs the npm
  * registry (create-vite, packages).
@@ -47,6 +53,8 @@ const keep = process.argv.includes('--keep')
 const game = codeBlocks(readmeSection('A game in a hundred lines'), 'tsx')[0]
 if (!game) throw new Error("README: no game block in 'A game in a hundred lines'")
 const samples = samplesCommand()
+const physicsGame = readFileSync(join(root, 'examples/snippets/physics-game.tsx'), 'utf8')
+const rapierVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies['@react-three/rapier']
 
 /** The parts the issue names, with a probe: what each instance's onClick saw, the player's readout, the shells drawn. */
 const CHECKS = `import { OrbitControls } from '@react-three/drei'
@@ -190,14 +198,163 @@ export default function Strict() {
 }
 `
 
+/**
+ * The physics game as the snippet is (src/PhysicsGame.tsx), with a probe in its <Physics>: the `controls` it takes
+ * (the checks write them, as the keys would), and rapier's colliders as boxes in the world (the player's capsule
+ * on its kinematic body, the enemies' on no body), the enemies' chests on screen. Its colliders' shapes: 1 a
+ * cuboid, else an upright capsule (what <MD2Collider> makes).
+ */
+const PHYSICS = `import { useThree } from '@react-three/fiber'
+import { useRapier } from '@react-three/rapier'
+import { Vector3, type Camera } from 'three'
+import PhysicsGame, { ENEMIES, type Controls } from './PhysicsGame'
+
+type World = ReturnType<typeof useRapier>['world']
+type Collider = Parameters<Parameters<World['forEachCollider']>[0]>[0]
+
+const controls: Controls = { forward: 0, turn: 0, jump: false, attack: false }
+const reached: { world?: World; camera?: Camera; size?: { width: number; height: number } } = {}
+
+function boxOf(collider: Collider) {
+  const at = collider.translation()
+  const half = collider.shapeType() === 1 ? collider.halfExtents() : { x: collider.radius(), y: collider.halfHeight() + collider.radius(), z: collider.radius() }
+  return { handle: collider.handle, x: at.x, y: at.y, z: at.z, minY: at.y - half.y, maxY: at.y + half.y, halfZ: half.z }
+}
+
+function state() {
+  const { world, camera, size } = reached
+  if (!world || !camera || !size) return { player: null, enemies: [], onScreen: [] }
+  let player: ReturnType<typeof boxOf> | null = null
+  const enemies: ReturnType<typeof boxOf>[] = []
+  world.forEachCollider((collider) => {
+    const body = collider.parent()
+    if (body?.isKinematic()) player = boxOf(collider)
+    else if (!body) enemies.push(boxOf(collider))
+  })
+  const onScreen = ENEMIES.map(({ x, z }) => {
+    const point = new Vector3(x, 1.1, z).project(camera)
+    return [((point.x + 1) / 2) * size.width, ((1 - point.y) / 2) * size.height]
+  })
+  return { player, enemies, onScreen, places: ENEMIES }
+}
+if (location.hash === '#physics') (window as unknown as { checks: object }).checks = { state, controls }
+
+function Probe() {
+  reached.world = useRapier().world
+  reached.camera = useThree((three) => three.camera)
+  reached.size = useThree((three) => three.size)
+  return null
+}
+
+export default function Physics() {
+  return (
+    <PhysicsGame controls={controls}>
+      <Probe />
+    </PhysicsGame>
+  )
+}
+`
+
 const APP = `import Checks from './Checks'
 import Game from './Game'
+import Physics from './Physics'
 import Strict from './Strict'
 
 export default function App() {
-  return location.hash === '#game' ? <Game /> : location.hash === '#strict' ? <Strict /> : <Checks />
+  return location.hash === '#game' ? <Game /> : location.hash === '#strict' ? <Strict /> : location.hash === '#physics' ? <Physics /> : <Checks />
 }
 `
+
+/** rapier's start-up warning (its wasm-bindgen's deprecated init call) and fiber's THREE.Clock: known noise. */
+const KNOWN_NOISE = ['using deprecated parameters for the initialization function', 'THREE.Clock: This module has been deprecated']
+
+/**
+ * The physics game: the player on the floor, walking into the enemy in its way and held there; an enemy clicked
+ * falls, and its collider with it.
+ */
+async function checkPhysicsPage({ page, warnings, waitFor, state }) {
+  const started = Date.now()
+  // The models loaded and every collider fitted to its character standing (1.7 m; made at rapier's 2 m).
+  const fitted = (box) => box && box.maxY - box.minY > 1.5 && box.maxY - box.minY < 1.95
+  const loaded = await waitFor(
+    (s) => fitted(s.player) && s.enemies.length === s.places.length && s.enemies.every(fitted),
+    'the player and the enemies to load, their colliders fitted',
+  )
+  console.log(`      loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  // Each enemy's collider, told by where it stood once loaded (a fallen one lies elsewhere).
+  const handles = loaded.places.map(({ x, z }) => loaded.enemies.find((box) => Math.hypot(box.x - x, box.z - z) < 0.5)?.handle)
+  const enemyAt = (seen, id) => seen.enemies.find((box) => box.handle === handles[id])
+  const drive = (forward) => page.evaluate((value) => (window.checks.controls.forward = value), forward)
+  const cm = (metres) => `${(metres * 100).toFixed(1)} cm`
+  await check('physics: the player stands on the rapier floor', async () => {
+    await frames(page, 30)
+    const { player, enemies } = await state()
+    expect(
+      handles.every((handle) => handle !== undefined),
+      `enemies' colliders at ${JSON.stringify(enemies)}, not at their places`,
+    )
+    expect(Math.abs(player.minY) < 0.05, `the player's feet ${cm(player.minY)} from the floor (top at y = 0)`)
+    console.log(`      feet ${cm(player.minY)} from the floor`)
+  })
+  await check('physics: the player walks forward > 1.5 m and stops at the enemy in its way, even pushed on', async () => {
+    const start = (await state()).player
+    await drive(1)
+    let last = Infinity
+    let now = start
+    for (let tries = 0; tries < 40; tries++) {
+      await frames(page, 10)
+      now = (await state()).player
+      if (Math.abs(now.z - last) < 1e-3) break
+      last = now.z
+    }
+    await frames(page, 20)
+    const pushed = await state()
+    await drive(0)
+    const enemy = enemyAt(pushed, 0)
+    const walked = start.z - now.z
+    const gap = now.z - now.halfZ - (enemy.z + enemy.halfZ)
+    const said = `walked ${walked.toFixed(2)} m, stopped ${cm(gap)} from the enemy's collider (centre z ${now.z.toFixed(2)}, enemy's front ${(enemy.z + enemy.halfZ).toFixed(2)}), then ${cm(now.z - pushed.player.z)} further after 20 frames pushing, feet ${cm(pushed.player.minY)} from the floor`
+    expect(walked > 1.5, said)
+    expect(gap > -0.04 && gap < 0.15, said)
+    expect(pushed.player.z > enemy.z + enemy.halfZ + 0.3 && pushed.player.z - pushed.player.halfZ > enemy.z + enemy.halfZ - 0.04, said)
+    expect(Math.abs(pushed.player.minY) < 0.1, said)
+    console.log(`      ${said}`)
+  })
+  await check('physics: a click on an enemy kills it, and its collider falls with it', async () => {
+    const id = 1
+    const before = await state()
+    const standing = enemyAt(before, id)
+    const [x, y] = before.onScreen[id]
+    // A click as a user's, at the enemy's chest on screen; another only where the first did not take (the
+    // collider's top not lowered 10 cm within 3 s: the death starts from a crossfade).
+    let clicks = 0
+    const deadline = Date.now() + 30_000
+    for (let falling = false; !falling;) {
+      await page.mouse.click(x, y)
+      clicks++
+      for (const waited = Date.now(); !falling && Date.now() - waited < 3_000; await page.waitForTimeout(100))
+        falling = enemyAt(await state(), id).maxY < standing.maxY - 0.1
+      expect(
+        falling || Date.now() < deadline,
+        `enemy ${id}'s collider still ${enemyAt(await state(), id).maxY.toFixed(2)} m tall after ${clicks} clicks at (${x.toFixed(0)}, ${y.toFixed(0)})`,
+      )
+    }
+    const fallen = await waitFor((s) => enemyAt(s, id).maxY < 0.6 * standing.maxY, `enemy ${id}'s collider to lie down`, 20_000)
+    const lying = enemyAt(fallen, id)
+    const others = [0, 2].map((other) => enemyAt(fallen, other).maxY)
+    const said = `collider's top ${standing.maxY.toFixed(2)} → ${lying.maxY.toFixed(2)} m (${((lying.maxY / standing.maxY) * 100).toFixed(0)}%) after ${clicks} click(s), bottom ${cm(lying.minY)} from the floor, ${Math.hypot(lying.x - loaded.places[id].x, lying.z - loaded.places[id].z).toFixed(2)} m from where it stood; the others' tops ${others.map((top) => top.toFixed(2)).join(', ')} m`
+    expect(Math.abs(lying.minY) < 0.15 && Math.hypot(lying.x - loaded.places[id].x, lying.z - loaded.places[id].z) < 1.5, said)
+    expect(
+      others.every((top) => top > 1.4),
+      said,
+    )
+    console.log(`      ${said}`)
+  })
+  await check('physics: no console warning but the known noise', async () => {
+    const unknown = warnings.filter((text) => !KNOWN_NOISE.some((noise) => text.includes(noise)))
+    expect(unknown.length === 0, `warnings: ${JSON.stringify(unknown)}`)
+  })
+}
 
 /**
  * The events of a crowd's instances, as the page saw them: the dying one's frames once each in order, then its
@@ -286,14 +443,16 @@ const work = mkdtempSync(join(tmpdir(), 'md2-game-'))
 const { check, finish } = checks()
 try {
   const { appDir, tarball } = freshViteApp(work)
-  npmInstall([tarball, 'three', '@react-three/fiber@9.8', '@react-three/drei@10.7'], appDir)
+  npmInstall([tarball, 'three', '@react-three/fiber@9.8', '@react-three/drei@10.7', `@react-three/rapier@${rapierVersion}`], appDir)
   npmInstall(['-D', '@types/three'], appDir)
   console.log(
-    `installed: ${['three', '@react-three/fiber', '@react-three/drei', 'react'].map((name) => `${name} ${installedVersion(appDir, name)}`).join(', ')}`,
+    `installed: ${['three', '@react-three/fiber', '@react-three/drei', '@react-three/rapier', 'react'].map((name) => `${name} ${installedVersion(appDir, name)}`).join(', ')}`,
   )
   writeFileSync(join(appDir, 'src/Game.tsx'), game)
   writeFileSync(join(appDir, 'src/Checks.tsx'), CHECKS)
   writeFileSync(join(appDir, 'src/Strict.tsx'), STRICT)
+  writeFileSync(join(appDir, 'src/PhysicsGame.tsx'), physicsGame)
+  writeFileSync(join(appDir, 'src/Physics.tsx'), PHYSICS)
   writeFileSync(join(appDir, 'src/App.tsx'), APP)
   // The template renders the app in <StrictMode>, as the dev server run below needs.
   if (!readFileSync(join(appDir, 'src/main.tsx'), 'utf8').includes('<StrictMode>'))
@@ -390,6 +549,9 @@ try {
     await testApp({ chromium, url: dev.url, path: '#strict', probe: 'checks', check, timeout: 120_000 }, (app) =>
       checkStrictPage(app, { development: true }),
     )
+    const physicsStarted = Date.now()
+    await testApp({ chromium, url: dev.url, path: '#physics', probe: 'checks', check, timeout: 120_000 }, checkPhysicsPage)
+    console.log(`      the physics page took ${((Date.now() - physicsStarted) / 1000).toFixed(1)} s`)
   } finally {
     dev.stop()
   }
