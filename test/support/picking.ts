@@ -13,6 +13,7 @@ import {
   type Camera,
   type Material,
   type Object3D,
+  type PerspectiveCamera,
   type Scene,
   Vector2,
   type WebGLRenderer,
@@ -149,7 +150,15 @@ export async function pickPicture(gl: AnyRenderer, scene: Scene, camera: Camera)
   gl.setClearColor(0x000000, 1)
   gl.setRenderTarget(target as never)
   gl.clear()
+  // Chrome gives a click's offsetX and offsetY in whole CSS pixels, so R3F's ray goes through a pixel's corner, never
+  // its centre: the pass is drawn half a pixel up and to the left, each of its pixels sampled at the corner that a
+  // click at it (`clickAt`) meets. (A centre and a corner see different things where a feature is under a pixel wide.)
+  const view = camera as PerspectiveCamera
+  if (gl.getPixelRatio() !== 1 || typeof view.setViewOffset !== 'function')
+    throw new Error('pickPicture: a perspective camera and a pixel ratio of 1 (a click is in CSS pixels)')
+  view.setViewOffset(width, height, -0.5, -0.5, width, height)
   gl.render(scene, camera)
+  view.clearViewOffset()
   let pixels: Uint8Array
   if (webgpu)
     pixels = new Uint8Array(((await gl.readRenderTargetPixelsAsync(target as RenderTarget, 0, 0, width, height)) as Uint8Array).buffer)
@@ -211,15 +220,18 @@ export function choosePixels(
   return chosen
 }
 
-/** A click at canvas pixel (`x`, `y`)'s centre, as a user's: pointer down, up, then click, dispatched on the canvas. */
+/**
+ * A click at canvas pixel (`x`, `y`), as a user's: pointer down, up, then click, dispatched on the canvas at the
+ * pixel's top-left corner, the whole CSS pixel Chrome gives the click (`pickPicture` samples there).
+ */
 export function clickAt(canvas: HTMLCanvasElement, x: number, y: number): void {
   const rect = canvas.getBoundingClientRect()
   const init = {
     bubbles: true,
     cancelable: true,
     composed: true,
-    clientX: rect.left + x + 0.5,
-    clientY: rect.top + y + 0.5,
+    clientX: rect.left + x,
+    clientY: rect.top + y,
     button: 0,
     pointerId: 1,
     pointerType: 'mouse',
