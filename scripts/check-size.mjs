@@ -64,8 +64,9 @@ const CASES = [
     label: '`<MD2Model url animation>`',
     // 20 KiB before the kB were decimal (a rounded 20.0 passed: up to 20,531 bytes), then 20,500 bytes; 0.3 kB
     // more since the per-frame view test builds its own planes (src/three/mesh/frustum.ts), allocating nothing
-    // whatever V8 inlines. Not looser.
-    budget: 20.8,
+    // whatever V8 inlines; 0.9 kB more for issue 50 and 51: `height`/`origin` on every character (its standing
+    // bounds), the animation table's checks of careless calls, the end event's name. Not looser.
+    budget: 21.8,
     code: app(`import { MD2Model } from 'react-three-md2'`, `<MD2Model url="/players/ogro/tris.md2" animation="run" />`),
     forbid: [
       ...ARCHIVES,
@@ -95,8 +96,11 @@ const CASES = [
   {
     name: 'instances',
     label: '`<MD2Instances>` with two `<MD2Instance>`',
-    // Issue 44's budget. The looks (`CrowdLooks`, the posed rows), following and the queries come with what uses them.
-    budget: 28,
+    // Issue 44's budget, and 0.9 kB for issues 49 and 50: `height`/`origin` (one standing matrix in every
+    // instance's), Quake II light read from the stored rows, `limit={0}`. The looks (`CrowdLooks`, the posed
+    // rows), following and the queries come with what uses them; the queries' chunk reads the row layout from
+    // gpu/rowLayout.ts, not instanceRows.ts (importing that one from the chunk brought 4 kB up front).
+    budget: 28.9,
     code: app(
       `import { MD2Instances, MD2Instance } from 'react-three-md2'`,
       `<MD2Instances url="/players/ogro/tris.md2">
@@ -140,10 +144,10 @@ const CASES = [
     label: '… and `react-three-md2/webgpu` (on WebGPURenderer)',
     // The entry's own code: what a WebGPU app adds to the crowd case (three's WebGPU renderer aside). It took the
     // posed rows out of every crowd's bundle and added the culling pass: a WebGPU crowd app as a whole (this case
-    // plus `instances`) stays within 34 kB, where it was 35.2.
+    // plus `instances`) stayed within 34 kB, where it was 35.2; 35.2 again with the crowd's 0.9 kB above.
     base: 'instances',
     budget: 6.5,
-    total: 34,
+    total: 35.2,
     code: app(
       `import { MD2Instances, MD2Instance } from 'react-three-md2'\nimport 'react-three-md2/webgpu'`,
       `<MD2Instances url="/players/ogro/tris.md2">

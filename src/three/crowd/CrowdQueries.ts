@@ -8,7 +8,8 @@ import { blendPoseYUp, blendVerticesYUp, type BlendTarget } from '../../core/ani
 import { createMD2Geometry, getMD2RenderData } from '../mesh/MD2Geometry.js'
 import type { CrowdInstances } from './gpu/CrowdInstances.js'
 import type { CrowdShaderState } from './gpu/CrowdShaderState.js'
-import { CLOCK, FADE, INSTANCE_STRIDE, RANGE, type InstanceRowWriter } from './gpu/instanceRows.js'
+import type { InstanceRowWriter } from './gpu/instanceRows.js'
+import { CLOCK, FADE, INSTANCE_STRIDE, RANGE } from './gpu/rowLayout.js'
 
 /**
  * Questions about a crowd's instances as drawn (`drawnPose`), answered on the CPU: an instance's pose bounds, and

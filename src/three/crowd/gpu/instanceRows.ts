@@ -9,26 +9,11 @@ import {
 import { ROW_HIDDEN, type CrowdClock } from '../../../core/animation/CrowdClock.js'
 import type { CrowdInstances } from './CrowdInstances.js'
 import type { CrowdRenderer } from './CrowdRenderer.js'
+import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE } from './rowLayout.js'
 
-/**
- * The instance rows the shaders read, one interleaved buffer (one vertex buffer: WebGPU allows a pipeline
- * 8), 16 floats a row. A row holds an instance's animation as stored (`CrowdClock`'s row: the shader works
- * out its pose from the crowd's time), or a pose worked out already (`ROW_POSED`):
- * - `CLOCK`: where the playhead was (keyframes from the range's first), when (seconds from the crowd's epoch),
- *   its rate in keyframes per second (0: still), the range's length; posed: from, to, t, 1.
- * - `RANGE`: the range's first keyframe, the flags, the crossfade's start (from the epoch) and length (0: none);
- *   posed: 0, the flags, 0, the crossfade's weight.
- * - `FADE`: the crossfade's outgoing pose (from, to, t), and 0.
- * - `LIGHT`: Quake II light: the instance's shadelight (rgb, after minlight and fullbright: `CrowdLooks.writeLight`),
- *   stored or posed alike (the shader adds the glow's pulse and works out the light table's row from the instance's
- *   world yaw); a shell layer's colour; a shadow layer's shade vector (x, y) and height above the floor.
- */
-export const CLOCK = 0
-export const RANGE = 4
-export const FADE = 8
-export const LIGHT = 12
-/** Floats per row. */
-export const INSTANCE_STRIDE = 16
+// The row layout (rowLayout.ts) is a module of its own: the queries' chunk reads it without bringing this one.
+export { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE }
+
 /** Seconds from the stored rows' epoch before it moves on (single floats keep 1/100,000 s at 256 s). */
 const EPOCH_SECONDS = 256
 /** Row flags (`RANGE + 1`), as the clock writes them. */
