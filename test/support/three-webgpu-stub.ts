@@ -30,9 +30,12 @@ export const IndirectStorageBufferAttribute = missing('IndirectStorageBufferAttr
 export const StorageInstancedBufferAttribute = missing('StorageInstancedBufferAttribute')
 export const NodeUpdateType = missing('NodeUpdateType')
 export const ViewportTextureNode = missing('ViewportTextureNode')
+export const RenderTarget = missing('RenderTarget')
 
 // three/tsl
 export const atomicAdd = missing('atomicAdd')
+export const atan = missing('atan')
+export const modelWorldMatrix = missing('modelWorldMatrix')
 export const float = missing('float')
 export const texture = missing('texture')
 export const textureSize = missing('textureSize')

@@ -40,7 +40,7 @@ export const SHADEDOT_NUDGE = 1e-4
  */
 export function shadeDotsRow(yawDegrees: number): number {
   const steps = (yawDegrees * SHADEDOT_QUANT) / 360
-  return Math.trunc(steps + (steps < 0 ? -SHADEDOT_NUDGE : SHADEDOT_NUDGE)) & (SHADEDOT_QUANT - 1)
+  return Math.trunc(steps < 0 ? steps - SHADEDOT_NUDGE : steps + SHADEDOT_NUDGE) & (SHADEDOT_QUANT - 1)
 }
 
 /** The 256 light factors for a model seen at `yawDegrees` (Quake II: `anormtab[(int)(yaw·16/360) & 15]`). */

@@ -37,10 +37,11 @@ export class Quake2Lighting {
    */
   update(object: Object3D, clock: { readonly seconds: number }): boolean {
     const e = object.matrixWorld.elements
-    // shadeDotsRow's row, written out: V8 boxes a fractional number passed to a call it leaves out of line.
+    // shadeDotsRow's row, written out: V8 boxes a fractional number passed to a call it leaves out of line (and,
+    // here, the negated constant `steps + (cond ? -NUDGE : NUDGE)` made: 94 bytes a frame for 40 models).
     const yaw = (Math.atan2(e[8]!, e[10]!) * 180) / Math.PI
     const steps = (yaw * SHADEDOT_QUANT) / 360
-    const row = Math.trunc(steps + (steps < 0 ? -SHADEDOT_NUDGE : SHADEDOT_NUDGE)) & (SHADEDOT_QUANT - 1)
+    const row = Math.trunc(steps < 0 ? steps - SHADEDOT_NUDGE : steps + SHADEDOT_NUDGE) & (SHADEDOT_QUANT - 1)
     const shade = effectiveShadelight(this.light, this.flags, clock, this.shade)
     const built = this.built
     if (built[0] === row && built[1] === shade[0] && built[2] === shade[1] && built[3] === shade[2]) return false
