@@ -180,6 +180,9 @@ export class CrowdComputeCull implements CrowdCullPass {
     this.cull.value = u.md2Cull.value
     this.time.value = u.md2Time.value
     renderer.compute(kernel)
+    // Ranges still there were not uploaded by range: the run created the storage, from the whole array. Left, the
+    // next rows written would be taken for ranges of a frame not uploaded yet, and the rows uploaded whole.
+    if (built.rows.updateRanges.length > 0) built.rows.clearUpdateRanges()
   }
 
   /**
