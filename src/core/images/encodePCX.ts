@@ -7,6 +7,7 @@
 import { MD2Error } from '../MD2Error.js'
 import type { DecodedImage } from './decodedImage.js'
 import { QUAKE2_PALETTE } from './quake2Palette.js'
+import { SRGB_TO_LINEAR, deltaE2000, linearToSrgb8, srgb8ToLab } from './colorLab.js'
 
 export interface EncodePCXOptions {
   /** 256 RGB triples; default `QUAKE2_PALETTE`. */
@@ -16,6 +17,11 @@ export interface EncodePCXOptions {
    * index Quake II draws as transparent; `null` maps every pixel by colour alone.
    */
   transparentIndex?: number | null
+  /**
+   * Floyd–Steinberg error diffusion (in linear light), for gradients and soft shading that the palette has
+   * too few colours for. Default false: each colour gets its nearest entry, so flat colours stay flat.
+   */
+  dither?: boolean
 }
 
 const HEADER_SIZE = 128
@@ -24,54 +30,207 @@ const MAX_RUN = 0x3f
 const RUN_FLAG = 0xc0
 
 /**
- * One palette index per pixel: the nearest palette colour (squared RGB distance weighted as the eye
- * weights red, green and blue), no dithering, so flat colours stay flat.
+ * One palette index per pixel: the palette colour nearest as the eye sees it (CIEDE2000 in CIELAB, see
+ * `paletteMatcher`), never `transparentIndex`. Without `dither` each colour always gets the same index, so
+ * flat colours stay flat; with it, Floyd–Steinberg error diffusion (see `ditherToPalette`).
  */
 export function quantizeToPalette(image: DecodedImage, options: EncodePCXOptions = {}): Uint8Array {
   const palette = options.palette ?? QUAKE2_PALETTE
   const transparent = options.transparentIndex === undefined ? 255 : options.transparentIndex
+  const dither = options.dither === undefined ? false : options.dither
   checkImage(image, 'quantizeToPalette')
-  if (palette.length !== 768) throw new MD2Error('BAD_ARGUMENT', `a palette is 768 bytes (256 RGB), got ${palette.length}`)
+  if (!(palette instanceof Uint8Array) || palette.length !== 768)
+    throw new MD2Error('BAD_ARGUMENT', `a palette is 768 bytes (256 RGB), got ${(palette as { length?: unknown }).length}`)
   if (transparent !== null && !(Number.isInteger(transparent) && transparent >= 0 && transparent <= 255))
     throw new MD2Error('BAD_ARGUMENT', `transparentIndex must be an integer from 0 to 255 or null, got ${transparent}`)
-  const { data } = image
-  const indices = new Uint8Array(image.width * image.height)
-  // Skins repeat few colours: each is searched once.
+  if (typeof dither !== 'boolean') throw new MD2Error('BAD_ARGUMENT', `dither must be true or false, got ${String(dither)}`)
+  const matcher = paletteMatcher(palette)
+  // Skins repeat few colours: each is searched once (at most one entry per pixel).
   const found = new Map<number, number>()
-  for (let i = 0; i < indices.length; i++) {
-    const r = data[i * 4]!
-    const g = data[i * 4 + 1]!
-    const b = data[i * 4 + 2]!
-    if (transparent !== null && data[i * 4 + 3]! < 128) {
-      indices[i] = transparent
-      continue
-    }
+  const lookup = (r: number, g: number, b: number): number => {
     const key = (r << 16) | (g << 8) | b
     let index = found.get(key)
     if (index === undefined) {
-      index = nearest(palette, r, g, b, transparent)
+      index = matcher.nearest(r, g, b, transparent)
       found.set(key, index)
     }
-    indices[i] = index
+    return index
+  }
+  if (dither) return ditherToPalette(image, palette, transparent, lookup)
+  const { data } = image
+  const indices = new Uint8Array(image.width * image.height)
+  for (let i = 0; i < indices.length; i++) {
+    if (transparent !== null && data[i * 4 + 3]! < 128) indices[i] = transparent
+    else indices[i] = lookup(data[i * 4]!, data[i * 4 + 1]!, data[i * 4 + 2]!)
   }
   return indices
 }
 
-function nearest(palette: Uint8Array, r: number, g: number, b: number, skip: number | null): number {
-  let best = 0
-  let bestDistance = Infinity
-  for (let p = 0; p < 256; p++) {
-    if (p === skip) continue
-    const dr = palette[p * 3]! - r
-    const dg = palette[p * 3 + 1]! - g
-    const db = palette[p * 3 + 2]! - b
-    const distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
-    if (distance < bestDistance) {
-      bestDistance = distance
-      best = p
+/**
+ * Floyd–Steinberg error diffusion, serpentine (rows alternate direction, so the error does not drift one
+ * way). The error is kept in linear light, not sRGB or Lab: a dither is meant to average, over a few texels,
+ * to the source colour, and what the eye, texture filtering and mipmaps average is light; Lab is not
+ * additive, so the mean of Lab values is not the Lab of the mean colour. Pixels with alpha below 128 (when
+ * there is a `transparentIndex`) neither receive nor pass error: what fell on them is dropped.
+ */
+function ditherToPalette(
+  { width, height, data }: DecodedImage,
+  palette: Uint8Array,
+  transparent: number | null,
+  lookup: (r: number, g: number, b: number) => number,
+): Uint8Array {
+  const indices = new Uint8Array(width * height)
+  let here = new Float32Array(width * 3)
+  let below = new Float32Array(width * 3)
+  for (let y = 0; y < height; y++) {
+    const forward = (y & 1) === 0
+    const step = forward ? 1 : -1
+    for (let n = 0; n < width; n++) {
+      const x = forward ? n : width - 1 - n
+      const i = y * width + x
+      if (transparent !== null && data[i * 4 + 3]! < 128) {
+        indices[i] = transparent
+        continue
+      }
+      const e = x * 3
+      const r = clamp01(SRGB_TO_LINEAR[data[i * 4]!]! + here[e]!)
+      const g = clamp01(SRGB_TO_LINEAR[data[i * 4 + 1]!]! + here[e + 1]!)
+      const b = clamp01(SRGB_TO_LINEAR[data[i * 4 + 2]!]! + here[e + 2]!)
+      const index = lookup(linearToSrgb8(r), linearToSrgb8(g), linearToSrgb8(b))
+      indices[i] = index
+      const ahead = x + step
+      const behind = x - step
+      const er = r - SRGB_TO_LINEAR[palette[index * 3]!]!
+      const eg = g - SRGB_TO_LINEAR[palette[index * 3 + 1]!]!
+      const eb = b - SRGB_TO_LINEAR[palette[index * 3 + 2]!]!
+      const size = Math.sqrt(er * er + eg * eg + eb * eb)
+      const scale = size > MAX_ERROR ? MAX_ERROR / size : 1
+      for (let c = 0; c < 3; c++) {
+        const err = (c === 0 ? er : c === 1 ? eg : eb) * scale
+        if (ahead >= 0 && ahead < width) {
+          here[ahead * 3 + c]! += (err * 7) / 16
+          below[ahead * 3 + c]! += err / 16
+        }
+        if (behind >= 0 && behind < width) below[behind * 3 + c]! += (err * 3) / 16
+        below[e + c]! += (err * 5) / 16
+      }
     }
+    ;[here, below] = [below, here]
+    below.fill(0)
   }
-  return best
+  return indices
+}
+
+/**
+ * The longest error (linear RGB) passed on. A longer one is a colour outside what the palette's colours mix
+ * to (a saturated blue in Quake II's): passed on whole it only makes the neighbours overshoot, and an
+ * out-of-gamut gradient came out worse than not dithered (8 × 8 block means 9.2 ΔE00 off, against 7.9
+ * undithered and 6.3 capped; a skin-tone gradient 0.6 either way).
+ */
+const MAX_ERROR = 0.4
+
+function clamp01(value: number): number {
+  return value <= 0 ? 0 : value >= 1 ? 1 : value
+}
+
+interface PaletteMatcher {
+  /** The palette index nearest to the 8-bit sRGB colour, `skip` (when not null) left out. */
+  nearest(r: number, g: number, b: number, skip: number | null): number
+}
+
+interface PaletteLab {
+  /** The palette bytes the table was made from (a palette changed in place is measured again). */
+  bytes: Uint8Array
+  /** L*, a*, b* per entry. */
+  lab: Float64Array
+  /** Entries by ascending L*, and their L*. */
+  byLightness: Uint8Array
+  lightness: Float64Array
+}
+
+const paletteLabs = new WeakMap<Uint8Array, PaletteLab>()
+
+// ΔE00 ≥ |ΔL*| / SL, and SL = 1 + 0.015 (L̄ − 50)² / √(20 + (L̄ − 50)²) is at most 1.7470 for L̄ in 0..100.
+const MAX_SL = 1.7471
+
+/**
+ * Nearest by CIEDE2000 in CIELAB (D65). Not weighted RGB: the eye's distances are not RGB's, and the old
+ * weighting took a tan for a yellower one. Not ΔE76 (straight Lab distance), which over-counts chroma
+ * differences against lightness and hue; CIE94 corrects that but not lightness or the hue weighting;
+ * CIEDE2000 does all three. Measured on UFO:AI's true-colour soldier skin (assets/ufoai/soldier-male), the
+ * mean ΔE00 to the chosen entries was 8.64 by weighted RGB, 6.14 by ΔE76, 6.09 by CIE94, 6.01 by CIEDE2000
+ * (test/core/images/palette-lab.test.ts measures it again); by ΔE76 itself ΔE76's choice scores 8.50 and
+ * CIEDE2000's 8.65, weighted RGB 13.2: each scores best by its own measure, and CIEDE2000 is the one fitted to
+ * what observers judge (tans and skin tones are low-chroma, where its lightness and chroma weights matter). The search starts from the ΔE76-nearest entry
+ * and then looks only at entries whose L* could still beat it (ΔE00 ≥ |ΔL*| / SL), by L* outward.
+ */
+function paletteMatcher(palette: Uint8Array): PaletteMatcher {
+  let table = paletteLabs.get(palette)
+  if (!table || !sameBytes(table.bytes, palette)) {
+    table = measurePalette(palette)
+    paletteLabs.set(palette, table)
+  }
+  const { lab, byLightness, lightness } = table
+  const source = new Float64Array(3)
+  return {
+    nearest(r, g, b, skip) {
+      srgb8ToLab(r, g, b, source)
+      const l = source[0]!
+      const a = source[1]!
+      const bb = source[2]!
+      let guess = -1
+      let guessDistance = Infinity
+      for (let p = 0; p < 256; p++) {
+        if (p === skip) continue
+        const dl = lab[p * 3]! - l
+        const da = lab[p * 3 + 1]! - a
+        const db = lab[p * 3 + 2]! - bb
+        const distance = dl * dl + da * da + db * db
+        if (distance < guessDistance) {
+          guessDistance = distance
+          guess = p
+        }
+      }
+      let best = guess
+      let bestDistance = deltaE2000(l, a, bb, lab[guess * 3]!, lab[guess * 3 + 1]!, lab[guess * 3 + 2]!)
+      const consider = (p: number): void => {
+        if (p === skip || p === guess) return
+        const distance = deltaE2000(l, a, bb, lab[p * 3]!, lab[p * 3 + 1]!, lab[p * 3 + 2]!)
+        if (distance < bestDistance || (distance === bestDistance && p < best)) {
+          bestDistance = distance
+          best = p
+        }
+      }
+      // The first entry at or above this lightness.
+      let low = 0
+      let high = 256
+      while (low < high) {
+        const mid = (low + high) >> 1
+        if (lightness[mid]! < l) low = mid + 1
+        else high = mid
+      }
+      for (let k = low; k < 256 && (lightness[k]! - l) / MAX_SL <= bestDistance; k++) consider(byLightness[k]!)
+      for (let k = low - 1; k >= 0 && (l - lightness[k]!) / MAX_SL <= bestDistance; k--) consider(byLightness[k]!)
+      return best
+    },
+  }
+}
+
+function measurePalette(palette: Uint8Array): PaletteLab {
+  const lab = new Float64Array(768)
+  for (let p = 0; p < 256; p++) srgb8ToLab(palette[p * 3]!, palette[p * 3 + 1]!, palette[p * 3 + 2]!, lab, p * 3)
+  const order = Array.from({ length: 256 }, (_, p) => p).sort((p, q) => lab[p * 3]! - lab[q * 3]! || p - q)
+  return {
+    bytes: palette.slice(),
+    lab,
+    byLightness: Uint8Array.from(order),
+    lightness: Float64Array.from(order, (p) => lab[p * 3]!),
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return a.length === b.length
 }
 
 function checkImage({ width, height, data }: DecodedImage, what: string): void {
