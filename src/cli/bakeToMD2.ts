@@ -152,6 +152,8 @@ export async function bakeToMD2(
     ...(skinWidth !== undefined ? { skinWidth, skinHeight } : {}),
     ...(simplify !== undefined ? { simplify } : {}),
     skins: [skinName],
+    // A skin of the user's is painted on the source's own coordinates: they are kept.
+    bakeSkin: given === undefined,
     name: output.replace(/^.*[/\\]/, ''),
     onWarning: (message) => io.stderr(`${first.path}: warning: ${message}\n`),
   })
@@ -159,7 +161,7 @@ export async function bakeToMD2(
   const texture = baked.skinTexture
   const undecoded = texture?.userData.undecoded as string | undefined
   // Decoded and fitted above into a DataTexture: its image is RGBA, top row first.
-  const image = given ?? (texture && !undecoded ? (texture.image as DecodedImage) : undefined)
+  const image = given ?? baked.skinImage ?? (texture && !undecoded ? (texture.image as DecodedImage) : undefined)
   let skinNote = 'no skin'
   if (image) {
     files.push({ path: side.skin, data: format === 'pcx' ? encodePCX(image) : format === 'tga' ? encodeTGA(image) : encodePNG(image) })
@@ -167,16 +169,7 @@ export async function bakeToMD2(
   } else {
     // No skin file: the model names none.
     baked.model.skins.splice(0)
-    if (undecoded)
-      io.stderr(
-        `${first.path}: ` +
-          (undecoded === 'missing'
-            ? 'the base-colour texture is neither in the file nor beside it'
-            : undecoded === 'not an image'
-              ? 'the base-colour texture is not an image (neither PNG nor JPEG)'
-              : `the base-colour texture is ${undecoded}, which convert cannot decode in Node`) +
-          '; no skin written (--skin FILE gives one)\n',
-      )
+    if (undecoded) io.stderr(`${first.path}: the base-colour texture ${undecoded}; no skin written (--skin FILE gives one)\n`)
   }
   // MD2 keeps no rate (readers assume Quake II's): another one goes in an animation table beside the model.
   let tableNote = ''

@@ -1,9 +1,10 @@
 import { DataTexture, Texture } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import { MD2Error } from '../core/MD2Error.js'
+import { MD2Error, isMD2Error } from '../core/MD2Error.js'
 import { packGLB, readGLB, type GLBContents } from '../core/gltf/glb.js'
 import { sniffImageType, type DecodedImage } from '../core/images/decodedImage.js'
 import { decodePCX } from '../core/images/pcx.js'
+import { decodeJPEG } from '../core/images/decodeJPEG.js'
 import { decodePNG } from '../core/images/decodePNG.js'
 import { SKIN_PIXEL_BUDGET } from '../core/images/engineSkin.js'
 import { decodeTGA } from '../core/images/tga.js'
@@ -288,7 +289,7 @@ export function imageBytesOf(
   return bin.subarray(start, start + view.byteLength)
 }
 
-/** Node cannot draw images: the loader is handed the glTF's PNG textures decoded here (JPEG and others are not). */
+/** Node cannot draw images: the loader is handed the glTF's PNG and JPEG textures decoded here (WebP and others are not). */
 function nodeTextures(json: Record<string, unknown>, bin: Uint8Array, input: string, fit: (image: DecodedImage) => DecodedImage) {
   type TextureDef = { source?: number; extensions?: Record<string, { source?: number }> }
   type MaterialDef = { pbrMetallicRoughness?: { baseColorTexture?: { index?: unknown } } }
@@ -308,16 +309,29 @@ function nodeTextures(json: Record<string, unknown>, bin: Uint8Array, input: str
         source === undefined ? undefined : ((json.images as { bufferView?: number; mimeType?: string }[] | undefined) ?? [])[source]
       const bytes = imageBytesOf(json, bin, image)
       const type = bytes ? sniffImageType(bytes) : undefined
-      if (!bytes || type !== 'png') {
+      if (!bytes || (type !== 'png' && type !== 'jpeg')) {
         const texture = new Texture()
+        // Said as "its base-colour texture …" by the bake, which bakes the material's colour instead.
         texture.userData.undecoded = !bytes
-          ? 'missing'
+          ? 'is neither in the file nor beside it'
           : type === undefined || type === 'tga' || type === 'pcx'
-            ? 'not an image'
-            : type.toUpperCase()
+            ? 'is not an image (neither PNG nor JPEG)'
+            : `is ${type.toUpperCase()}, which convert cannot decode in Node`
         return Promise.resolve(texture)
       }
-      const decoded = fit(decodePNG(bytes, { name: `${input} (image ${source})`, maxPixels: SKIN_PIXEL_BUDGET }))
+      const decodeOptions = { name: `${input} (image ${source})`, maxPixels: SKIN_PIXEL_BUDGET }
+      let decoded: DecodedImage
+      try {
+        decoded = fit(type === 'png' ? decodePNG(bytes, decodeOptions) : decodeJPEG(bytes, decodeOptions))
+      } catch (error) {
+        // A damaged texture costs its pixels, not the model: the bake says so and uses the material's colour.
+        if (!isMD2Error(error)) throw error
+        return Promise.resolve(
+          Object.assign(new Texture(), {
+            userData: { undecoded: `is a damaged ${type.toUpperCase()} (image ${source}: ${error.reason})` },
+          }),
+        )
+      }
       const texture = new DataTexture(decoded.data, decoded.width, decoded.height)
       texture.flipY = false
       texture.needsUpdate = true

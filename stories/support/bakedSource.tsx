@@ -43,7 +43,9 @@ export async function bakedSource(
     ...(options.simplify ? { simplify: true } : {}),
   })
   const files: [string, Uint8Array][] = [[`${base}.md2`, writeMD2(baked.model)]]
-  if (baked.skinTexture) files.push([`${base}.pcx`, encodePCX(skinImageOf(baked.skinTexture))])
+  // Every material baked into one skin, or the one map as it is.
+  const skin = baked.skinImage ?? (baked.skinTexture ? skinImageOf(baked.skinTexture) : undefined)
+  if (skin) files.push([`${base}.pcx`, encodePCX(skin)])
   return {
     archive: archiveOfFiles(files),
     gltf: {

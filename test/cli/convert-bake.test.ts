@@ -127,21 +127,18 @@ describe('convert a skinned .glb → .md2', () => {
     expect(clip).toMatchObject({ code: 1, stderr: expect.stringMatching(/BAD_ARGUMENT: options: no clip is named "Jump"/) })
   })
 
-  it('a JPEG texture is left out with a note in Node', async () => {
+  it("a texture Node cannot decode (WebP) is said, and the material's colour baked instead", async () => {
     const { json, bin } = readGLB(new Uint8Array(readFileSync(rig)))
-    ;(json.images as { mimeType: string }[])[0]!.mimeType = 'image/jpeg'
+    ;(json.images as { mimeType: string }[])[0]!.mimeType = 'image/webp'
     const view = (json.bufferViews as { byteOffset: number }[])[(json.images as { bufferView: number }[])[0]!.bufferView]!
     const patched = bin.slice()
-    patched.set([0xff, 0xd8, 0xff, 0xe0], view.byteOffset)
-    const jpeg = join(dir, 'jpeg.glb')
-    writeFileSync(jpeg, packGLB(json, patched))
-    const result = await run(['convert', jpeg, join(dir, 'jpeg.md2')])
+    patched.set([...new TextEncoder().encode('RIFF'), 0, 0, 0, 0, ...new TextEncoder().encode('WEBP')], view.byteOffset)
+    const webp = join(dir, 'webp.glb')
+    writeFileSync(webp, packGLB(json, patched))
+    const result = await run(['convert', webp, join(dir, 'webp.md2')])
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/no skin/)
-    expect(parseMD2(new Uint8Array(readFileSync(join(dir, 'jpeg.md2')))).skins).toEqual([])
-    expect(result.stderr).toMatch(
-      /the base-colour texture is JPEG, which convert cannot decode in Node; no skin written \(--skin FILE gives one\)/,
-    )
+    expect(parseMD2(new Uint8Array(readFileSync(join(dir, 'webp.md2')))).skins).toEqual(['webp.pcx'])
+    expect(result.stderr).toMatch(/material "skin": its base-colour texture is (WEBP, which convert cannot decode in Node|not an image)/)
   })
 
   it('the help lists the new options', async () => {

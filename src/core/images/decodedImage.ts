@@ -24,7 +24,7 @@ export const DEFAULT_MAX_PIXELS = 8192 * 8192
 
 /** Refuses, before allocating, an image larger than `options.maxPixels` (or the default). */
 export function checkImageSize(
-  format: 'pcx' | 'tga' | 'png',
+  format: 'pcx' | 'tga' | 'png' | 'jpeg',
   width: number,
   height: number,
   options: ImageDecodeOptions,
@@ -114,7 +114,7 @@ export const toImageBytes = toBytes
  * with the part of the file (`'pcx header'`, `'tga rle'`...) so that the message alone says where.
  */
 export function failImage(
-  section: 'pcx' | 'tga' | 'png',
+  section: 'pcx' | 'tga' | 'png' | 'jpeg',
   part: string,
   offset: number | undefined,
   message: string,

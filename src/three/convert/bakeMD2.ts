@@ -12,11 +12,13 @@ import {
 import { MD2Error } from '../../core/MD2Error.js'
 import { ENGINE_LIMITS, MAX_FRAME_NAME_LENGTH, MAX_SKIN_NAME_LENGTH, QUAKE2_FPS } from '../../core/format/spec.js'
 import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
+import type { DecodedImage } from '../../core/images/decodedImage.js'
 import { checkBakeArguments, checkClips } from './bakeChecks.js'
 import { collectParts, distinctPositions, keepUsed, mergeParts, simplifierAttributes, type BakeSource } from './bakeSource.js'
 import { loadedSimplifier } from './loadSimplifier.js'
 import { md2FromGeometry } from './md2FromGeometry.js'
 import { simplifyMesh } from './simplifyMesh.js'
+import { buildSkinAtlas, lookTable } from './skinAtlas.js'
 
 export interface BakeMD2Options {
   /** Frames per second each clip is sampled at, from its start to its end (default 10, Quake II's rate). */
@@ -32,6 +34,11 @@ export interface BakeMD2Options {
   skinHeight?: number
   /** Skin paths written in the model, at most 63 bytes each. */
   skins?: readonly string[]
+  /**
+   * Bake every material into one skin (`skinImage`): maps, colour factors, vertex colours (default true). False
+   * measures st on the first base-colour map, as a skin of one's own painted on the source's coordinates needs.
+   */
+  bakeSkin?: boolean
   /** Kept as `model.name`. */
   name?: string
   /** Told what is baked differently from what three draws (a second texture, a mesh without uvs). */
@@ -55,6 +62,13 @@ export interface BakedMD2 {
    * the model (`skinImageOf` reads its pixels).
    */
   skinTexture: Texture | undefined
+  /**
+   * The skin baked from every material (`bakeSkin`): their maps (tinted by their colour factors), colours and
+   * vertex colours packed into one image the st are measured on, fitted to the size Quake II loads (or to
+   * `skinWidth` × `skinHeight`); RGBA, top row first, for `encodePCX`/`encodeTGA`. Undefined when the model's
+   * one look is one untinted map (`skinTexture`, as it is), or with `bakeSkin: false`.
+   */
+  skinImage?: DecodedImage
   /** What `simplify` did, when it reduced the mesh: triangles and (distinct) vertices, before and after. */
   simplified?: { triangles: [number, number]; vertices: [number, number] }
 }
@@ -148,6 +162,35 @@ function checkScale(positions: Float32Array, scale: number): void {
 }
 
 /**
+ * Each vertex's texture coordinates (u, v) as its map samples them: its geometry's `uv` through the map's own
+ * transform (offset, repeat, rotation; glTF's KHR_texture_transform), from `mapOf(mesh, vertex)`; a vertex
+ * without coordinates gets (0, 0), said once per mesh.
+ */
+function mapUVs(
+  source: BakeSource,
+  mapOf: (mesh: Mesh, vertex: number) => Texture | undefined,
+  warn: (message: string) => void,
+): Float32Array {
+  const out = new Float32Array((source.positions.length / 3) * 2)
+  const mapped = new Vector3()
+  let at = 0
+  for (const { mesh, locals } of source.parts) {
+    const uvs = mesh.geometry.getAttribute('uv')
+    if (!uvs) warn(`"${mesh.name}" has no texture coordinates: its vertices take the skin's top-left texel`)
+    for (const i of locals) {
+      const map = mapOf(mesh, at)
+      if (map?.matrixAutoUpdate) map.updateMatrix()
+      mapped.set(uvs ? uvs.getX(i) : 0, uvs ? uvs.getY(i) : 0, 1)
+      if (map) mapped.applyMatrix3(map.matrix)
+      out[at * 2] = Number.isFinite(mapped.x) ? mapped.x : 0
+      out[at * 2 + 1] = Number.isFinite(mapped.y) ? mapped.y : 0
+      at++
+    }
+  }
+  return out
+}
+
+/**
  * Bakes an animated glTF scene (three's `gltf.scene` and `gltf.animations`) to an MD2 model: every visible
  * mesh (skinned, morphed, or rigid under a bone) merged into one, placed where the scene's node transforms
  * put it; each clip played by three's own `AnimationMixer` and skinned by three's own `SkinnedMesh` code
@@ -186,7 +229,8 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   const parts = collectParts(scene, options.meshes)
   const baked = pickClips(clips, options.clips)
   checkClips(scene, baked)
-  let source: BakeSource = mergeParts(parts)
+  const table = options.bakeSkin === false ? undefined : lookTable(parts, warn)
+  let source: BakeSource = mergeParts(parts, table?.atlas ? table.triangles : undefined)
   checkScale(source.positions, scale)
 
   // Limits, before any sampling; the mesh simplified first when asked.
@@ -250,41 +294,62 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   }
   const first = sample('the scene as it stands')
 
-  // The skin: the first baked mesh's base-colour map; st are measured on it.
-  let skinTexture: Texture | undefined
-  const materialsOf = (mesh: Mesh) => (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as Material[]
-  for (const { mesh } of source.parts)
-    for (const material of materialsOf(mesh)) {
-      const map = (material as { map?: Texture | null } | undefined)?.map
-      if (map && !skinTexture) skinTexture = map
-      else if (map && map !== skinTexture && map.source !== skinTexture?.source)
-        warn(
-          `"${mesh.name || material.name}" has a base-colour map of its own; MD2 has one skin, so its texture coordinates land on the first one's`,
-        )
-    }
-  const image = skinTexture?.image as { width?: number; height?: number } | undefined
-  const skinWidth = options.skinWidth ?? (image?.width || 256)
-  const skinHeight = options.skinHeight ?? (image?.height || 256)
-  // glTF's uvs run down the image (its textures are not flipped); three's own textures flip theirs.
-  const vDown = skinTexture ? !skinTexture.flipY : true
-
+  // The skin: every material's look in one image (an atlas), or the one base-colour map as it is.
   const uv = new Float32Array(vertexCount * 2)
-  // The map's own transform (offset, repeat, rotation; glTF's KHR_texture_transform) applies before sampling.
-  if (skinTexture?.matrixAutoUpdate) skinTexture.updateMatrix()
-  const mapped = new Vector3()
-  let at = 0
-  for (const { mesh, locals } of source.parts) {
-    const uvs = mesh.geometry.getAttribute('uv')
-    if (!uvs) warn(`"${mesh.name}" has no texture coordinates: its vertices take the skin's top-left texel`)
-    const onSkin = materialsOf(mesh).some((material) => (material as { map?: Texture | null } | undefined)?.map === skinTexture)
-    const transform = skinTexture && onSkin ? skinTexture.matrix : undefined
-    for (const i of locals) {
-      mapped.set(uvs ? uvs.getX(i) : 0, uvs ? uvs.getY(i) : 0, 1)
-      if (transform) mapped.applyMatrix3(transform)
-      // md2FromGeometry takes three's convention, v up.
-      uv[at * 2] = Number.isFinite(mapped.x) ? mapped.x : 0
-      uv[at * 2 + 1] = Number.isFinite(mapped.y) ? (vDown ? 1 - mapped.y : mapped.y) : 0
-      at++
+  let skinTexture: Texture | undefined
+  let skinImage: DecodedImage | undefined
+  let skinWidth: number
+  let skinHeight: number
+  if (table?.atlas) {
+    const ranges = table.looks.map(() => Float64Array.of(Infinity, -Infinity, Infinity, -Infinity))
+    const mapped = mapUVs(source, (_, v) => table.looks[source.looks[v]!]!.map, warn)
+    for (let v = 0; v < vertexCount; v++) {
+      const look = table.looks[source.looks[v]!]!
+      if (!look.map) continue
+      const range = ranges[source.looks[v]!]!
+      const s = mapped[v * 2]!
+      const t = look.map.flipY ? 1 - mapped[v * 2 + 1]! : mapped[v * 2 + 1]!
+      range[0] = Math.min(range[0]!, s)
+      range[1] = Math.max(range[1]!, s)
+      range[2] = Math.min(range[2]!, t)
+      range[3] = Math.max(range[3]!, t)
+    }
+    const size: [number, number] | undefined =
+      options.skinWidth !== undefined && options.skinHeight !== undefined ? [options.skinWidth, options.skinHeight] : undefined
+    const atlas = buildSkinAtlas(table, ranges, size, warn)
+    const out = { x: 0, y: 0 }
+    for (let v = 0; v < vertexCount; v++) {
+      atlas.place(source.looks[v]!, mapped[v * 2]!, mapped[v * 2 + 1]!, out)
+      uv[v * 2] = out.x
+      uv[v * 2 + 1] = out.y
+    }
+    skinImage = atlas.image
+    skinWidth = atlas.image.width
+    skinHeight = atlas.image.height
+  } else {
+    // The first baked mesh's base-colour map; st are measured on it.
+    const materialsOf = (mesh: Mesh) => (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as Material[]
+    for (const { mesh } of source.parts)
+      for (const material of materialsOf(mesh)) {
+        const map = (material as { map?: Texture | null } | undefined)?.map
+        if (map && !skinTexture) skinTexture = map
+        else if (map && map !== skinTexture && map.source !== skinTexture?.source)
+          warn(
+            `"${mesh.name || material.name}" has a base-colour map of its own; MD2 has one skin, so its texture coordinates land on the first one's`,
+          )
+      }
+    const image = skinTexture?.image as { width?: number; height?: number } | undefined
+    skinWidth = options.skinWidth ?? (image?.width || 256)
+    skinHeight = options.skinHeight ?? (image?.height || 256)
+    const map = skinTexture
+    const onSkin = (mesh: Mesh) => materialsOf(mesh).some((material) => (material as { map?: Texture | null } | undefined)?.map === map)
+    const mapped = mapUVs(source, (mesh) => (map && onSkin(mesh) ? map : undefined), warn)
+    // glTF's uvs run down the image (its textures are not flipped); three's own textures flip theirs. md2FromGeometry
+    // takes three's convention, v up.
+    const vDown = map ? !map.flipY : true
+    for (let v = 0; v < vertexCount; v++) {
+      uv[v * 2] = mapped[v * 2]!
+      uv[v * 2 + 1] = vDown ? 1 - mapped[v * 2 + 1]! : mapped[v * 2 + 1]!
     }
   }
 
@@ -349,5 +414,5 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
     refuseLimits({ triangles, vertices: model.header.numVertices, frames }, [
       `${geometryAdvice} (the welded count: vertices at one place in the bind pose part in some frame)`,
     ])
-  return { model, clips: clipFrames, skinTexture, ...(simplified ? { simplified } : {}) }
+  return { model, clips: clipFrames, skinTexture, skinImage, ...(simplified ? { simplified } : {}) }
 }

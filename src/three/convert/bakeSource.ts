@@ -17,6 +17,8 @@ export interface BakeSource {
   parts: { mesh: Mesh; locals: Uint32Array }[]
   index: Uint32Array
   positions: Float32Array
+  /** Each vertex's look (`lookTable`): a vertex its triangles see with two looks is two vertices here. */
+  looks: Uint32Array
 }
 
 const label = (mesh: Mesh) => (mesh.name ? `"${mesh.name}"` : 'an unnamed mesh')
@@ -94,14 +96,19 @@ function checkJoints(mesh: SkinnedMesh, v: number): void {
  * triangles reach, and the bake's time and memory follow what is written. Each index is checked against
  * its own mesh (not the merged count), each skinned vertex's joints against its skeleton.
  */
-export function mergeParts(parts: readonly Part[]): BakeSource {
+export function mergeParts(parts: readonly Part[], lookOf?: readonly Uint32Array[]): BakeSource {
   const corners = parts.reduce((sum, part) => sum + Math.floor(part.index.length / 3) * 3, 0)
   const index = new Uint32Array(corners)
   const merged: BakeSource['parts'] = []
+  const looks: number[] = []
   let at = 0
   let next = 0
-  for (const { mesh, count, index: own } of parts) {
+  parts.forEach(({ mesh, count, index: own }, p) => {
+    // A vertex's number here, for the first look it is seen with; others (a seam between two materials) by key.
     const map = new Int32Array(count).fill(-1)
+    const firstLook = new Uint32Array(count)
+    const more = new Map<number, number>()
+    const triangleLooks = lookOf?.[p]
     const locals: number[] = []
     const end = Math.floor(own.length / 3) * 3
     for (let c = 0; c < end; c++) {
@@ -110,17 +117,28 @@ export function mergeParts(parts: readonly Part[]): BakeSource {
         throw new MD2Error('BAD_INDEX', `mesh ${label(mesh)} triangle ${Math.floor(c / 3)} uses vertex ${v}, the mesh has ${count}`, {
           section: 'geometry',
         })
+      const look = triangleLooks?.[Math.floor(c / 3)] ?? 0
+      let number: number | undefined
       if (map[v]! < 0) {
-        map[v] = next++
-        locals.push(v)
+        number = map[v] = next++
+        firstLook[v] = look
+      } else if (firstLook[v] === look) number = map[v]!
+      else {
+        const key = look * count + v
+        number = more.get(key)
+        if (number === undefined) more.set(key, (number = next++))
       }
-      index[at++] = map[v]!
+      if (number === next - 1 && looks.length < next) {
+        locals.push(v)
+        looks.push(look)
+      }
+      index[at++] = number
     }
     const skinned = (mesh as SkinnedMesh).isSkinnedMesh ? (mesh as SkinnedMesh) : undefined
-    if (skinned) for (const v of locals) checkJoints(skinned, v)
+    if (skinned) for (const v of new Set(locals)) checkJoints(skinned, v)
     merged.push({ mesh, locals: Uint32Array.from(locals) })
-  }
-  const source = { parts: merged, index, positions: new Float32Array(next * 3) }
+  })
+  const source = { parts: merged, index, positions: new Float32Array(next * 3), looks: Uint32Array.from(looks) }
   bindPositions(source)
   return source
 }
@@ -155,14 +173,19 @@ export function keepUsed(source: BakeSource, index: Uint32Array): BakeSource {
   let next = 0
   for (let v = 0; v < count; v++) if (map[v] === 0) map[v] = next++
   const positions = new Float32Array(next * 3)
-  for (let v = 0; v < count; v++) if (map[v]! >= 0) positions.set(source.positions.subarray(v * 3, v * 3 + 3), map[v]! * 3)
+  const looks = new Uint32Array(next)
+  for (let v = 0; v < count; v++)
+    if (map[v]! >= 0) {
+      positions.set(source.positions.subarray(v * 3, v * 3 + 3), map[v]! * 3)
+      looks[map[v]!] = source.looks[v]!
+    }
   let first = 0
   const parts = source.parts.map(({ mesh, locals }) => {
     const kept = locals.filter((_, i) => map[first + i]! >= 0)
     first += locals.length
     return { mesh, locals: kept }
   })
-  return { parts, index: index.map((v) => map[v]!), positions }
+  return { parts, index: index.map((v) => map[v]!), positions, looks }
 }
 
 /**
@@ -197,7 +220,7 @@ export function simplifierAttributes(source: BakeSource): { attributes: Float32A
           .normalize()
       else normal.set(0, 0, 0)
       attributes.set([normal.x || 0, normal.y || 0, normal.z || 0, uvs ? uvs.getX(v) : 0, uvs ? uvs.getY(v) : 0], at * 5)
-      let key = String(p)
+      let key = `${p} ${source.looks[at]}`
       for (const attribute of identity) for (let k = 0; k < attribute.itemSize; k++) key += ` ${component(attribute, v, k)}`
       const found = first.get(key)
       if (found === undefined) first.set(key, at)
