@@ -13,6 +13,7 @@ import { checkClips } from '../three/convert/bakeChecks.js'
 import { loadSimplifier } from '../three/convert/loadSimplifier.js'
 import { UsageError, type CliIO, type Parsed } from './common.js'
 import { engineLimitsLine, fitSkin, withLimitsLine, type SkinFormat } from './fitEngine.js'
+import { skinNameIn, type GamePath } from './gamePath.js'
 import { loadGLTF, readSkin } from './readInputs.js'
 import type { OutputFile } from './writeOutputs.js'
 
@@ -30,6 +31,8 @@ export interface BakeSettings {
   clips: string[] | undefined
   simplify: true | number | undefined
   skinSize: [number, number] | undefined
+  /** The game folder the skin is named under (`--game-path`, or OUT's folder); bare without one. */
+  gamePath?: GamePath | undefined
 }
 
 function numberOption(name: string, text: string | undefined, check: (value: number) => boolean, what: string): number | undefined {
@@ -141,7 +144,7 @@ export async function bakeToMD2(
     }
   })
   const side = bakeSideFiles(output, settings)
-  const skinName = side.skin.replace(/^.*[/\\]/, '')
+  const skinName = skinNameIn(settings.gamePath, side.skin.replace(/^.*[/\\]/, ''))
   const [skinWidth, skinHeight] = given ? [given.width, given.height] : (skinSize ?? [])
   if (simplify !== undefined) await loadSimplifier()
   const baked = bakeMD2(gltf.scene, named.flat(), {
@@ -193,7 +196,11 @@ export async function bakeToMD2(
     `wrote ${output}: ${data.byteLength} bytes, ${header.numFrames} frames, ${header.numVertices} vertices, ${header.numTris} triangles${simplified}, ` +
     `${written.animations.length} animation${written.animations.length === 1 ? '' : 's'} (` +
     baked.clips.map((clip) => `${clip.animation} ${clip.end - clip.start + 1}`).join(', ') +
-    `) at ${fps ?? QUAKE2_FPS} fps${tableNote}, ${skinNote}`
-  const limits = engineLimitsLine(header, image ? { width: image.width, height: image.height, format } : undefined)
+    `) at ${fps ?? QUAKE2_FPS} fps${tableNote}, ${skinNote}` +
+    (image && settings.gamePath?.dir
+      ? `, named ${skinName} in the model` +
+        (settings.gamePath.from === 'output' ? ` (the game path from OUT's folder; --game-path sets another)` : '')
+      : '')
+  const limits = engineLimitsLine(header, image ? { width: image.width, height: image.height, format } : null)
   return { files, summary, warnings: withLimitsLine(written.warnings, limits) }
 }

@@ -70,6 +70,8 @@ export interface Parsed {
   resources: string | undefined
   /** `--no-engine-limits`: write what an unmodified Quake II would not load. */
   noEngineLimits: boolean
+  /** `--game-path DIR`: the game folder the skin is named under in the MD2 (as given; checked by convert). */
+  gamePath: string | undefined
   /** `--only NAME`: the one sample `samples` writes. */
   only: string | undefined
 }

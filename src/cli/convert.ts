@@ -4,6 +4,7 @@ import { bakeSettings, bakeSideFiles, bakeToMD2, staleTable, type GLTFInput } fr
 import { checkGLTF } from './checkGLTF.js'
 import { CliFailure, EXIT_FAILED, EXIT_OK, UsageError, describeError, readInput, type CliIO, type Parsed } from './common.js'
 import { checkSkinSize, parseSkinSize } from './fitEngine.js'
+import { gamePathOf } from './gamePath.js'
 import { md2ToGLTF } from './md2ToGLTF.js'
 import { meshToMD2 } from './meshToMD2.js'
 import { decodeMeshopt, gltfContents, MAX_INPUT_BYTES } from './readInputs.js'
@@ -36,7 +37,9 @@ Options:
                          coordinates are measured in (default: the texture resampled to the largest
                          size of its shape Quake II loads: at most 480 tall and 512×256 texels in all);
                          a size Quake II does not load is refused, with the reason and one that fits
-  --no-engine-limits     write a --skin-size Quake II does not load anyway (other engines may)
+  --no-engine-limits     write a --skin-size Quake II does not load anyway (other engines may), and a
+                         mesh taken as it is (an OBJ, a morphed glTF) past its vertex, triangle or frame
+                         limits
   --simplify [TRIANGLES] reduce the merged mesh (meshoptimizer, over the bind pose: UV seams and the
                          silhouette kept) to fit MD2's 2,048 vertices and 4,096 triangles, or to at
                          most TRIANGLES
@@ -46,6 +49,12 @@ Options:
   --mesh NAME            bake this mesh (or the meshes under this node) only; repeat for more
   --scale S              multiply positions (Quake II's players stand about 56 units tall)
   --skin-format FORMAT   pcx (default: 8-bit in Quake II's palette, as the engine loads it), tga or png
+  --game-path DIR        the folder of Quake II's game directory the skin is named under in the model
+                         (models/monsters/fox: the MD2 names models/monsters/fox/fox.pcx; the file is
+                         still written beside OUT). Default: OUT's folder from its last models or players
+                         folder on, when it has one (…/baseq2/models/monsters/fox), said in the summary;
+                         --game-path '' names the skin alone. Relative, forward slashes, ASCII, no ..;
+                         with the skin's name at most 63 bytes
   --resources DIR        the folder a glTF's buffer and image URIs are read from (default: its own);
                          a URI leading outside it (.., an absolute path, file:, http:) is refused,
                          never read or fetched
@@ -55,8 +64,11 @@ Options:
 
 A model must fit MD2 as Quake II loads it: at most 2,048 vertices, 4,096 triangles and 512 frames;
 past one, convert says every limit passed and by how much (--simplify fits the mesh, a lower --fps
-the frames). Anything written that an unmodified Quake II would not load (with --no-engine-limits,
-or a .png skin) is named on one line, with the option that fits it. Outputs are written only when
+the frames). A mesh taken as it is is refused past them too, unless --no-engine-limits. Anything
+written that an unmodified Quake II would not load (with --no-engine-limits, or a .png skin) is
+named on one line, with the option that fits it. A clip name cut to fit MD2's 16-byte frame names, and a
+texture the model leaves out (a second base-colour map, one not decoded, any on a mesh taken as it
+is), are each said on one line. Outputs are written only when
 all of them are complete; nothing is written on a refusal (exit 1). Images are decoded up to
 4096×4096 pixels; in Node a JPEG texture cannot be decoded: the skin is then left out with a note
 (--skin FILE gives one).
@@ -122,7 +134,7 @@ function checkSkinName(output: string, skin: string): void {
 function needsBaking(json: Record<string, unknown>, parsed: Parsed, inputs: number): boolean {
   if (inputs > 1) return true
   if (parsed.fps !== undefined || parsed.clips !== undefined || parsed.meshes.length > 0 || parsed.scale !== undefined) return true
-  if (parsed.skinFormat !== undefined || parsed.simplify !== undefined) return true
+  if (parsed.skinFormat !== undefined || parsed.simplify !== undefined || parsed.gamePath !== undefined) return true
   if ((Array.isArray(json.skins) ? json.skins : []).length > 0) return true
   const nodes = Array.isArray(json.nodes) ? (json.nodes as { mesh?: number }[]) : []
   if (nodes.filter((node) => node?.mesh !== undefined).length > 1) return true
@@ -144,8 +156,9 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
   for (const path of [...inputs, ...(parsed.skin !== undefined ? [parsed.skin] : [])]) read.add(path)
   const input = inputs[0]!
   const skinSize = parsed.skinSize !== undefined ? parseSkinSize(parsed.skinSize) : undefined
-  const bakeOnly = ['--fps', '--clips', '--mesh', '--scale', '--skin-format', '--simplify'].filter(
-    (_, i) => [parsed.fps, parsed.clips, parsed.meshes[0], parsed.scale, parsed.skinFormat, parsed.simplify][i] !== undefined,
+  const bakeOnly = ['--fps', '--clips', '--mesh', '--scale', '--skin-format', '--simplify', '--game-path'].filter(
+    (_, i) =>
+      [parsed.fps, parsed.clips, parsed.meshes[0], parsed.scale, parsed.skinFormat, parsed.simplify, parsed.gamePath][i] !== undefined,
   )
   if (to !== 'md2') {
     const md2Only = ['--skin-size', '--no-engine-limits'].filter(
@@ -167,23 +180,25 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
     } else if (from === 'obj') {
       checkOutputs(output, [], parsed.force, read)
       if (skinSize) checkSkinSize(skinSize, 'pcx', parsed.noEngineLimits)
-      result = await meshToMD2(input, { obj: readInput(input, io, { maxBytes: MAX_INPUT_BYTES }) }, output, skinSize, io)
+      const obj = readInput(input, io, { maxBytes: MAX_INPUT_BYTES })
+      result = await meshToMD2(input, { obj }, output, { skinSize, noEngineLimits: parsed.noEngineLimits }, io)
     } else {
       const first = await readGLTF(input, io, parsed.resources)
       if (!needsBaking(first.contents.json, parsed, inputs.length)) {
         if (bakeOnly.length > 0) throw new UsageError(`${bakeOnly.join(', ')}: for glTF scenes baked to .md2 only`)
         checkOutputs(output, [], parsed.force, read)
         if (skinSize) checkSkinSize(skinSize, 'pcx', parsed.noEngineLimits)
-        result = await meshToMD2(input, { gltf: first.contents }, output, skinSize, io)
+        result = await meshToMD2(input, { gltf: first.contents }, output, { skinSize, noEngineLimits: parsed.noEngineLimits }, io)
       } else {
         const settings = bakeSettings(parsed, skinSize)
         const side = bakeSideFiles(output, settings)
         checkOutputs(output, [side.skin, ...(side.table !== undefined ? [side.table] : [])], parsed.force, read)
         checkSkinName(output, side.skin)
+        const gamePath = gamePathOf(parsed.gamePath, output, side.skin.replace(/^.*[/\\]/, ''), io)
         if (skinSize) checkSkinSize(skinSize, settings.format, parsed.noEngineLimits)
         const all = [first]
         for (const path of inputs.slice(1)) all.push(await readGLTF(path, io, parsed.resources))
-        result = await bakeToMD2(all, output, settings, parsed, io)
+        result = await bakeToMD2(all, output, { ...settings, gamePath }, parsed, io)
       }
     }
     writeOutputs(result.files, read, to === 'md2' ? staleTable(output, result.files, given) : [])

@@ -49,11 +49,12 @@ export function fitSkin(image: DecodedImage, requested: [number, number] | undef
 
 /**
  * Every limit of an unmodified Quake II the written model passes, each with the option that fits it, as
- * one line; undefined when it passes none.
+ * one line; undefined when it passes none. `skin` is the skin written, undefined for the header's size, or
+ * null when no skin is written: the header's size is then named as the texels st are measured in, not a skin.
  */
 export function engineLimitsLine(
   header: MD2Header,
-  skin: { width: number; height: number; format: SkinFormat } | undefined,
+  skin: { width: number; height: number; format: SkinFormat } | undefined | null,
 ): string | undefined {
   const passed: string[] = []
   if (header.numVertices > ENGINE_LIMITS.vertices) passed.push(`${header.numVertices} vertices > ${ENGINE_LIMITS.vertices} (--simplify)`)
@@ -64,7 +65,7 @@ export function engineLimitsLine(
   if (problems.some((problem) => !problem.includes('PNG'))) {
     const [w, h] = engineSkinSize(size.width, size.height)
     passed.push(
-      `skin ${size.width}×${size.height}: ${problems.filter((problem) => !problem.includes('PNG')).join(', ')} (--skin-size ${w}x${h})`,
+      `${skin === null ? 'texture coordinates in' : 'skin'} ${size.width}×${size.height}: ${problems.filter((problem) => !problem.includes('PNG')).join(', ')} (--skin-size ${w}x${h})`,
     )
   }
   if (problems.some((problem) => problem.includes('PNG')))

@@ -2,9 +2,11 @@ import { Matrix3, Matrix4, type BufferAttribute, type BufferGeometry, type Inter
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js'
 import { MD2Error } from '../core/MD2Error.js'
 import { parseMD2 } from '../core/format/parseMD2.js'
+import { ENGINE_LIMITS } from '../core/format/spec.js'
 import type { MD2AnimationDef } from '../core/format/types.js'
 import { writeMD2 } from '../core/format/writeMD2.js'
 import type { GLBContents } from '../core/gltf/glb.js'
+import { refuseLimits } from '../three/convert/bakeMD2.js'
 import { md2FromGeometry } from '../three/convert/md2FromGeometry.js'
 import type { CliIO } from './common.js'
 import { engineLimitsLine, fitHeaderSkin, withLimitsLine } from './fitEngine.js'
@@ -13,17 +15,20 @@ import type { OutputFile } from './writeOutputs.js'
 
 /**
  * A mesh taken as it is (no bake): an OBJ's one frame, or a glTF mesh whose morph targets are the frames and
- * whose clips stepping through them the animations. No skin is written; st are measured in `--skin-size`,
- * else the texture's size fitted to Quake II, else 256 × 256.
+ * whose clips stepping through them the animations. No skin is written (a texture or material it names is
+ * said to be left out); st are measured in `--skin-size`, else the texture's size fitted to Quake II, else
+ * 256 × 256. Past Quake II's vertex, triangle or frame limit it is refused as a bake is (MD2Error
+ * UNWRITABLE, with what fits), unless `noEngineLimits` (`--no-engine-limits`): then written, the limits said.
  */
 export async function meshToMD2(
   input: string,
   source: { obj: Uint8Array } | { gltf: GLBContents },
   output: string,
-  skinSize: [number, number] | undefined,
+  { skinSize, noEngineLimits }: { skinSize: [number, number] | undefined; noEngineLimits: boolean },
   io: CliIO,
 ): Promise<{ files: OutputFile[]; summary: string; warnings: string[] }> {
   const mesh = 'obj' in source ? meshFromOBJ(input, source.obj) : await meshFromGLTF(input, source.gltf, io)
+  for (const texture of mesh.unused) io.stderr(`${input}: warning: ${texture}\n`)
   const [skinWidth, skinHeight] = skinSize ?? fitHeaderSkin(mesh.imageSize)
   const model = md2FromGeometry(mesh.geometry, {
     skinWidth,
@@ -33,14 +38,31 @@ export async function meshToMD2(
     name: output.replace(/^.*[/\\]/, ''),
   })
   mesh.geometry.dispose()
+  const counts = { vertices: model.header.numVertices, triangles: model.header.numTris, frames: model.header.numFrames }
+  if (!noEngineLimits && (['vertices', 'triangles', 'frames'] as const).some((what) => counts[what] > ENGINE_LIMITS[what])) {
+    const advice: string[] = []
+    if (counts.vertices > ENGINE_LIMITS.vertices || counts.triangles > ENGINE_LIMITS.triangles)
+      advice.push(
+        'obj' in source
+          ? 'simplify the mesh (convert\u2019s --simplify reduces a glTF scene; an OBJ is taken as it is: reduce it in a modeller, or export it as glTF)'
+          : 'simplify the mesh (convert\u2019s --simplify bakes it, reduced to fit)',
+      )
+    if (counts.frames > ENGINE_LIMITS.frames) advice.push('keep fewer morph targets')
+    advice.push('--no-engine-limits writes it anyway')
+    try {
+      refuseLimits(counts, advice)
+    } catch (error) {
+      throw (error as MD2Error).withFile(input)
+    }
+  }
   const data = writeMD2(model)
   const written = parseMD2(data, { name: output })
   const { header } = written
   const summary =
     `wrote ${output}: ${data.byteLength} bytes, ${header.numFrames} frame${header.numFrames === 1 ? '' : 's'}, ` +
     `${header.numVertices} vertices, ${header.numTris} triangles, ${written.animations.length} animation${written.animations.length === 1 ? '' : 's'}, ` +
-    `skin size ${skinWidth}×${skinHeight}`
-  return { files: [{ path: output, data }], summary, warnings: withLimitsLine(written.warnings, engineLimitsLine(header, undefined)) }
+    `no skin written (texture coordinates in ${skinWidth}×${skinHeight} texels)`
+  return { files: [{ path: output, data }], summary, warnings: withLimitsLine(written.warnings, engineLimitsLine(header, null)) }
 }
 
 interface MeshSource {
@@ -48,6 +70,8 @@ interface MeshSource {
   frameNames: string[] | undefined
   animations: MD2AnimationDef[]
   imageSize: [number, number] | undefined
+  /** Textures and materials the input names that the model leaves out, one line each. */
+  unused: string[]
 }
 
 function meshFromOBJ(input: string, bytes: Uint8Array): MeshSource {
@@ -59,11 +83,19 @@ function meshFromOBJ(input: string, bytes: Uint8Array): MeshSource {
   const mesh = meshes[0]
   if (!mesh) throw new MD2Error('EMPTY', 'the OBJ file holds no faces', { file: input })
   // OBJ texture coordinates run upward, as three.js's do.
-  return { geometry: mesh.geometry.clone(), frameNames: undefined, animations: [], imageSize: undefined }
+  const text = new TextDecoder().decode(bytes)
+  const libraries = [...new Set([...text.matchAll(/^[ \t]*mtllib[ \t]+(.+?)[ \t]*$/gm)].map((match) => match[1]!))]
+  const unused = libraries.map(
+    (library) =>
+      `materials "${library}" not read: an OBJ's textures are not written as a skin (--skin-size sets the texels its coordinates are measured in)`,
+  )
+  return { geometry: mesh.geometry.clone(), frameNames: undefined, animations: [], imageSize: undefined, unused }
 }
 
 async function meshFromGLTF(input: string, { json, bin }: GLBContents, io: CliIO): Promise<MeshSource> {
   const imageSize = firstImageSize(json, bin)
+  // Counted before loading: the loader leaves the images out.
+  const images = Array.isArray(json.images) ? json.images.length : 0
   const gltf = await loadGLTF(input, { json, bin })
   const meshes: Mesh[] = []
   gltf.scene.updateMatrixWorld(true)
@@ -88,7 +120,14 @@ async function meshFromGLTF(input: string, { json, bin }: GLBContents, io: CliIO
       if (range) animations.push(range)
       else io.stderr(`${input}: animation "${clip.name}" does not step through keyframes in order; left out\n`)
     }
-  return { geometry, frameNames, animations, imageSize }
+  const unused =
+    images > 0
+      ? [
+          `${images === 1 ? 'its texture is' : `its ${images} textures are`} not written as a skin: a mesh taken as it is gets none ` +
+            '(--skin-format bakes it, with the base-colour texture as the skin)',
+        ]
+      : []
+  return { geometry, frameNames, animations, imageSize, unused }
 }
 
 /** Morph targets are offsets in the mesh's own space: bring them, and the base, into the scene's. */

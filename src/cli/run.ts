@@ -50,6 +50,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     simplify: undefined,
     resources: undefined,
     noEngineLimits: false,
+    gamePath: undefined,
     only: undefined,
   }
   const value = (arg: string, i: number): string => {
@@ -73,6 +74,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     else if (arg === '--resources') parsed.resources = value(arg, ++i)
     else if (arg === '--only') parsed.only = value(arg, ++i)
     else if (arg === '--no-engine-limits') parsed.noEngineLimits = true
+    else if (arg === '--game-path') parsed.gamePath = value(arg, ++i)
     else if (arg === '--simplify') {
       // The count is optional: what follows is it unless it is an option or a file convert reads or writes
       // (`--simplify abc` is a wrong count, not OUT).

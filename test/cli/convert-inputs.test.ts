@@ -89,9 +89,11 @@ describe('several inputs, one model', () => {
     expect(result.stdout).toMatch(/1 animation \(walk 11\)/)
   })
 
-  it('a long file name fits the 16-byte frame names, without a warning', async () => {
+  it('a long file name fits the 16-byte frame names, the cut said on one line', async () => {
     const result = await run(['convert', file('body.glb'), file('the longest walking cycle ever.glb'), file('long.md2')])
-    expect(result.stderr).toBe('')
+    expect(result.stderr).toMatch(
+      /^\S*body\.glb: warning: clip "the_longest_walking_cycle_ever" is named "the_longest_w" in the model \(frames the_longest_w01, …\): MD2's frame names hold 15 bytes with the frame number; the name is cut to fit\n$/,
+    )
     expect(result.code).toBe(0)
     const model = parseMD2(new Uint8Array(readFileSync(file('long.md2'))))
     for (const frame of model.frames) expect(new TextEncoder().encode(frame.name).length).toBeLessThanOrEqual(15)

@@ -41,7 +41,7 @@ export interface BakeMD2Options {
   bakeSkin?: boolean
   /** Kept as `model.name`. */
   name?: string
-  /** Told what is baked differently from what three draws (a second texture, a mesh without uvs). */
+  /** Told what is baked differently from what three draws (a second texture, a mesh without uvs, a clip name cut). */
   onWarning?: (message: string) => void
   /**
    * Simplify the merged mesh with meshoptimizer (`await loadSimplifier()` first): `true` to fit MD2's
@@ -130,7 +130,7 @@ function fittingFps(durations: readonly number[], fps: number, limit: number): n
 }
 
 /** MD2's limits the bake passes (Quake II's own), each with the excess; the advice says what fits. */
-function refuseLimits(counts: Record<'vertices' | 'triangles' | 'frames', number>, advice: string[]): never {
+export function refuseLimits(counts: Record<'vertices' | 'triangles' | 'frames', number>, advice: string[]): never {
   const passed = (['triangles', 'vertices', 'frames'] as const).filter((what) => counts[what] > ENGINE_LIMITS[what])
   const listed = passed.map((what) => `${counts[what]} ${what}, ${counts[what] - ENGINE_LIMITS[what]} past MD2's ${ENGINE_LIMITS[what]}`)
   refuse(`${listed.join('; ')} (Quake II's limit${passed.length > 1 ? 's' : ''}): ${advice.join('; ')}`, passed.join(', '))
@@ -202,7 +202,8 @@ function mapUVs(
  *
  * MD2's limits are checked before sampling: 2,048 vertices, 4,096 triangles and 512 frames (Quake II's
  * engine limits), refused together in one `MD2Error` `UNWRITABLE` naming each limit and its excess, with what
- * fits (`simplify` for the mesh, a rate for the frames); 15-byte frame names are made to fit and 63-byte
+ * fits (`simplify` for the mesh, a rate for the frames); 15-byte frame names are made to fit (each clip name cut
+ * told to `onWarning`) and 63-byte
  * skin paths checked. `simplify` (after `await loadSimplifier()`) reduces the mesh with meshoptimizer to
  * fit. Wrong options and unknown clip or mesh names are `BAD_ARGUMENT`; non-finite key times or values,
  * positions or skin weights are `BAD_VALUE`; an index past its own mesh or a joint past its skeleton is
@@ -358,6 +359,18 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   // A loader may leave a clip without a name (a glTF animation's name is optional).
   const clipNames = baked.map((clip) => (typeof clip.name === 'string' ? clip.name : ''))
   const bases = frameBases(clipNames, counts)
+  // A name cut (or told apart from another's) is said once, naming the clip and what it became.
+  bases.forEach((base, c) => {
+    const name = base.replace(/_+$/, '')
+    const whole = clipNames[c]!.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'clip'
+    if (name === whole) return
+    const why = name.startsWith(whole)
+      ? 'another clip has the same name'
+      : `MD2's frame names hold ${MAX_FRAME_NAME_LENGTH} bytes with the frame number; the name is cut to fit`
+    warn(
+      `clip "${clipNames[c]}" is named "${name}" in the model (frames ${name}${'1'.padStart(Math.max(2, String(counts[c]!).length), '0')}, …): ${why}`,
+    )
+  })
   const animations: MD2AnimationDef[] = []
   const names: string[] = []
   const clipFrames: BakedMD2['clips'] = []
