@@ -90,8 +90,8 @@ describe('source layout', () => {
     expect(bare).toEqual([])
   })
 
-  // fflate (zip) and fast-png (PNG) are plain JavaScript that runs in Node, browsers and workers alike.
-  const PORTABLE_DEPENDENCIES = ['fflate', 'fast-png']
+  // fflate (zip), fast-png (PNG) and jpeg-js (JPEG) are plain JavaScript that runs in Node, browsers and workers alike.
+  const PORTABLE_DEPENDENCIES = ['fflate', 'fast-png', 'jpeg-js']
   const coreFiles = sourceFiles.filter((file) => rel(file).startsWith('src/core/'))
 
   it.each(coreFiles.map(rel))('%s imports only the core and portable code, and no DOM API', (file) => {

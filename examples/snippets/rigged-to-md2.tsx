@@ -25,9 +25,16 @@ export function BakedCharacter({ files, animation }: { files: { name: string; ur
     })
     // Bone names match across downloads: every clip plays on the first file's skeleton (a clip naming a
     // bone it lacks is refused, the bones named). 32 makes a 1.75 m character 56 units tall, as Quake II's.
-    const { model, skinTexture } = bakeMD2(downloads[0]!.scene, clips, { fps: 10, scale: 32, simplify: true, skins: ['character.pcx'] })
-    // The skin as the engine would get it: 8-bit PCX in Quake II's palette.
-    const pcx = skinTexture ? encodePCX(skinImageOf(skinTexture)) : undefined
+    const { model, skinImage, skinTexture } = bakeMD2(downloads[0]!.scene, clips, {
+      fps: 10,
+      scale: 32,
+      simplify: true,
+      skins: ['character.pcx'],
+    })
+    // The skin as the engine would get it: every material baked into one image (or the one map as it is), as
+    // 8-bit PCX in Quake II's palette.
+    const image = skinImage ?? (skinTexture ? skinImageOf(skinTexture) : undefined)
+    const pcx = image ? encodePCX(image) : undefined
     return { model, pcx, skin: pcx ? createSkinTexture(decodePCX(pcx)) : null }
   }, [downloads, files])
   const save = () => {

@@ -12,8 +12,7 @@ import { bakeMD2 } from '../three/convert/bakeMD2.js'
 import { checkClips } from '../three/convert/bakeChecks.js'
 import { loadSimplifier } from '../three/convert/loadSimplifier.js'
 import { UsageError, type CliIO, type Parsed } from './common.js'
-import { engineLimitsLine, fitSkin, withLimitsLine, type SkinFormat } from './fitEngine.js'
-import { skinNameIn, type GamePath } from './gamePath.js'
+import { engineLimitsLine, fitSkin, skinNameIn, withLimitsLine, type GamePath, type SkinFormat } from './fitEngine.js'
 import { loadGLTF, readSkin } from './readInputs.js'
 import type { OutputFile } from './writeOutputs.js'
 
@@ -50,6 +49,8 @@ export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefi
   const format = (parsed.skinFormat ?? 'pcx').toLowerCase()
   if (format !== 'pcx' && format !== 'tga' && format !== 'png')
     throw new UsageError(`--skin-format takes pcx, tga or png, got "${parsed.skinFormat}"`)
+  if (parsed.dither && format !== 'pcx')
+    throw new UsageError(`--dither is for pcx skins (in Quake II's palette); a ${format} keeps every colour`)
   let clips: string[] | undefined
   if (parsed.clips !== undefined) {
     clips = parsed.clips
@@ -167,7 +168,10 @@ export async function bakeToMD2(
   const image = given ?? baked.skinImage ?? (texture && !undecoded ? (texture.image as DecodedImage) : undefined)
   let skinNote = 'no skin'
   if (image) {
-    files.push({ path: side.skin, data: format === 'pcx' ? encodePCX(image) : format === 'tga' ? encodeTGA(image) : encodePNG(image) })
+    files.push({
+      path: side.skin,
+      data: format === 'pcx' ? encodePCX(image, { dither: parsed.dither }) : format === 'tga' ? encodeTGA(image) : encodePNG(image),
+    })
     skinNote = `skin ${image.width}×${image.height} written to ${side.skin}${format === 'pcx' ? " (Quake II's palette)" : ''}`
   } else {
     // No skin file: the model names none.

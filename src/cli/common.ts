@@ -64,6 +64,8 @@ export interface Parsed {
   meshes: string[]
   scale: string | undefined
   skinFormat: string | undefined
+  /** `--dither`: a PCX skin's colours diffused (Floyd–Steinberg) rather than each mapped to its nearest. */
+  dither: boolean
   /** `--simplify` alone (true) or with a triangle count (as given). */
   simplify: true | string | undefined
   /** `--resources DIR`: where a .gltf's URIs may lead. */

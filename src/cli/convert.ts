@@ -3,8 +3,7 @@ import { MAX_SKIN_NAME_LENGTH } from '../core/format/spec.js'
 import { bakeSettings, bakeSideFiles, bakeToMD2, staleTable, type GLTFInput } from './bakeToMD2.js'
 import { checkGLTF } from './checkGLTF.js'
 import { CliFailure, EXIT_FAILED, EXIT_OK, UsageError, describeError, readInput, type CliIO, type Parsed } from './common.js'
-import { checkSkinSize, parseSkinSize } from './fitEngine.js'
-import { gamePathOf } from './gamePath.js'
+import { checkSkinSize, gamePathOf, parseSkinSize } from './fitEngine.js'
 import { md2ToGLTF } from './md2ToGLTF.js'
 import { meshToMD2 } from './meshToMD2.js'
 import { decodeMeshopt, gltfContents, MAX_INPUT_BYTES } from './readInputs.js'
@@ -48,7 +47,9 @@ Options:
   --clips A,B            bake these clips only, in this order (default: all)
   --mesh NAME            bake this mesh (or the meshes under this node) only; repeat for more
   --scale S              multiply positions (Quake II's players stand about 56 units tall)
-  --skin-format FORMAT   pcx (default: 8-bit in Quake II's palette, as the engine loads it), tga or png
+  --skin-format FORMAT   pcx (default: 8-bit in Quake II's palette, each colour its nearest as the eye
+                         sees it, CIEDE2000), tga (full colour, for GL engines) or png
+  --dither               a pcx skin's gradients dithered (Floyd–Steinberg) rather than banded
   --game-path DIR        the folder of Quake II's game directory the skin is named under in the model
                          (models/monsters/fox: the MD2 names models/monsters/fox/fox.pcx; the file is
                          still written beside OUT). Default: OUT's folder from its last models or players
@@ -134,7 +135,7 @@ function checkSkinName(output: string, skin: string): void {
 function needsBaking(json: Record<string, unknown>, parsed: Parsed, inputs: number): boolean {
   if (inputs > 1) return true
   if (parsed.fps !== undefined || parsed.clips !== undefined || parsed.meshes.length > 0 || parsed.scale !== undefined) return true
-  if (parsed.skinFormat !== undefined || parsed.simplify !== undefined || parsed.gamePath !== undefined) return true
+  if (parsed.skinFormat !== undefined || parsed.simplify !== undefined || parsed.gamePath !== undefined || parsed.dither) return true
   if ((Array.isArray(json.skins) ? json.skins : []).length > 0) return true
   const nodes = Array.isArray(json.nodes) ? (json.nodes as { mesh?: number }[]) : []
   if (nodes.filter((node) => node?.mesh !== undefined).length > 1) return true
@@ -156,9 +157,18 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
   for (const path of [...inputs, ...(parsed.skin !== undefined ? [parsed.skin] : [])]) read.add(path)
   const input = inputs[0]!
   const skinSize = parsed.skinSize !== undefined ? parseSkinSize(parsed.skinSize) : undefined
-  const bakeOnly = ['--fps', '--clips', '--mesh', '--scale', '--skin-format', '--simplify', '--game-path'].filter(
+  const bakeOnly = ['--fps', '--clips', '--mesh', '--scale', '--skin-format', '--simplify', '--game-path', '--dither'].filter(
     (_, i) =>
-      [parsed.fps, parsed.clips, parsed.meshes[0], parsed.scale, parsed.skinFormat, parsed.simplify, parsed.gamePath][i] !== undefined,
+      [
+        parsed.fps,
+        parsed.clips,
+        parsed.meshes[0],
+        parsed.scale,
+        parsed.skinFormat,
+        parsed.simplify,
+        parsed.gamePath,
+        parsed.dither || undefined,
+      ][i] !== undefined,
   )
   if (to !== 'md2') {
     const md2Only = ['--skin-size', '--no-engine-limits'].filter(

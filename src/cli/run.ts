@@ -47,6 +47,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     meshes: [],
     scale: undefined,
     skinFormat: undefined,
+    dither: false,
     simplify: undefined,
     resources: undefined,
     noEngineLimits: false,
@@ -74,6 +75,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     else if (arg === '--resources') parsed.resources = value(arg, ++i)
     else if (arg === '--only') parsed.only = value(arg, ++i)
     else if (arg === '--no-engine-limits') parsed.noEngineLimits = true
+    else if (arg === '--dither') parsed.dither = true
     else if (arg === '--game-path') parsed.gamePath = value(arg, ++i)
     else if (arg === '--simplify') {
       // The count is optional: what follows is it unless it is an option or a file convert reads or writes

@@ -219,4 +219,15 @@ describe('convert bakes every material into one skin', () => {
     expect(kept.stderr.trim().split('\n')).toHaveLength(1)
     expect(parseMD2(new Uint8Array(readFileSync(join(dir, 'broken.md2')))).skins).toEqual(['broken.pcx'])
   })
+
+  it("--dither diffuses a PCX skin's colours; with a full-colour skin it is a usage error", async () => {
+    const dithered = await run(['convert', character, join(dir, 'dithered.md2'), '--dither'])
+    expect(dithered.code, dithered.stderr).toBe(0)
+    const model = parseMD2(new Uint8Array(readFileSync(join(dir, 'dithered.md2'))))
+    const skin = decodePCX(new Uint8Array(readFileSync(join(dir, 'dithered.pcx'))))
+    // Dithered or not, each triangle still shows about its colour.
+    expect(compare(await sourceColours(character), drawnColours(model, skin)).mean).toBeLessThan(12)
+    const refused = await run(['convert', character, join(dir, 'x.md2'), '--dither', '--skin-format', 'tga'])
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringMatching(/--dither is for pcx skins/) })
+  })
 })
