@@ -8,7 +8,10 @@ import { encodePCX } from '../core/images/encodePCX.js'
 import { encodeTGA } from '../core/images/encodeTGA.js'
 import { encodePNG } from '../core/images/png.js'
 import { isMD2Error } from '../core/MD2Error.js'
+import { QUAKE2_PLAYER_ANIMATIONS } from '../core/format/animationTable.js'
+import { drawModel } from '../core/images/drawModel.js'
 import { bakeMD2 } from '../three/convert/bakeMD2.js'
+import { bakePlayerMD2, type PlayerAnimationName } from '../three/convert/bakePlayer.js'
 import { checkClips } from '../three/convert/bakeChecks.js'
 import { loadSimplifier } from '../three/convert/loadSimplifier.js'
 import { UsageError, type CliIO, type Parsed } from './common.js'
@@ -30,6 +33,8 @@ export interface BakeSettings {
   clips: string[] | undefined
   simplify: true | number | undefined
   skinSize: [number, number] | undefined
+  /** `--player`: which clip plays which player animation (`--clips stand=Idle,…`; guessed from names without). */
+  player?: { clips: Partial<Record<PlayerAnimationName, string>> | undefined }
   /** The game folder the skin is named under (`--game-path`, or OUT's folder); bare without one. */
   gamePath?: GamePath | undefined
 }
@@ -42,7 +47,7 @@ function numberOption(name: string, text: string | undefined, check: (value: num
 }
 
 /** Checks the bake options before anything is read: a wrong one is a usage error naming it. */
-export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefined): BakeSettings {
+export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefined, output = ''): BakeSettings {
   const fps = numberOption('--fps', parsed.fps, (v) => v > 0 && v <= 1000, 'a rate above 0, up to 1000')
   // A scale so small every position rounds to zero is no model: at least 1e-6.
   const scale = numberOption('--scale', parsed.scale, (v) => v >= 1e-6 && v <= 1e6, 'a positive number from 1e-6 to 1e6')
@@ -51,14 +56,6 @@ export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefi
     throw new UsageError(`--skin-format takes pcx, tga or png, got "${parsed.skinFormat}"`)
   if (parsed.dither && format !== 'pcx')
     throw new UsageError(`--dither is for pcx skins (in Quake II's palette); a ${format} keeps every colour`)
-  let clips: string[] | undefined
-  if (parsed.clips !== undefined) {
-    clips = parsed.clips
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== '')
-    if (clips.length === 0) throw new UsageError(`--clips takes clip names separated by commas, got "${parsed.clips}"`)
-  }
   let simplify: true | number | undefined
   if (parsed.simplify === true) simplify = true
   else if (parsed.simplify !== undefined)
@@ -68,11 +65,54 @@ export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefi
       (v) => Number.isInteger(v) && v >= 1 && v <= 4096,
       'a triangle count from 1 to 4096',
     )
+  if (parsed.player)
+    return { fps: undefined, scale, format, clips: undefined, simplify, skinSize, player: playerSettings(parsed, fps, output) }
+  let clips: string[] | undefined
+  if (parsed.clips !== undefined) {
+    clips = parsed.clips
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '')
+    if (clips.length === 0) throw new UsageError(`--clips takes clip names separated by commas, got "${parsed.clips}"`)
+  }
   return { fps, scale, format, clips, simplify, skinSize }
 }
 
-/** The side files a bake to `output` writes: the skin, and the animation table when the rate is not Quake II's. */
-export function bakeSideFiles(output: string, settings: BakeSettings): { skin: string; table: string | undefined } {
+/**
+ * `--player`'s settings: OUT a `tris.md2` (the name the engine loads a player by), no other rate than the game's,
+ * and `--clips` as `animation=clip` pairs naming Quake II's player animations.
+ */
+function playerSettings(parsed: Parsed, fps: number | undefined, output: string): NonNullable<BakeSettings['player']> {
+  if (!/(^|[/\\])tris\.md2$/i.test(output))
+    throw new UsageError(`--player writes players/NAME/tris.md2 (the file Quake II loads a player from), got "${output}"`)
+  if (fps !== undefined && fps !== QUAKE2_FPS)
+    throw new UsageError(`--player: the game plays players at ${QUAKE2_FPS} frames a second; --fps ${fps} cannot be kept`)
+  if (parsed.clips === undefined) return { clips: undefined }
+  const names: readonly string[] = QUAKE2_PLAYER_ANIMATIONS.map((animation) => animation.name)
+  const clips: Partial<Record<PlayerAnimationName, string>> = {}
+  for (const pair of parsed.clips
+    .split(',')
+    .map((text) => text.trim())
+    .filter((text) => text !== '')) {
+    const match = /^([a-z_0-9]+)=(.+)$/.exec(pair)
+    if (!match || !names.includes(match[1]!))
+      throw new UsageError(`--player --clips takes animation=clip pairs, the animations ${names.join(', ')}; got "${pair}"`)
+    clips[match[1] as PlayerAnimationName] = match[2]!.trim()
+  }
+  if (Object.keys(clips).length === 0) throw new UsageError(`--clips takes animation=clip pairs, got "${parsed.clips}"`)
+  return { clips }
+}
+
+/**
+ * The side files a bake to `output` writes: the skin, and the animation table when the rate is not Quake II's; a
+ * player's skin and icon are named after its folder (`players/hero/hero.pcx`, `hero_i.pcx`).
+ */
+export function bakeSideFiles(output: string, settings: BakeSettings): { skin: string; table: string | undefined; icon?: string } {
+  if (settings.player) {
+    const folder = output.replace(/[/\\][^/\\]*$/, '')
+    const name = folder.replace(/^.*[/\\]/, '')
+    return { skin: `${folder}/${name}.${settings.format}`, table: undefined, icon: `${folder}/${name}_i.pcx` }
+  }
   const base = output.replace(/\.md2$/i, '')
   const table = settings.fps !== undefined && settings.fps !== QUAKE2_FPS ? `${base}.anm` : undefined
   return { skin: `${base}.${settings.format}`, table }
@@ -148,10 +188,8 @@ export async function bakeToMD2(
   const skinName = skinNameIn(settings.gamePath, side.skin.replace(/^.*[/\\]/, ''))
   const [skinWidth, skinHeight] = given ? [given.width, given.height] : (skinSize ?? [])
   if (simplify !== undefined) await loadSimplifier()
-  const baked = bakeMD2(gltf.scene, named.flat(), {
-    ...(fps !== undefined ? { fps } : {}),
+  const common = {
     ...(scale !== undefined ? { scale } : {}),
-    ...(clips ? { clips } : {}),
     ...(parsed.meshes.length > 0 ? { meshes: parsed.meshes } : {}),
     ...(skinWidth !== undefined ? { skinWidth, skinHeight } : {}),
     ...(simplify !== undefined ? { simplify } : {}),
@@ -159,8 +197,21 @@ export async function bakeToMD2(
     // A skin of the user's is painted on the source's own coordinates: they are kept.
     bakeSkin: given === undefined,
     name: output.replace(/^.*[/\\]/, ''),
-    onWarning: (message) => io.stderr(`${first.path}: warning: ${message}\n`),
-  })
+    onWarning: (message: string) => io.stderr(`${first.path}: warning: ${message}\n`),
+  }
+  const player = settings.player ? bakePlayerMD2(gltf.scene, named.flat(), { ...common, ...settings.player }) : undefined
+  const baked =
+    player ??
+    bakeMD2(gltf.scene, named.flat(), {
+      ...(fps !== undefined ? { fps } : {}),
+      ...(clips ? { clips } : {}),
+      ...common,
+    })
+  // Each animation of the player table not given a clip, said once.
+  if (player && player.filled.length > 0)
+    io.stderr(
+      `${first.path}: warning: no clip for ${player.filled.map(({ animation, from }) => `${animation} (taken from ${from})`).join(', ')}\n`,
+    )
   const files: OutputFile[] = []
   const texture = baked.skinTexture
   const undecoded = texture?.userData.undecoded as string | undefined
@@ -173,6 +224,12 @@ export async function bakeToMD2(
       data: format === 'pcx' ? encodePCX(image, { dither: parsed.dither }) : format === 'tga' ? encodeTGA(image) : encodePNG(image),
     })
     skinNote = `skin ${image.width}×${image.height} written to ${side.skin}${format === 'pcx' ? " (Quake II's palette)" : ''}`
+    if (side.icon !== undefined) {
+      // The HUD's icon: the player seen from the front in its first stand frame, 32 × 32 as the game draws it.
+      const icon = drawModel(parseMD2(writeMD2(baked.model)), image, { width: 32, height: 32 })
+      files.push({ path: side.icon, data: encodePCX(icon) })
+      skinNote += `, icon ${side.icon}`
+    }
   } else {
     // No skin file: the model names none.
     baked.model.skins.splice(0)
@@ -199,7 +256,12 @@ export async function bakeToMD2(
   const summary =
     `wrote ${output}: ${data.byteLength} bytes, ${header.numFrames} frames, ${header.numVertices} vertices, ${header.numTris} triangles${simplified}, ` +
     `${written.animations.length} animation${written.animations.length === 1 ? '' : 's'} (` +
-    baked.clips.map((clip) => `${clip.animation} ${clip.end - clip.start + 1}`).join(', ') +
+    (player
+      ? `a Quake II player: ${baked.clips
+          .filter((clip) => !player.filled.some((fill) => fill.animation === clip.animation))
+          .map((clip) => `${clip.animation} ${clip.end - clip.start + 1} from "${clip.clip}"`)
+          .join(', ')}`
+      : baked.clips.map((clip) => `${clip.animation} ${clip.end - clip.start + 1}`).join(', ')) +
     `) at ${fps ?? QUAKE2_FPS} fps${tableNote}, ${skinNote}` +
     (image && settings.gamePath?.dir
       ? `, named ${skinName} in the model` +

@@ -66,6 +66,8 @@ export interface Parsed {
   skinFormat: string | undefined
   /** `--dither`: a PCX skin's colours diffused (Floyd–Steinberg) rather than each mapped to its nearest. */
   dither: boolean
+  /** `--player`: a Quake II player (`players/NAME/tris.md2`: the engine's 198 frames, skin and icon). */
+  player: boolean
   /** `--simplify` alone (true) or with a triangle count (as given). */
   simplify: true | string | undefined
   /** `--resources DIR`: where a .gltf's URIs may lead. */

@@ -50,6 +50,11 @@ Options:
   --skin-format FORMAT   pcx (default: 8-bit in Quake II's palette, each colour its nearest as the eye
                          sees it, CIEDE2000), tga (full colour, for GL engines) or png
   --dither               a pcx skin's gradients dithered (Floyd–Steinberg) rather than banded
+  --player               write a Quake II player: OUT is players/NAME/tris.md2, baked to the engine's
+                         198-frame player table (each animation its clip resampled to the table's frame
+                         count; one without a clip taken from its nearest, and said), with its skin
+                         NAME.pcx and HUD icon NAME_i.pcx beside it. Clips are matched by name (idle,
+                         run, attack, jump, pain, death…) or given: --clips stand=Idle,run=Walk,death1=Die
   --game-path DIR        the folder of Quake II's game directory the skin is named under in the model
                          (models/monsters/fox: the MD2 names models/monsters/fox/fox.pcx; the file is
                          still written beside OUT). Default: OUT's folder from its last models or players
@@ -135,7 +140,8 @@ function checkSkinName(output: string, skin: string): void {
 function needsBaking(json: Record<string, unknown>, parsed: Parsed, inputs: number): boolean {
   if (inputs > 1) return true
   if (parsed.fps !== undefined || parsed.clips !== undefined || parsed.meshes.length > 0 || parsed.scale !== undefined) return true
-  if (parsed.skinFormat !== undefined || parsed.simplify !== undefined || parsed.gamePath !== undefined || parsed.dither) return true
+  if (parsed.skinFormat !== undefined || parsed.simplify !== undefined || parsed.gamePath !== undefined || parsed.dither || parsed.player)
+    return true
   if ((Array.isArray(json.skins) ? json.skins : []).length > 0) return true
   const nodes = Array.isArray(json.nodes) ? (json.nodes as { mesh?: number }[]) : []
   if (nodes.filter((node) => node?.mesh !== undefined).length > 1) return true
@@ -157,7 +163,7 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
   for (const path of [...inputs, ...(parsed.skin !== undefined ? [parsed.skin] : [])]) read.add(path)
   const input = inputs[0]!
   const skinSize = parsed.skinSize !== undefined ? parseSkinSize(parsed.skinSize) : undefined
-  const bakeOnly = ['--fps', '--clips', '--mesh', '--scale', '--skin-format', '--simplify', '--game-path', '--dither'].filter(
+  const bakeOnly = ['--fps', '--clips', '--mesh', '--scale', '--skin-format', '--simplify', '--game-path', '--dither', '--player'].filter(
     (_, i) =>
       [
         parsed.fps,
@@ -168,6 +174,7 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
         parsed.simplify,
         parsed.gamePath,
         parsed.dither || undefined,
+        parsed.player || undefined,
       ][i] !== undefined,
   )
   if (to !== 'md2') {
@@ -200,9 +207,14 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
         if (skinSize) checkSkinSize(skinSize, 'pcx', parsed.noEngineLimits)
         result = await meshToMD2(input, { gltf: first.contents }, output, { skinSize, noEngineLimits: parsed.noEngineLimits }, io)
       } else {
-        const settings = bakeSettings(parsed, skinSize)
+        const settings = bakeSettings(parsed, skinSize, output)
         const side = bakeSideFiles(output, settings)
-        checkOutputs(output, [side.skin, ...(side.table !== undefined ? [side.table] : [])], parsed.force, read)
+        checkOutputs(
+          output,
+          [side.skin, ...(side.table !== undefined ? [side.table] : []), ...(side.icon !== undefined ? [side.icon] : [])],
+          parsed.force,
+          read,
+        )
         checkSkinName(output, side.skin)
         const gamePath = gamePathOf(parsed.gamePath, output, side.skin.replace(/^.*[/\\]/, ''), io)
         if (skinSize) checkSkinSize(skinSize, settings.format, parsed.noEngineLimits)

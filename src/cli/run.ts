@@ -48,6 +48,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     scale: undefined,
     skinFormat: undefined,
     dither: false,
+    player: false,
     simplify: undefined,
     resources: undefined,
     noEngineLimits: false,
@@ -76,6 +77,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     else if (arg === '--only') parsed.only = value(arg, ++i)
     else if (arg === '--no-engine-limits') parsed.noEngineLimits = true
     else if (arg === '--dither') parsed.dither = true
+    else if (arg === '--player') parsed.player = true
     else if (arg === '--game-path') parsed.gamePath = value(arg, ++i)
     else if (arg === '--simplify') {
       // The count is optional: what follows is it unless it is an option or a file convert reads or writes

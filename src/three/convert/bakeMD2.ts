@@ -39,6 +39,12 @@ export interface BakeMD2Options {
    * measures st on the first base-colour map, as a skin of one's own painted on the source's coordinates needs.
    */
   bakeSkin?: boolean
+  /**
+   * The frames to sample, in place of every clip from its start at `fps` (`bakePlayerMD2` gives Quake II's player
+   * table this way): each animation its name, its clip (by name), the times of its frames (seconds into the
+   * clip) and their names. `clips` is then not taken.
+   */
+  plan?: readonly BakePlanEntry[]
   /** Kept as `model.name`. */
   name?: string
   /** Told what is baked differently from what three draws (a second texture, a mesh without uvs, a clip name cut). */
@@ -50,6 +56,14 @@ export interface BakeMD2Options {
    * source vertices, so every frame is still three's skinning of them.
    */
   simplify?: boolean | number
+}
+
+/** One animation of a `plan`: frames `frameNames[k]` sampled from clip `clip` at `times[k]` seconds. */
+export interface BakePlanEntry {
+  animation: string
+  clip: string
+  times: readonly number[]
+  frameNames: readonly string[]
 }
 
 export interface BakedMD2 {
@@ -108,6 +122,22 @@ function frameBases(names: readonly string[], counts: readonly number[]): string
     base = candidate
     used.add(base.replace(/_+$/, '').toLowerCase())
     return base
+  })
+}
+
+/** A plan's entries: names that fit, as many names as times, finite times. */
+function checkPlan(plan: readonly BakePlanEntry[]): void {
+  if (!Array.isArray(plan)) badOption(`plan must be an array of animations, got ${typeof plan}`)
+  plan.forEach((entry, i) => {
+    const where = `plan[${i}] ("${String(entry?.animation)}")`
+    if (typeof entry?.clip !== 'string' || typeof entry.animation !== 'string') badOption(`${where}: needs an animation and a clip name`)
+    if (!Array.isArray(entry.times) || entry.times.length === 0 || entry.times.some((t: number) => !Number.isFinite(t)))
+      badOption(`${where}: times must be finite seconds, at least one`)
+    if (!Array.isArray(entry.frameNames) || entry.frameNames.length !== entry.times.length)
+      badOption(`${where}: one frame name per time (${entry.times.length}), got ${entry.frameNames?.length}`)
+    for (const name of entry.frameNames)
+      if (typeof name !== 'string' || name.length === 0 || new TextEncoder().encode(name).length > MAX_FRAME_NAME_LENGTH)
+        badOption(`${where}: frame name "${String(name)}" is not 1 to ${MAX_FRAME_NAME_LENGTH} bytes`)
   })
 }
 
@@ -228,7 +258,14 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
 
   scene.updateMatrixWorld(true)
   const parts = collectParts(scene, options.meshes)
-  const baked = pickClips(clips, options.clips)
+  const plan = options.plan
+  if (plan) checkPlan(plan)
+  const baked = plan
+    ? pickClips(
+        clips,
+        plan.map((entry) => entry.clip),
+      )
+    : pickClips(clips, options.clips)
   checkClips(scene, baked)
   const table = options.bakeSkin === false ? undefined : lookTable(parts, warn)
   let source: BakeSource = mergeParts(parts, table?.atlas ? table.triangles : undefined)
@@ -236,7 +273,7 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
 
   // Limits, before any sampling; the mesh simplified first when asked.
   const durations = baked.map((clip) => Math.max(0, clip.duration))
-  const counts = durations.map((duration) => frameCount(duration, fps))
+  const counts = plan ? plan.map((entry) => entry.times.length) : durations.map((duration) => frameCount(duration, fps))
   const frames = Math.max(
     1,
     counts.reduce((sum, count) => sum + count, 0),
@@ -360,17 +397,18 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   const clipNames = baked.map((clip) => (typeof clip.name === 'string' ? clip.name : ''))
   const bases = frameBases(clipNames, counts)
   // A name cut (or told apart from another's) is said once, naming the clip and what it became.
-  bases.forEach((base, c) => {
-    const name = base.replace(/_+$/, '')
-    const whole = clipNames[c]!.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'clip'
-    if (name === whole) return
-    const why = name.startsWith(whole)
-      ? 'another clip has the same name'
-      : `MD2's frame names hold ${MAX_FRAME_NAME_LENGTH} bytes with the frame number; the name is cut to fit`
-    warn(
-      `clip "${clipNames[c]}" is named "${name}" in the model (frames ${name}${'1'.padStart(Math.max(2, String(counts[c]!).length), '0')}, …): ${why}`,
-    )
-  })
+  if (!plan)
+    bases.forEach((base, c) => {
+      const name = base.replace(/_+$/, '')
+      const whole = clipNames[c]!.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'clip'
+      if (name === whole) return
+      const why = name.startsWith(whole)
+        ? 'another clip has the same name'
+        : `MD2's frame names hold ${MAX_FRAME_NAME_LENGTH} bytes with the frame number; the name is cut to fit`
+      warn(
+        `clip "${clipNames[c]}" is named "${name}" in the model (frames ${name}${'1'.padStart(Math.max(2, String(counts[c]!).length), '0')}, …): ${why}`,
+      )
+    })
   const animations: MD2AnimationDef[] = []
   const names: string[] = []
   const clipFrames: BakedMD2['clips'] = []
@@ -385,16 +423,17 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
         action.reset().play()
         const start = positions.length
         const digits = Math.max(2, String(counts[c]!).length)
+        const entry = plan?.[c]
         for (let k = 0; k < counts[c]!; k++) {
-          action.time = Math.min(k / fps, durations[c]!)
+          action.time = Math.min(entry ? Math.max(0, entry.times[k]!) : k / fps, durations[c]!)
           mixer.update(0)
           scene.updateMatrixWorld(true)
           positions.push(sample(`clip "${clip.name}" at ${action.time} s`))
-          names.push(bases[c]! + String(k + 1).padStart(digits, '0'))
+          names.push(entry ? entry.frameNames[k]! : bases[c]! + String(k + 1).padStart(digits, '0'))
         }
         // Stopping gives the bindings back their pose from before, for the next clip.
         action.stop()
-        const name = bases[c]!.replace(/_+$/, '')
+        const name = entry ? entry.animation : bases[c]!.replace(/_+$/, '')
         animations.push({ name, start, end: positions.length - 1, fps })
         clipFrames.push({ clip: clipNames[c]!, animation: name, start, end: positions.length - 1 })
       })
