@@ -1,18 +1,12 @@
 import type { AnimationClip } from 'three'
+import { QUAKE2_PLAYER_ANIMATIONS } from '../core/format/animationTable.js'
 import { parseMD2 } from '../core/format/parseMD2.js'
 import { QUAKE2_FPS } from '../core/format/spec.js'
-import { writeMD2 } from '../core/format/writeMD2.js'
 import type { GLBContents } from '../core/gltf/glb.js'
-import type { DecodedImage } from '../core/images/decodedImage.js'
-import { encodePCX } from '../core/images/encodePCX.js'
-import { encodeTGA } from '../core/images/encodeTGA.js'
-import { encodePNG } from '../core/images/png.js'
 import { isMD2Error } from '../core/MD2Error.js'
-import { QUAKE2_PLAYER_ANIMATIONS } from '../core/format/animationTable.js'
-import { drawModel } from '../core/images/drawModel.js'
-import { bakeMD2 } from '../three/convert/bakeMD2.js'
-import { bakePlayerMD2, type PlayerAnimationName } from '../three/convert/bakePlayer.js'
+import { type PlayerAnimationName } from '../three/convert/bakePlayer.js'
 import { checkClips } from '../three/convert/bakeChecks.js'
+import { ANIMATION_TABLE_HEADER, convertToMD2 } from '../three/convert/convertToMD2.js'
 import { loadSimplifier } from '../three/convert/loadSimplifier.js'
 import { UsageError, type CliIO, type Parsed } from './common.js'
 import { engineLimitsLine, fitSkin, skinNameIn, withLimitsLine, type GamePath, type SkinFormat } from './fitEngine.js'
@@ -118,9 +112,6 @@ export function bakeSideFiles(output: string, settings: BakeSettings): { skin: s
   return { skin: `${base}.${settings.format}`, table }
 }
 
-/** The first line of the animation tables convert writes: how a rerun knows one of its own. */
-const TABLE_HEADER = '// name first last fps (react-three-md2 convert)'
-
 /**
  * The animation table an earlier run wrote beside `output` (`OUT.anm`, known by its first line) that this
  * run's `files` do not rewrite: left there, it would give the new model the old one's ranges and rates.
@@ -129,8 +120,8 @@ export function staleTable(output: string, files: readonly OutputFile[], io: Cli
   const table = `${output.replace(/\.md2$/i, '')}.anm`
   if (files.some((file) => file.path === table) || !io.exists(table) || io.isDirectory(table)) return []
   try {
-    const head = new TextDecoder().decode(io.readFile(table, { maxBytes: TABLE_HEADER.length }))
-    return head === TABLE_HEADER ? [table] : []
+    const head = new TextDecoder().decode(io.readFile(table, { maxBytes: ANIMATION_TABLE_HEADER.length }))
+    return head === ANIMATION_TABLE_HEADER ? [table] : []
   } catch {
     return []
   }
@@ -186,67 +177,50 @@ export async function bakeToMD2(
   })
   const side = bakeSideFiles(output, settings)
   const skinName = skinNameIn(settings.gamePath, side.skin.replace(/^.*[/\\]/, ''))
-  const [skinWidth, skinHeight] = given ? [given.width, given.height] : (skinSize ?? [])
   if (simplify !== undefined) await loadSimplifier()
-  const common = {
+  const converted = convertToMD2(gltf.scene, named.flat(), {
+    ...(fps !== undefined ? { fps } : {}),
+    ...(clips ? { clips } : {}),
     ...(scale !== undefined ? { scale } : {}),
     ...(parsed.meshes.length > 0 ? { meshes: parsed.meshes } : {}),
-    ...(skinWidth !== undefined ? { skinWidth, skinHeight } : {}),
+    ...(skinSize !== undefined ? { skinWidth: skinSize[0], skinHeight: skinSize[1] } : {}),
     ...(simplify !== undefined ? { simplify } : {}),
-    skins: [skinName],
-    // A skin of the user's is painted on the source's own coordinates: they are kept.
-    bakeSkin: given === undefined,
+    ...(given ? { skin: given } : {}),
+    ...(settings.player ? { player: settings.player.clips ?? true } : {}),
+    skinName,
+    skinFormat: format,
+    dither: parsed.dither,
     name: output.replace(/^.*[/\\]/, ''),
     onWarning: (message: string) => io.stderr(`${first.path}: warning: ${message}\n`),
-  }
-  const player = settings.player ? bakePlayerMD2(gltf.scene, named.flat(), { ...common, ...settings.player }) : undefined
-  const baked =
-    player ??
-    bakeMD2(gltf.scene, named.flat(), {
-      ...(fps !== undefined ? { fps } : {}),
-      ...(clips ? { clips } : {}),
-      ...common,
-    })
+  })
+  const baked = converted.baked
+  const player = 'filled' in baked ? baked : undefined
   // Each animation of the player table not given a clip, said once.
   if (player && player.filled.length > 0)
     io.stderr(
       `${first.path}: warning: no clip for ${player.filled.map(({ animation, from }) => `${animation} (taken from ${from})`).join(', ')}\n`,
     )
-  const files: OutputFile[] = []
-  const texture = baked.skinTexture
-  const undecoded = texture?.userData.undecoded as string | undefined
-  // Decoded and fitted above into a DataTexture: its image is RGBA, top row first.
-  const image = given ?? baked.skinImage ?? (texture && !undecoded ? (texture.image as DecodedImage) : undefined)
+  const files: OutputFile[] = [{ path: output, data: converted.data }]
+  const image = converted.skin?.image
   let skinNote = 'no skin'
-  if (image) {
-    files.push({
-      path: side.skin,
-      data: format === 'pcx' ? encodePCX(image, { dither: parsed.dither }) : format === 'tga' ? encodeTGA(image) : encodePNG(image),
-    })
-    skinNote = `skin ${image.width}×${image.height} written to ${side.skin}${format === 'pcx' ? " (Quake II's palette)" : ''}`
-    if (side.icon !== undefined) {
-      // The HUD's icon: the player seen from the front in its first stand frame, 32 × 32 as the game draws it.
-      const icon = drawModel(parseMD2(writeMD2(baked.model)), image, { width: 32, height: 32 })
-      files.push({ path: side.icon, data: encodePCX(icon) })
-      skinNote += `, icon ${side.icon}`
-    }
+  if (converted.skin) {
+    files.push({ path: side.skin, data: converted.skin.data })
+    skinNote = `skin ${image!.width}×${image!.height} written to ${side.skin}${format === 'pcx' ? " (Quake II's palette)" : ''}`
   } else {
-    // No skin file: the model names none.
-    baked.model.skins.splice(0)
+    const undecoded = baked.skinTexture?.userData.undecoded as string | undefined
     if (undecoded) io.stderr(`${first.path}: the base-colour texture ${undecoded}; no skin written (--skin FILE gives one)\n`)
+  }
+  if (converted.icon && side.icon !== undefined) {
+    files.push({ path: side.icon, data: converted.icon })
+    skinNote += `, icon ${side.icon}`
   }
   // MD2 keeps no rate (readers assume Quake II's): another one goes in an animation table beside the model.
   let tableNote = ''
-  if (side.table !== undefined && baked.model.animations.length > 0) {
-    const lines = baked.model.animations.map(({ name, start, end }) => `${name} ${start} ${end} ${fps}`)
-    files.push({
-      path: side.table,
-      data: new TextEncoder().encode(`${TABLE_HEADER}\n${lines.join('\n')}\n`),
-    })
+  if (side.table !== undefined && converted.table !== undefined) {
+    files.push({ path: side.table, data: new TextEncoder().encode(converted.table) })
     tableNote = `, animation table in ${side.table}`
   }
-  const data = writeMD2(baked.model)
-  files.unshift({ path: output, data })
+  const data = converted.data
   // Read back with the bake's own table: the file holds what it says.
   const written = parseMD2(data, { name: output, animations: baked.model.animations })
   const { header } = written

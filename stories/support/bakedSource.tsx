@@ -3,7 +3,7 @@ import { useEffect, useMemo } from 'react'
 import { AnimationMixer, Box3, Vector3, type AnimationClip, type Group } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { archiveOfFiles } from '../../src/core/internal'
-import { bakeMD2, encodePCX, loadSimplifier, skinImageOf, writeMD2, type BakedMD2, type MD2ArchiveFiles } from '../../src/index'
+import { convertToMD2, loadSimplifier, type BakedMD2, type MD2ArchiveFiles } from '../../src/index'
 
 /** Quake II's players stand about 56 units tall: a dropped character is baked at that size. */
 const TARGET_HEIGHT = 56
@@ -20,7 +20,7 @@ export interface GLTFShown {
 }
 
 /**
- * A dropped `.glb` (or `.gltf` with its buffers embedded) baked in the page with `bakeMD2`: the MD2 and its
+ * A dropped `.glb` (or `.gltf` with its buffers embedded) converted in the page with `convertToMD2`: the MD2 and its
  * skin as a PCX in Quake II's palette, as `react-three-md2 convert` writes them, in a one-folder archive the
  * viewer opens like any other; the source parsed a second time to play beside it. With `simplify`, a mesh past
  * MD2's limits is simplified to fit (meshoptimizer, loaded then).
@@ -36,16 +36,16 @@ export async function bakedSource(
   const size = new Box3().setFromObject(baking.scene, true).getSize(new Vector3())
   const scale = size.y > 0 ? TARGET_HEIGHT / size.y : 1
   const base = name.replace(/^.*\//, '').replace(/\.(glb|gltf)$/i, '')
-  const baked = bakeMD2(baking.scene, baking.animations, {
+  // The conversion `react-three-md2 convert` runs: every material in one skin fitted to Quake II, as a PCX.
+  const converted = convertToMD2(baking.scene, baking.animations, {
     scale,
-    skins: [`${base}.pcx`],
+    skinName: `${base}.pcx`,
     name: `${base}.md2`,
     ...(options.simplify ? { simplify: true } : {}),
   })
-  const files: [string, Uint8Array][] = [[`${base}.md2`, writeMD2(baked.model)]]
-  // Every material baked into one skin, or the one map as it is.
-  const skin = baked.skinImage ?? (baked.skinTexture ? skinImageOf(baked.skinTexture) : undefined)
-  if (skin) files.push([`${base}.pcx`, encodePCX(skin)])
+  const baked = converted.baked
+  const files: [string, Uint8Array][] = [[`${base}.md2`, converted.data]]
+  if (converted.skin) files.push([`${base}.pcx`, converted.skin.data])
   return {
     archive: archiveOfFiles(files),
     gltf: {

@@ -13,6 +13,7 @@ import { MD2Error } from '../../core/MD2Error.js'
 import { ENGINE_LIMITS, MAX_FRAME_NAME_LENGTH, MAX_SKIN_NAME_LENGTH, QUAKE2_FPS } from '../../core/format/spec.js'
 import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
 import type { DecodedImage } from '../../core/images/decodedImage.js'
+import { engineSkinSize } from '../../core/images/engineSkin.js'
 import { checkBakeArguments, checkClips } from './bakeChecks.js'
 import { collectParts, distinctPositions, keepUsed, mergeParts, simplifierAttributes, type BakeSource } from './bakeSource.js'
 import { loadedSimplifier } from './loadSimplifier.js'
@@ -39,6 +40,11 @@ export interface BakeMD2Options {
    * measures st on the first base-colour map, as a skin of one's own painted on the source's coordinates needs.
    */
   bakeSkin?: boolean
+  /**
+   * Measure st on the size Quake II loads the skin at: a model's one map's image fitted to the engine's limits
+   * (resample the map to the header's size when writing it). An atlas (`skinImage`) is fitted whatever this says.
+   */
+  fitSkin?: boolean
   /**
    * The frames to sample, in place of every clip from its start at `fps` (`bakePlayerMD2` gives Quake II's player
    * table this way): each animation its name, its clip (by name), the times of its frames (seconds into the
@@ -377,8 +383,9 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
           )
       }
     const image = skinTexture?.image as { width?: number; height?: number } | undefined
-    skinWidth = options.skinWidth ?? (image?.width || 256)
-    skinHeight = options.skinHeight ?? (image?.height || 256)
+    const fitted = options.fitSkin && image?.width && image.height ? engineSkinSize(image.width, image.height) : undefined
+    skinWidth = options.skinWidth ?? fitted?.[0] ?? (image?.width || 256)
+    skinHeight = options.skinHeight ?? fitted?.[1] ?? (image?.height || 256)
     const map = skinTexture
     const onSkin = (mesh: Mesh) => materialsOf(mesh).some((material) => (material as { map?: Texture | null } | undefined)?.map === map)
     const mapped = mapUVs(source, (mesh) => (map && onSkin(mesh) ? map : undefined), warn)
