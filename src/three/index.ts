@@ -28,7 +28,13 @@ export { md2FromGeometry, type MD2FromGeometryOptions } from './convert/md2FromG
 export { exportGLTF, type ExportGLTFOptions } from './convert/exportGLTF.js'
 export { bakeMD2, type BakeMD2Options, type BakedMD2, type BakePlanEntry } from './convert/bakeMD2.js'
 export { convertToMD2, ANIMATION_TABLE_HEADER, type ConvertToMD2Options, type ConvertedMD2 } from './convert/convertToMD2.js'
-export { bakePlayerMD2, guessPlayerClips, type BakePlayerOptions, type BakedPlayer, type PlayerAnimationName } from './convert/bakePlayer.js'
+export {
+  bakePlayerMD2,
+  guessPlayerClips,
+  type BakePlayerOptions,
+  type BakedPlayer,
+  type PlayerAnimationName,
+} from './convert/bakePlayer.js'
 export { loadSimplifier } from './convert/loadSimplifier.js'
 export { skinImageOf } from './convert/skinImage.js'
 export { encodePCX, type EncodePCXOptions } from '../core/images/encodePCX.js'
