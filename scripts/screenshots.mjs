@@ -3,7 +3,7 @@
  * Pictures for the README, made from the stories so they never go stale: builds Storybook, serves
  * the build on localhost, opens each story below in Debian's Chromium and writes docs/images/<name>.png.
  *
- *   npm run screenshots [-- --no-build]
+ *   npm run screenshots [-- --no-build] [-- --only=ogro,colours]
  */
 import { execFileSync } from 'node:child_process'
 import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs'
@@ -34,6 +34,7 @@ const SHOTS = {
   shadows: 'quake-ii-look-lighting--shadows-and-translucency',
   army: 'crowds-army--army-1000',
   viewer: 'tools-viewer--with-ogro',
+  colours: 'tools-rigged-character--colours-baked',
 }
 
 if (!process.argv.includes('--no-build') || !existsSync(out)) {
@@ -66,7 +67,10 @@ const browser = await chromium.launch({
   args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking'],
 })
 try {
+  // `--only a,b` makes those pictures alone.
+  const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',')
   for (const [name, id] of Object.entries(SHOTS)) {
+    if (only && !only.includes(name)) continue
     const page = await browser.newPage({ viewport: { width: 640, height: 400 } })
     await page.goto(`${base}/iframe.html?id=${id}&viewMode=story`)
     await page.waitForSelector('canvas[data-engine]', { timeout: 60_000 })

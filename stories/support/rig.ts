@@ -10,6 +10,7 @@ import {
   AnimationClip,
   Bone,
   BoxGeometry,
+  Color,
   CylinderGeometry,
   Float32BufferAttribute,
   Group,
@@ -173,4 +174,50 @@ export function withImage(glb: Uint8Array, image: Uint8Array, mimeType = 'image/
   json.images = [{ bufferView: views.length - 1, mimeType }]
   ;(json.buffers as { byteLength: number }[])[0]!.byteLength = joined.length
   return packGLB(json, joined)
+}
+
+/** The painted rig's club colour (linear, as glTF's base-colour factor). */
+export const PAINT = [0.8, 0.08, 0.05] as const
+/** The painted rig's hat: one vertex colour per face (linear). */
+export const HAT_FACES = [
+  [1, 0.5, 0],
+  [0, 0.6, 0.2],
+  [0.1, 0.2, 1],
+  [1, 1, 0],
+  [0.5, 0, 0.5],
+  [0.9, 0.9, 0.9],
+] as const
+
+/**
+ * The rig coloured as real characters are, in several ways at once: its body textured (or, with `texture:
+ * false`, a plain material coloured by its factor), its club painted by its material's base colour, and a hat on
+ * the spine (a cap on its top) coloured by vertex colours, a colour a face. As a `.glb`.
+ */
+export async function exportPaintedRig(options: { texture?: boolean } = {}): Promise<Uint8Array> {
+  const { scene, clips } = buildRig()
+  let spine: Object3D | undefined
+  scene.traverse((node) => {
+    if (node.name === 'club') (node as Mesh).material = new MeshStandardMaterial({ name: 'paint', color: new Color(...PAINT) })
+    if (node.name === 'body' && options.texture === false)
+      (node as Mesh).material = new MeshStandardMaterial({ name: 'skin', color: new Color(0.2, 0.35, 0.6) })
+    if (node.name === 'spine') spine = node
+  })
+  // A cap on the body's top (the spine bone stands 80 below it).
+  const box = new BoxGeometry(46, 16, 46).translate(0, 88, 0)
+  const colours: number[] = []
+  for (let face = 0; face < 6; face++) for (let k = 0; k < 4; k++) colours.push(...HAT_FACES[face]!)
+  box.setAttribute('color', new Float32BufferAttribute(colours, 3))
+  const hat = new Mesh(box, new MeshStandardMaterial({ name: 'hat', vertexColors: true }))
+  hat.name = 'hat'
+  spine!.add(hat)
+  const glb = await exportRig(scene, clips)
+  // exportRig gives every material the texture: the body's only, or none.
+  const { json, bin } = readGLB(glb)
+  for (const material of json.materials as { name: string; pbrMetallicRoughness: Record<string, unknown> }[])
+    if (material.name !== 'skin' || options.texture === false) delete material.pbrMetallicRoughness.baseColorTexture
+  if (options.texture === false) {
+    delete json.textures
+    delete json.images
+  }
+  return packGLB(json, bin)
 }

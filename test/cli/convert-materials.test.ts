@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encode as encodeJPEG } from 'jpeg-js'
-import { BoxGeometry, Color, Float32BufferAttribute, Mesh, MeshStandardMaterial, type Material, type Object3D, type Texture } from 'three'
+import type { Color, Material, Mesh, Texture } from 'three'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGLB, packGLB } from '../../src/core/gltf/glb'
 import { parseMD2 } from '../../src/core/format/parseMD2'
@@ -20,48 +20,15 @@ import { decodePCX } from '../../src/core/images/pcx'
 import { decodeTGA } from '../../src/core/images/tga'
 import { loadGLTF } from '../../src/cli/readInputs'
 import { runOnDisk as run } from '../support/cli'
-import { RIG_TEXTURE, buildRig, exportRig, rigTexturePixels, withImage } from '../../stories/support/rig'
+import { HAT_FACES, RIG_TEXTURE, exportPaintedRig, rigTexturePixels, withImage } from '../../stories/support/rig'
 
 let dir: string
 let character: string
 
-const PAINT = new Color(0.8, 0.08, 0.05)
-const HAT_FACES = [
-  [1, 0.5, 0],
-  [0, 0.6, 0.2],
-  [0.1, 0.2, 1],
-  [1, 1, 0],
-  [0.5, 0, 0.5],
-  [0.9, 0.9, 0.9],
-] as const
-
-/** The rig (a textured body, a club) with the club painted by its material and a vertex-coloured hat on the spine. */
-async function exportCharacter(): Promise<Uint8Array> {
-  const { scene, clips } = buildRig()
-  let spine: Object3D | undefined
-  scene.traverse((node) => {
-    if (node.name === 'club') (node as Mesh).material = new MeshStandardMaterial({ name: 'paint', color: PAINT })
-    if (node.name === 'spine') spine = node
-  })
-  const box = new BoxGeometry(30, 20, 30).translate(0, 50, 0)
-  const colours: number[] = []
-  for (let face = 0; face < 6; face++) for (let k = 0; k < 4; k++) colours.push(...HAT_FACES[face]!)
-  box.setAttribute('color', new Float32BufferAttribute(colours, 3))
-  const hat = new Mesh(box, new MeshStandardMaterial({ name: 'hat', vertexColors: true }))
-  hat.name = 'hat'
-  spine!.add(hat)
-  const glb = await exportRig(scene, clips)
-  // exportRig gives every material the texture: the body's only.
-  const { json, bin } = readGLB(glb)
-  for (const material of json.materials as { name: string; pbrMetallicRoughness: Record<string, unknown> }[])
-    if (material.name !== 'skin') delete material.pbrMetallicRoughness.baseColorTexture
-  return packGLB(json, bin)
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'md2-materials-'))
   character = join(dir, 'character.glb')
-  writeFileSync(character, await exportCharacter())
+  writeFileSync(character, await exportPaintedRig())
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

@@ -12,6 +12,7 @@ import type { ComputeNode } from 'three/webgpu'
 import { expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { followCrowd } from '../../src/three/crowd/followCrowd'
 import '../../src/three/webgpu/index'
 import { INSTANCE_STRIDE } from '../../src/three/crowd/gpu/instanceRows'
 import type { CrowdRenderer } from '../../src/three/crowd/gpu/CrowdRenderer'
@@ -161,22 +162,29 @@ describeWebGPU('MD2Crowd culled by a compute pass', () => {
     expect(both.culledBy).toBe('vertex')
     expect(both.geometry.indirect).toBeNull()
     both.dispose()
-    // A shell puts the crowd on posed rows (culled on the CPU): drawn directly again.
+    // A shell keeps the crowd on its stored rows, listed; following another crowd unsynced puts it on posed rows
+    // (culled on the CPU): drawn directly again.
     const crowd = ogros(10, 3)
     const renderer = webgpuRenderer()
     crowd.update(0.05)
     draw(crowd, renderer)
     expect(crowd.culledBy).toBe('compute')
-    const version = crowd.material.version
     crowd.setShell(1, 'red')
     crowd.update(0.05)
     draw(crowd, renderer)
+    expect([crowd.drawnFrom, crowd.culledBy]).toEqual(['stored', 'compute'])
+    const version = crowd.material.version
+    const leader = ogros(10, 3)
+    followCrowd(crowd, leader, { sync: false })
+    leader.update(0.05)
+    draw(crowd, renderer)
+    expect(crowd.drawnFrom).toBe('posed')
     expect(crowd.culledBy).toBe('vertex')
     expect(crowd.geometry.indirect).toBeNull()
     expect(crowd.geometry.getAttribute('md2Listed')).toBeUndefined()
     // Its materials are built again for the other path.
     expect(crowd.material.version).toBeGreaterThan(version)
-    for (const each of [webgl2, webgl, crowd]) each.dispose()
+    for (const each of [webgl2, webgl, crowd, leader]) each.dispose()
   })
 
   it("steps aside, saying so, when the poses of the crowd's limit would pass the device's storage binding size", () => {

@@ -328,8 +328,11 @@ describe('MD2Crowd', () => {
     const frame = () => crowd.update(1 / 60, camera)
     const perFrame = await settled(() => bytesPerCall(frame, 1, 20), frame)
     expect(perFrame).toBeLessThan(8)
-    expect(crowd.count).toBeGreaterThan(0)
-    expect(crowd.count).toBeLessThan(10_000)
+    // Drawn from stored rows, shells and shadows too: every instance drawn, the shader culling.
+    expect(crowd.drawnFrom).toBe('stored')
+    expect(crowd.count).toBe(10_000)
+    expect(crowd.inView).toBeGreaterThan(0)
+    expect(crowd.inView).toBeLessThan(10_000)
     expect(crowd.shell!.count).toBeGreaterThan(0)
     expect(crowd.shadow!.count).toBeGreaterThan(0)
     crowd.dispose()

@@ -4,11 +4,13 @@ import {
   GLOW_AMPLITUDE,
   GLOW_RATE,
   effectiveShadelight,
+  shadowVector,
   shellColor,
   type Quake2LightFlags,
   type ShellSpec,
 } from '../../core/lighting/quake2Light.js'
 import type { MD2ModelData } from '../../core/format/types.js'
+import { LIGHT } from './gpu/rowLayout.js'
 import { createMD2ShadowMaterial } from '../materials/shadowMaterial.js'
 import { createMD2ShellMaterial } from '../materials/shellMaterial.js'
 import { CrowdLayer } from './CrowdLayer.js'
@@ -40,7 +42,18 @@ export class CrowdLooks {
   /** The power-up shells of the instances that have one (one draw; hidden until one does). */
   readonly shell: CrowdLayer
   /** World height of the floor blob shadows lie on (`undefined`: under each instance's lowest point in any frame). */
-  shadowFloor: number | undefined
+  get shadowFloor(): number | undefined {
+    return this.floor
+  }
+
+  /** Every shadow's stored row is written again with the new floor. */
+  set shadowFloor(floor: number | undefined) {
+    if (floor === this.floor) return
+    this.floor = floor
+    if (this.shadow?.data) this.clock.changeAll(this.instances.size)
+  }
+
+  private floor: number | undefined
   /** The leader's looks, worn too by a follower's instances (set by `follow`). */
   leader: CrowdLooks | undefined
   /** Per instance: its shell's colour (linear RGB) and whether it has one; whether it has a blob shadow. */
@@ -57,6 +70,12 @@ export class CrowdLooks {
   private readonly lit: boolean
   private readonly clock: CrowdClock
   private readonly lightIn = new Float64Array(3)
+  /** The shadow's parameters (`shadowVector`'s), reused. */
+  private readonly shadowParameters = new Float64Array(4)
+  /** Instances in use when the layers' stored rows were last written. */
+  private storedSize = 0
+  /** The crowd's world matrix when its shadows' stored rows were written. */
+  private readonly placedAt = new Float64Array(16)
   private readonly lightOut = new Float64Array(3)
   /** Scratch: an instance's origin's world height and its upward scale (`CrowdInstances.writeUpright`). */
   private readonly upright = new Float64Array(2)
@@ -119,9 +138,10 @@ export class CrowdLooks {
     }
   }
 
-  /** Instance `i`'s shells, or the crowd's (`undefined`). */
+  /** Instance `i`'s shells, or the crowd's (`undefined`): its stored rows are written again. */
   setShell(i: number, given: CrowdShell | undefined): void {
     this.writeShell(i, given === undefined ? (this.defaults.shell ?? null) : given)
+    this.clock.touch(i)
   }
 
   /** Sets instance `i`'s shell (or none); returns whether it has one. */
@@ -144,11 +164,94 @@ export class CrowdLooks {
     const shadow = given === undefined ? this.defaults.shadow : given
     this.shadowed[i] = shadow === 'blob' ? 1 : 0
     if (shadow === 'blob') this.open(this.shadow)
+    this.clock.touch(i)
   }
 
-  /** Gives a layer its rows, when first used. */
+  /** Gives a layer its rows, when first used: every instance's stored rows are written again, into it too. */
   private open(layer: CrowdLayer): void {
-    if (!layer.data) layer.open(this.renderer.createMatrices())
+    if (layer.data) return
+    layer.open(this.renderer.createMatrices())
+    this.clock.changeAll(this.instances.size)
+  }
+
+  /** The open layers (shells, shadows), whose rows are copies of the crowd's. */
+  get layered(): boolean {
+    return this.shell.data !== undefined || this.shadow.data !== undefined
+  }
+
+  /**
+   * Before a frame's stored rows (`storeRow`): `fresh` when the crowd's are all written again (every slot given
+   * anew). Returns whether the crowd moved since its shadows' rows were written: their heights and yaws are world
+   * ones, so every row is then written again.
+   */
+  beginStored(fresh: boolean): boolean {
+    // Each layer by name: an array of them would be an allocation a frame.
+    this.beginLayer(this.shell, fresh)
+    this.beginLayer(this.shadow, fresh)
+    // Instances no longer in use give their slots up.
+    const size = this.instances.size
+    for (let i = size; i < this.storedSize; i++) {
+      if (this.shell.data) this.shell.releaseSlot(i)
+      if (this.shadow.data) this.shadow.releaseSlot(i)
+    }
+    this.storedSize = size
+    if (!this.shadow.data) return false
+    const w = this.mesh.matrixWorld.elements
+    let moved = false
+    for (let e = 0; e < 16; e++)
+      if (this.placedAt[e] !== w[e]) {
+        moved = true
+        this.placedAt[e] = w[e]!
+      }
+    return moved
+  }
+
+  private beginLayer(layer: CrowdLayer, fresh: boolean): void {
+    if (!layer.data) return
+    if (fresh) layer.resetStored(this.instances.capacity)
+    layer.beginStored()
+  }
+
+  /**
+   * Instance `i`'s stored row (row `i` of the crowd's `matrices` and `data`, written) copied into each open layer
+   * that it wears, with the layer's own values (the shell's colour; the shadow's shade vector and height); its
+   * slot given up in a layer it no longer wears.
+   */
+  storeRow(i: number, matrices: Float32Array, data: Float32Array): void {
+    // An instance past the ones in use is drawn by no layer.
+    const used = i < this.instances.size
+    if (this.shell.data) {
+      const at = this.shell.storeRow(i, used && this.wearsShell(i), matrices, data)
+      if (at >= 0) this.writeShellColor(i, this.shell.data.array as Float32Array, at + LIGHT)
+    }
+    if (this.shadow.data) {
+      const at = this.shadow.storeRow(i, used && this.castsShadow(i), matrices, data)
+      if (at >= 0) this.writeShadow(i, this.shadow.data.array as Float32Array, at + LIGHT)
+    }
+  }
+
+  /** The frame's stored rows are written: each open layer draws its slots. */
+  commitStored(): void {
+    if (this.shell.data) this.shell.commitStored()
+    if (this.shadow.data) this.shadow.commitStored()
+  }
+
+  /**
+   * Writes instance `i`'s blob shadow at `out[at …]`: the shade vector for its world yaw (its +Z seen from above),
+   * as GL_DrawAliasShadow's, and its origin's height above the floor (`writeShadowHeight`).
+   */
+  writeShadow(i: number, out: Float32Array, at: number): void {
+    const t = this.instances.transforms
+    const w = this.mesh.matrixWorld.elements
+    const o = i * 16
+    const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
+    const zz = w[2]! * t[o + 8]! + w[6]! * t[o + 9]! + w[10]! * t[o + 10]!
+    const parameters = this.shadowParameters
+    parameters[3] = (Math.atan2(zx, zz) * 180) / Math.PI
+    shadowVector(parameters)
+    out[at] = parameters[0]!
+    out[at + 1] = parameters[1]!
+    this.writeShadowHeight(i, out, at + 2)
   }
 
   /** A follower's layers open with its leader's: its instances wear what the leader's wear. */

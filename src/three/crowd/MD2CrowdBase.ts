@@ -139,7 +139,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     const looks = dress?.looks({ mesh: this, model, instances, clock, frames, renderer }, options)
     this.renderer = renderer
     const parts = { mesh: this, model, instances, clock, renderer, data }
-    this.rows = new InstanceRowWriter({ ...parts, light: options.lighting === 'quake2' ? looks : undefined })
+    this.rows = new InstanceRowWriter({ ...parts, light: options.lighting === 'quake2' ? looks : undefined, looks })
     this.parts = { ...parts, rows: this.rows, quake2: options.lighting === 'quake2', looks, posed: dress?.posed, link: undefined }
     crowdParts.set(this, this.parts)
     this.Queries = dress?.queries

@@ -34,12 +34,15 @@ export interface CrowdParts {
 
 /**
  * Whether a crowd is drawn from its instances' poses, written every frame, for a reason of its own rather than
- * its leader's: it wears shells or shadows, blends its poses in a compute pass, or is drawn by WebGPURenderer's
- * WebGL2 backend (which draws the first instances in view only). Quake II light is no reason: its shadelight is
- * in the stored rows and the shader works out the rest.
+ * its leader's: it follows a crowd and wears shells or shadows (its instances wear its leader's too), blends its
+ * poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws the first instances in
+ * view only). Quake II light, shells and shadows are no reason otherwise: each layer's stored rows are copies of
+ * the crowd's, written when an instance is told something (`CrowdLayer.storeRow`), and the shader does the rest.
  */
 export function posedOnItsOwn({ looks, renderer }: CrowdParts): boolean {
-  return Boolean(looks?.shell.visible || looks?.shadow.visible || renderer.decode === 'compute' || renderer.kind === 'webgpu-webgl2')
+  // A follower's layers wear its leader's instances' looks too: written with its posed rows.
+  const followerLooks = looks?.leader !== undefined && (looks.shell.visible || looks.shadow.visible)
+  return followerLooks || renderer.decode === 'compute' || renderer.kind === 'webgpu-webgl2'
 }
 
 /**

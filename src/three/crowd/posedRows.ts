@@ -1,9 +1,5 @@
-import { shadowVector } from '../../core/lighting/quake2Light.js'
 import type { CrowdParts } from './crowdParts.js'
 import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE, ROW_POSED, uploadFirst } from './gpu/instanceRows.js'
-
-/** The shadow's parameters (`shadowVector`'s), reused for every row of every crowd (one call at a time). */
-const shadowParameters = new Float64Array(4)
 
 /**
  * Writes a crowd's rows as the poses of the instances it draws (listed already: `CrowdInstances.listed`), once
@@ -25,7 +21,6 @@ export function writePosedRows(crowd: CrowdParts): void {
   const matrices = mesh.instanceMatrix.array as Float32Array
   const data = crowd.data.array as Float32Array
   const poses = crowd.clock.poses
-  const w = mesh.matrixWorld.elements
   const shellData = looks?.shell.data?.array as Float32Array | undefined
   const shellMatrices = looks?.shell.instanceMatrix.array as Float32Array
   const shadowData = looks?.shadow.data?.array as Float32Array | undefined
@@ -45,19 +40,7 @@ export function writePosedRows(crowd: CrowdParts): void {
     if (quake2) looks.writeLight(i, data, a + LIGHT)
     if (shellData && looks.wearsShell(i))
       looks.writeShellColor(i, shellData, copyRow(matrices, data, k, shellMatrices, shellData, shelledRows++) + LIGHT)
-    if (shadowed) {
-      // The instance's world yaw in degrees (its +Z axis seen from above).
-      const zx = w[0]! * t[o + 8]! + w[4]! * t[o + 9]! + w[8]! * t[o + 10]!
-      const zz = w[2]! * t[o + 8]! + w[6]! * t[o + 9]! + w[10]! * t[o + 10]!
-      const yaw = (Math.atan2(zx, zz) * 180) / Math.PI
-      const at = copyRow(matrices, data, k, shadowMatrices, shadowData!, shadowRows++) + LIGHT
-      // The shade vector for the instance's world yaw, as GL_DrawAliasShadow's, and its height above the floor.
-      shadowParameters[3] = yaw
-      shadowVector(shadowParameters)
-      shadowData![at] = shadowParameters[0]!
-      shadowData![at + 1] = shadowParameters[1]!
-      looks.writeShadowHeight(i, shadowData!, at + 2)
-    }
+    if (shadowed) looks.writeShadow(i, shadowData!, copyRow(matrices, data, k, shadowMatrices, shadowData!, shadowRows++) + LIGHT)
   }
   mesh.count = drawn
   uploadFirst(mesh.instanceMatrix, rows.ranges[0]!, drawn)

@@ -63,6 +63,13 @@ interface RowSources {
   renderer: CrowdRenderer
   /** A crowd lit as Quake II lit it: what writes an instance's light into its row (`LIGHT`), with the rest of it. */
   light?: { writeLight(i: number, out: Float32Array, at: number): void }
+  /** The crowd's shells and shadows (`CrowdLooks`): each instance's stored row copied into the layers it wears. */
+  looks?: {
+    readonly layered: boolean
+    beginStored(fresh: boolean): boolean
+    storeRow(i: number, matrices: Float32Array, data: Float32Array): void
+    commitStored(): void
+  }
 }
 
 /**
@@ -95,10 +102,14 @@ export class InstanceRowWriter {
     const { mesh, instances, clock, renderer } = this.crowd
     const state = renderer.state
     const size = instances.size
+    const looks = this.crowd.looks?.layered ? this.crowd.looks : undefined
+    const fresh = !this.stored
     if (!this.stored) {
       this.stored = true
       clock.changeAll(size)
     }
+    // Shadows lie where the crowd is: moved, every shadow's row is written again.
+    if (looks?.beginStored(fresh) && !fresh) clock.changeAll(size)
     // The shader's times are single floats: past a few minutes from the epoch, every looping playhead is placed anew now.
     if (clock.now - clock.epoch > EPOCH_SECONDS) clock.rebase(size)
     state.uniforms.md2Time.value = clock.now - clock.epoch
@@ -123,6 +134,7 @@ export class InstanceRowWriter {
       clock.writeRow(i, data, a)
       this.crowd.light?.writeLight(i, data, a + LIGHT)
       if (instances.hidden[i]) data[a + RANGE + 1] = data[a + RANGE + 1]! | ROW_HIDDEN
+      looks?.storeRow(i, matrices, data)
       written++
       if (whole) continue
       while (ranges.length < 2 * written) ranges.push({ start: 0, count: 0 })
@@ -136,6 +148,7 @@ export class InstanceRowWriter {
       dataRanges.push(dataRange)
     }
     clock.clearChanged()
+    looks?.commitStored()
     this.storedWritten = written
     this.storedChanged = count
     const drawn = renderer.drawsNothing ? 0 : Math.min(size, rows)
