@@ -68,7 +68,10 @@ const browser = await chromium.launch({
 })
 try {
   // `--only a,b` makes those pictures alone.
-  const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',')
+  const only = process.argv
+    .find((arg) => arg.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',')
   for (const [name, id] of Object.entries(SHOTS)) {
     if (only && !only.includes(name)) continue
     const page = await browser.newPage({ viewport: { width: 640, height: 400 } })
