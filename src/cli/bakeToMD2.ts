@@ -28,7 +28,7 @@ export interface BakeSettings {
   simplify: true | number | undefined
   skinSize: [number, number] | undefined
   /** `--player`: which clip plays which player animation (`--clips stand=Idle,…`; guessed from names without). */
-  player?: { clips: Partial<Record<PlayerAnimationName, string>> | undefined }
+  player?: { clips: Partial<Record<PlayerAnimationName, string>> | undefined; weapon: string[] | undefined }
   /** The game folder the skin is named under (`--game-path`, or OUT's folder); bare without one. */
   gamePath?: GamePath | undefined
 }
@@ -59,6 +59,8 @@ export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefi
       (v) => Number.isInteger(v) && v >= 1 && v <= 4096,
       'a triangle count from 1 to 4096',
     )
+  if (parsed.weapon !== undefined && !parsed.player)
+    throw new UsageError('--weapon: a weapon is baked with a player (--player), on its frames')
   if (parsed.player)
     return { fps: undefined, scale, format, clips: undefined, simplify, skinSize, player: playerSettings(parsed, fps, output) }
   let clips: string[] | undefined
@@ -81,7 +83,12 @@ function playerSettings(parsed: Parsed, fps: number | undefined, output: string)
     throw new UsageError(`--player writes players/NAME/tris.md2 (the file Quake II loads a player from), got "${output}"`)
   if (fps !== undefined && fps !== QUAKE2_FPS)
     throw new UsageError(`--player: the game plays players at ${QUAKE2_FPS} frames a second; --fps ${fps} cannot be kept`)
-  if (parsed.clips === undefined) return { clips: undefined }
+  const weapon = parsed.weapon
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+  if (weapon?.length === 0) throw new UsageError(`--weapon takes mesh names separated by commas, got "${parsed.weapon}"`)
+  if (parsed.clips === undefined) return { clips: undefined, weapon }
   const names: readonly string[] = QUAKE2_PLAYER_ANIMATIONS.map((animation) => animation.name)
   const clips: Partial<Record<PlayerAnimationName, string>> = {}
   for (const pair of parsed.clips
@@ -94,18 +101,28 @@ function playerSettings(parsed: Parsed, fps: number | undefined, output: string)
     clips[match[1] as PlayerAnimationName] = match[2]!.trim()
   }
   if (Object.keys(clips).length === 0) throw new UsageError(`--clips takes animation=clip pairs, got "${parsed.clips}"`)
-  return { clips }
+  return { clips, weapon }
 }
 
 /**
  * The side files a bake to `output` writes: the skin, and the animation table when the rate is not Quake II's; a
- * player's skin and icon are named after its folder (`players/hero/hero.pcx`, `hero_i.pcx`).
+ * player's skin and icon are named after its folder (`players/hero/hero.pcx`, `hero_i.pcx`), its weapon is
+ * `weapon.md2` with its skin `weapon.pcx`.
  */
-export function bakeSideFiles(output: string, settings: BakeSettings): { skin: string; table: string | undefined; icon?: string } {
+export function bakeSideFiles(
+  output: string,
+  settings: BakeSettings,
+): { skin: string; table: string | undefined; icon?: string; weapon?: { model: string; skin: string } } {
   if (settings.player) {
     const folder = output.replace(/[/\\][^/\\]*$/, '')
     const name = folder.replace(/^.*[/\\]/, '')
-    return { skin: `${folder}/${name}.${settings.format}`, table: undefined, icon: `${folder}/${name}_i.pcx` }
+    const weapon = settings.player.weapon ? { model: `${folder}/weapon.md2`, skin: `${folder}/weapon.${settings.format}` } : undefined
+    return {
+      skin: `${folder}/${name}.${settings.format}`,
+      table: undefined,
+      icon: `${folder}/${name}_i.pcx`,
+      ...(weapon ? { weapon } : {}),
+    }
   }
   const base = output.replace(/\.md2$/i, '')
   const table = settings.fps !== undefined && settings.fps !== QUAKE2_FPS ? `${base}.anm` : undefined
@@ -187,6 +204,9 @@ export async function bakeToMD2(
     ...(simplify !== undefined ? { simplify } : {}),
     ...(given ? { skin: given } : {}),
     ...(settings.player ? { player: settings.player.clips ?? true } : {}),
+    ...(settings.player?.weapon && side.weapon
+      ? { weapon: { meshes: settings.player.weapon, skinName: skinNameIn(settings.gamePath, side.weapon.skin.replace(/^.*[/\\]/, '')) } }
+      : {}),
     skinName,
     skinFormat: format,
     dither: parsed.dither,
@@ -213,6 +233,12 @@ export async function bakeToMD2(
   if (converted.icon && side.icon !== undefined) {
     files.push({ path: side.icon, data: converted.icon })
     skinNote += `, icon ${side.icon}`
+  }
+  if (converted.weapon && side.weapon) {
+    files.push({ path: side.weapon.model, data: converted.weapon.data })
+    if (converted.weapon.skin) files.push({ path: side.weapon.skin, data: converted.weapon.skin.data })
+    const { numVertices, numTris } = converted.weapon.model.header
+    skinNote += `, weapon ${side.weapon.model} (${numVertices} vertices, ${numTris} triangles${converted.weapon.skin ? `, its skin ${side.weapon.skin}` : ''})`
   }
   // MD2 keeps no rate (readers assume Quake II's): another one goes in an animation table beside the model.
   let tableNote = ''

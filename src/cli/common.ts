@@ -68,6 +68,8 @@ export interface Parsed {
   dither: boolean
   /** `--player`: a Quake II player (`players/NAME/tris.md2`: the engine's 198 frames, skin and icon). */
   player: boolean
+  /** `--weapon A,B`: a player's weapon, these meshes baked apart into `weapon.md2`. */
+  weapon: string | undefined
   /** `--simplify` alone (true) or with a triangle count (as given). */
   simplify: true | string | undefined
   /** `--resources DIR`: where a .gltf's URIs may lead. */

@@ -55,6 +55,9 @@ Options:
                          count; one without a clip taken from its nearest, and said), with its skin
                          NAME.pcx and HUD icon NAME_i.pcx beside it. Clips are matched by name (idle,
                          run, attack, jump, pain, death…) or given: --clips stand=Idle,run=Walk,death1=Die
+  --weapon A,B           with --player: these meshes (by name, or a node's above them) baked apart on the
+                         player's frames into weapon.md2 (and weapon.pcx), the weapon Quake II draws in the
+                         player's hand when the folder has no w_<weapon>.md2; the body without them
   --game-path DIR        the folder of Quake II's game directory the skin is named under in the model
                          (models/monsters/fox: the MD2 names models/monsters/fox/fox.pcx; the file is
                          still written beside OUT). Default: OUT's folder from its last models or players
@@ -163,7 +166,18 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
   for (const path of [...inputs, ...(parsed.skin !== undefined ? [parsed.skin] : [])]) read.add(path)
   const input = inputs[0]!
   const skinSize = parsed.skinSize !== undefined ? parseSkinSize(parsed.skinSize) : undefined
-  const bakeOnly = ['--fps', '--clips', '--mesh', '--scale', '--skin-format', '--simplify', '--game-path', '--dither', '--player'].filter(
+  const bakeOnly = [
+    '--fps',
+    '--clips',
+    '--mesh',
+    '--scale',
+    '--skin-format',
+    '--simplify',
+    '--game-path',
+    '--dither',
+    '--player',
+    '--weapon',
+  ].filter(
     (_, i) =>
       [
         parsed.fps,
@@ -175,6 +189,7 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
         parsed.gamePath,
         parsed.dither || undefined,
         parsed.player || undefined,
+        parsed.weapon,
       ][i] !== undefined,
   )
   if (to !== 'md2') {
@@ -209,12 +224,8 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
       } else {
         const settings = bakeSettings(parsed, skinSize, output)
         const side = bakeSideFiles(output, settings)
-        checkOutputs(
-          output,
-          [side.skin, ...(side.table !== undefined ? [side.table] : []), ...(side.icon !== undefined ? [side.icon] : [])],
-          parsed.force,
-          read,
-        )
+        const sideFiles = [side.skin, side.table, side.icon, side.weapon?.model, side.weapon?.skin].filter((file) => file !== undefined)
+        checkOutputs(output, sideFiles, parsed.force, read)
         checkSkinName(output, side.skin)
         const gamePath = gamePathOf(parsed.gamePath, output, side.skin.replace(/^.*[/\\]/, ''), io)
         if (skinSize) checkSkinSize(skinSize, settings.format, parsed.noEngineLimits)

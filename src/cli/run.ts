@@ -49,6 +49,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     skinFormat: undefined,
     dither: false,
     player: false,
+    weapon: undefined,
     simplify: undefined,
     resources: undefined,
     noEngineLimits: false,
@@ -78,6 +79,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     else if (arg === '--no-engine-limits') parsed.noEngineLimits = true
     else if (arg === '--dither') parsed.dither = true
     else if (arg === '--player') parsed.player = true
+    else if (arg === '--weapon') parsed.weapon = value(arg, ++i)
     else if (arg === '--game-path') parsed.gamePath = value(arg, ++i)
     else if (arg === '--simplify') {
       // The count is optional: what follows is it unless it is an option or a file convert reads or writes

@@ -116,4 +116,42 @@ describe('convert --player', () => {
     const rate = await run(['convert', ...inputs(), out, '--player', '--force', '--fps', '20'])
     expect(rate).toMatchObject({ code: 2, stderr: expect.stringMatching(/--player: the game plays players at 10 frames a second/) })
   })
+
+  it('--weapon bakes those meshes apart on the player’s frames into weapon.md2, the body without them', async () => {
+    const folder = join(dir, 'players', 'armed')
+    mkdirSync(folder, { recursive: true })
+    const out = join(folder, 'tris.md2')
+    const result = await run(['convert', ...inputs(), out, '--player', '--weapon', 'club', '--scale', String(SCALE)])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toMatch(
+      /weapon .*players\/armed\/weapon\.md2 \(8 vertices, 12 triangles, its skin .*players\/armed\/weapon\.pcx\)/,
+    )
+    const body = parseMD2(new Uint8Array(readFileSync(out)))
+    const weapon = parseMD2(new Uint8Array(readFileSync(join(folder, 'weapon.md2'))))
+    expect(weapon.header.numFrames).toBe(198)
+    expect(weapon.frameNames).toEqual(body.frameNames)
+    expect(weapon.skins).toEqual(['players/armed/weapon.pcx'])
+    // The whole character baked alone, and the body and its weapon: the same vertices, split between them.
+    mkdirSync(join(dir, 'players', 'whole'), { recursive: true })
+    const wholeOut = join(dir, 'players', 'whole', 'tris.md2')
+    expect((await run(['convert', ...inputs(), wholeOut, '--player', '--scale', String(SCALE)])).code).toBe(0)
+    const whole = parseMD2(new Uint8Array(readFileSync(wholeOut)))
+    expect(body.header.numVertices + weapon.header.numVertices).toBe(whole.header.numVertices)
+    expect(body.header.numTris + weapon.header.numTris).toBe(whole.header.numTris)
+    // In every frame the weapon is where the whole character's club is: each of its vertices on one of the whole's.
+    for (const f of [0, 42, 180]) {
+      const all = drawnFrame(whole, f)
+      const held = drawnFrame(weapon, f)
+      for (let v = 0; v < held.length; v += 3) {
+        let best = Infinity
+        for (let w = 0; w < all.length; w += 3)
+          best = Math.min(best, Math.hypot(held[v]! - all[w]!, held[v + 1]! - all[w + 1]!, held[v + 2]! - all[w + 2]!))
+        expect(best, `frame ${f} vertex ${v / 3}`).toBeLessThan(Math.max(...halfStep(weapon, f)) * 4 + Math.max(...halfStep(whole, f)) * 4)
+      }
+    }
+    const unknown = await run(['convert', ...inputs(), out, '--player', '--force', '--weapon', 'sword'])
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/no visible mesh is named "sword"/) })
+    const alone = await run(['convert', ...inputs(), join(dir, 'x.md2'), '--weapon', 'club'])
+    expect(alone).toMatchObject({ code: 2, stderr: expect.stringMatching(/--weapon: a weapon is baked with a player/) })
+  })
 })

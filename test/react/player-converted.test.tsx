@@ -46,11 +46,14 @@ beforeAll(async () => {
     ...downloads.map(([file]) => join(dir, `${file}.glb`)),
     join(folder, 'tris.md2'),
     '--player',
+    '--weapon',
+    'club',
     '--scale',
     '32',
   ])
   expect(result.code, result.stderr).toBe(0)
-  for (const name of ['tris.md2', 'hero.pcx', 'hero_i.pcx']) files[`/p/hero/${name}`] = new Uint8Array(readFileSync(join(folder, name)))
+  for (const name of ['tris.md2', 'hero.pcx', 'hero_i.pcx', 'weapon.md2', 'weapon.pcx'])
+    files[`/p/hero/${name}`] = new Uint8Array(readFileSync(join(folder, name)))
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 afterEach(() => {
@@ -61,11 +64,17 @@ afterEach(() => {
 })
 
 const meshOf = (group: Group) => group.children[0] as Mesh
+/** The weapon: the first model drawn in the body's children. */
+function weaponOf(body: Group): Group | undefined {
+  const space = body.children.find((child) => child.name.endsWith('children'))
+  return space?.children.find((child) => child.type === 'Group') as Group | undefined
+}
 const positions = (group: Group) => Float32Array.from((meshOf(group).geometry as BufferGeometry).getAttribute('position').array)
 
-it('<MD2Player> plays a converted player through usePlayerAnimation(): run, attack over run, back to run', async () => {
+it('<MD2Player> plays a converted player and its weapon through usePlayerAnimation(): run, attack over run, back to run', async () => {
   serveAssets(files)
   const model = parseMD2(files['/p/hero/tris.md2']!)
+  const weaponModel = parseMD2(files['/p/hero/weapon.md2']!)
   const body = createRef<Group>()
   let player: PlayerAnimationController | undefined
   function Hero() {
@@ -77,9 +86,9 @@ it('<MD2Player> plays a converted player through usePlayerAnimation(): run, atta
       <MD2Player
         ref={body}
         path={`${HOST}/p/hero/`}
-        files={['tris.md2', 'hero.pcx', 'hero_i.pcx']}
+        files={['tris.md2', 'hero.pcx', 'hero_i.pcx', 'weapon.md2', 'weapon.pcx']}
         skin="hero"
-        weapon={null}
+        weapon="weapon"
         controller={controller}
       />
     )
@@ -92,8 +101,14 @@ it('<MD2Player> plays a converted player through usePlayerAnimation(): run, atta
   player!.input.moving = true
   await r.advanceFrames(1, 0.1)
   expect(player!.state.frame).toBe(40)
-  // The body drawn is the model's run frame: the walk clip, resampled onto the engine's table.
+  // The body drawn is the model's run frame: the walk clip, resampled onto the engine's table; the weapon its own,
+  // in step (its skin its own too).
   expect(Math.max(...positions(body.current!).map((v, i) => Math.abs(v - drawnFrame(model, 40)[i]!)))).toBeLessThan(1e-4)
+  await vi.waitFor(() => expect(weaponOf(body.current!)).toBeDefined())
+  await r.advanceFrames(1, 0)
+  const weapon = weaponOf(body.current!)!
+  expect(Math.max(...positions(weapon).map((v, i) => Math.abs(v - drawnFrame(weaponModel, 40)[i]!)))).toBeLessThan(1e-4)
+  await vi.waitFor(() => expect(((meshOf(weapon).material as MeshLambertMaterial).map as DataTexture | null)?.name).toContain('weapon.pcx'))
   player!.input.firing = true
   await r.advanceFrames(1, 0.1)
   expect(player!.state.frame).toBe(46)

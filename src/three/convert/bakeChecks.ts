@@ -35,7 +35,7 @@ export function checkBakeArguments(scene: unknown, clips: unknown, options: unkn
   ]
   for (const [name, takes] of numbers)
     if (o[name] !== undefined && typeof o[name] !== 'number') bad(`${name} takes ${takes}, got ${shown(o[name])}`)
-  for (const name of ['clips', 'meshes']) {
+  for (const name of ['clips', 'meshes', 'excludeMeshes']) {
     if (o[name] === undefined) continue
     if (!isNames(o[name])) bad(`${name} takes an array of ${name === 'clips' ? 'clip' : 'mesh'} names, got ${shown(o[name])}`)
     if ((o[name] as string[]).length === 0) bad(`${name} is empty: name at least one, or leave ${name} out to bake every one`)

@@ -28,6 +28,8 @@ export interface BakeMD2Options {
   clips?: readonly string[]
   /** The meshes to bake, by their name or an ancestor's (default: every visible mesh). */
   meshes?: readonly string[]
+  /** The meshes not to bake, by their name or an ancestor's (a player's weapon, baked apart). */
+  excludeMeshes?: readonly string[]
   /** Multiplies the scene's positions (MD2 stores any size; Quake II's players stand about 56 units tall). */
   scale?: number
   /** The skin size st is measured in (default: the base-colour map's image size, else 256 × 256). */
@@ -263,7 +265,7 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   }
 
   scene.updateMatrixWorld(true)
-  const parts = collectParts(scene, options.meshes)
+  const parts = collectParts(scene, options.meshes, options.excludeMeshes)
   const plan = options.plan
   if (plan) checkPlan(plan)
   const baked = plan

@@ -23,8 +23,11 @@ export interface BakeSource {
 
 const label = (mesh: Mesh) => (mesh.name ? `"${mesh.name}"` : 'an unnamed mesh')
 
-/** The visible meshes under `scene` (named, or with an ancestor named, in `names` when given). */
-export function collectParts(scene: Object3D, names: readonly string[] | undefined): Part[] {
+/**
+ * The visible meshes under `scene` (named, or with an ancestor named, in `names` when given), less those named
+ * (or with an ancestor named) in `excluded`.
+ */
+export function collectParts(scene: Object3D, names: readonly string[] | undefined, excluded?: readonly string[]): Part[] {
   const parts: Part[] = []
   const found = new Set<string>()
   const existing = new Set<string>()
@@ -32,6 +35,15 @@ export function collectParts(scene: Object3D, names: readonly string[] | undefin
     const mesh = object as Mesh
     if (!mesh.isMesh) return
     if (mesh.name) existing.add(mesh.name)
+    if (excluded) {
+      let left = false
+      for (let node: Object3D | null = mesh; node && !left; node = node.parent)
+        if (excluded.includes(node.name)) {
+          left = true
+          found.add(node.name)
+        }
+      if (left) return
+    }
     if (names) {
       let named = false
       for (let node: Object3D | null = mesh; node && !named; node = node.parent)
@@ -50,7 +62,7 @@ export function collectParts(scene: Object3D, names: readonly string[] | undefin
       index: index ? (index.array as ArrayLike<number>) : Uint32Array.from({ length: position.count }, (_, i) => i),
     })
   })
-  const missing = names?.filter((name) => !found.has(name)) ?? []
+  const missing = [...(names ?? []), ...(excluded ?? [])].filter((name) => !found.has(name))
   if (missing.length > 0) {
     const there = [...existing].map((name) => `"${name}"`).join(', ') || 'none named'
     throw new MD2Error('BAD_ARGUMENT', `no visible mesh is named ${missing.map((name) => `"${name}"`).join(', ')} (the meshes: ${there})`, {

@@ -1,4 +1,5 @@
 import type { AnimationClip, Object3D } from 'three'
+import { MD2Error } from '../../core/MD2Error.js'
 import { QUAKE2_FPS } from '../../core/format/spec.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { writeMD2 } from '../../core/format/writeMD2.js'
@@ -30,6 +31,12 @@ export interface ConvertToMD2Options extends Omit<BakeMD2Options, 'plan' | 'bake
    * `true` to match clips by name; and its HUD icon. `fps` and `clips` are then not taken.
    */
   player?: true | Partial<Record<PlayerAnimationName, string>>
+  /**
+   * A player's weapon: these meshes (by their name or an ancestor's) baked apart, on the player's frames, into
+   * `weapon` (Quake II's `weapon.md2`, drawn with the body's frames), the body without them; its skin named
+   * `weaponSkinName`.
+   */
+  weapon?: { meshes: readonly string[]; skinName: string }
 }
 
 /** A conversion's result: the model and the files that go with it, as bytes. */
@@ -45,6 +52,8 @@ export interface ConvertedMD2 {
   table?: string
   /** The bake's account: which frames each clip became, what `simplify` did, a player's animations filled. */
   baked: BakedMD2 | BakedPlayer
+  /** A player's weapon (`options.weapon`): its model, file and skin, as the body's. */
+  weapon?: Pick<ConvertedMD2, 'model' | 'data' | 'skin'>
 }
 
 /**
@@ -54,7 +63,9 @@ export interface ConvertedMD2 {
  * `react-three-md2 convert` writes and the Viewer's bake offers, from one function. Throws as `bakeMD2` does.
  */
 export function convertToMD2(scene: Object3D, clips: readonly AnimationClip[], options: ConvertToMD2Options): ConvertedMD2 {
-  const { skinName, skinFormat = 'pcx', dither = false, skin: given, player: playerClips, ...rest } = options
+  const { skinName, skinFormat = 'pcx', dither = false, skin: given, player: playerClips, weapon: weaponOf, ...rest } = options
+  if (weaponOf && !playerClips)
+    throw new MD2Error('BAD_ARGUMENT', 'weapon: a weapon is baked with a player (player), on its frames', { section: 'options' })
   const common = {
     ...rest,
     ...(given ? { skinWidth: given.width, skinHeight: given.height } : {}),
@@ -62,9 +73,62 @@ export function convertToMD2(scene: Object3D, clips: readonly AnimationClip[], o
     bakeSkin: given === undefined,
     fitSkin: true,
   }
+  const playerOptions = { ...withoutClips(common), ...(playerClips === true || !playerClips ? {} : { clips: playerClips }) }
   const baked: BakedMD2 | BakedPlayer = playerClips
-    ? bakePlayerMD2(scene, clips, { ...withoutClips(common), ...(playerClips === true ? {} : { clips: playerClips }) })
+    ? bakePlayerMD2(scene, clips, { ...playerOptions, ...(weaponOf ? { excludeMeshes: weaponOf.meshes } : {}) })
     : bakeMD2(scene, clips, common)
+  const body = written(baked, given, skinFormat, dither)
+  const { data } = body
+  const image = body.skin?.image
+  // The HUD's icon: the player seen from the front in its first stand frame, 32 × 32 as the game draws it.
+  const icon = playerClips ? encodePCX(drawModel(parseMD2(data), image, { width: 32, height: 32 })) : undefined
+  // The weapon's own materials make its skin, whatever skin the body was given.
+  const { skinWidth: _width, skinHeight: _height, ...unsized } = playerOptions
+  const weapon = weaponOf
+    ? written(
+        bakePlayerMD2(scene, clips, {
+          ...(given ? unsized : playerOptions),
+          bakeSkin: true,
+          meshes: weaponOf.meshes,
+          skins: [weaponOf.skinName],
+        }),
+        undefined,
+        skinFormat,
+        dither,
+      )
+    : undefined
+  const fps = options.fps ?? QUAKE2_FPS
+  const table =
+    !playerClips && fps !== QUAKE2_FPS && baked.model.animations.length > 0
+      ? `${ANIMATION_TABLE_HEADER}\n${baked.model.animations.map(({ name, start, end }) => `${name} ${start} ${end} ${fps}`).join('\n')}\n`
+      : undefined
+  return {
+    model: baked.model,
+    data,
+    baked,
+    ...(body.skin ? { skin: body.skin } : {}),
+    ...(icon ? { icon } : {}),
+    ...(table ? { table } : {}),
+    ...(weapon ? { weapon } : {}),
+  }
+}
+
+/** The options less `clips` and `fps`, which a player's table sets. */
+function withoutClips<T extends { clips?: unknown; fps?: unknown }>(options: T): Omit<T, 'clips' | 'fps'> {
+  const { clips: _clips, fps: _fps, ...rest } = options
+  return rest
+}
+
+/**
+ * A bake's model as written: its skin (`given`, else the baked one, else its one map's pixels resampled to the
+ * size its st are measured on), encoded as `format`; a model with no skin names none.
+ */
+function written(
+  baked: BakedMD2,
+  given: DecodedImage | undefined,
+  format: 'pcx' | 'tga' | 'png',
+  dither: boolean,
+): Pick<ConvertedMD2, 'model' | 'data' | 'skin'> {
   let image = given ?? baked.skinImage
   if (!image && baked.skinTexture) {
     try {
@@ -79,24 +143,7 @@ export function convertToMD2(scene: Object3D, clips: readonly AnimationClip[], o
   if (!image) baked.model.skins.splice(0)
   const data = writeMD2(baked.model)
   const skin = image
-    ? {
-        image,
-        format: skinFormat,
-        data: skinFormat === 'pcx' ? encodePCX(image, { dither }) : skinFormat === 'tga' ? encodeTGA(image) : encodePNG(image),
-      }
+    ? { image, format, data: format === 'pcx' ? encodePCX(image, { dither }) : format === 'tga' ? encodeTGA(image) : encodePNG(image) }
     : undefined
-  // The HUD's icon: the player seen from the front in its first stand frame, 32 × 32 as the game draws it.
-  const icon = playerClips ? encodePCX(drawModel(parseMD2(data), image, { width: 32, height: 32 })) : undefined
-  const fps = options.fps ?? QUAKE2_FPS
-  const table =
-    !playerClips && fps !== QUAKE2_FPS && baked.model.animations.length > 0
-      ? `${ANIMATION_TABLE_HEADER}\n${baked.model.animations.map(({ name, start, end }) => `${name} ${start} ${end} ${fps}`).join('\n')}\n`
-      : undefined
-  return { model: baked.model, data, baked, ...(skin ? { skin } : {}), ...(icon ? { icon } : {}), ...(table ? { table } : {}) }
-}
-
-/** The options less `clips` and `fps`, which a player's table sets. */
-function withoutClips<T extends { clips?: unknown; fps?: unknown }>(options: T): Omit<T, 'clips' | 'fps'> {
-  const { clips: _clips, fps: _fps, ...rest } = options
-  return rest
+  return { model: baked.model, data, ...(skin ? { skin } : {}) }
 }
