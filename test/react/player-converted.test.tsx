@@ -7,16 +7,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRef, useEffect } from 'react'
-import type { BufferGeometry, DataTexture, Group, Mesh, MeshLambertMaterial } from 'three'
+import type { BufferGeometry, DataTexture, Group, MeshLambertMaterial } from 'three'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import type { PlayerAnimationController } from '../../src/core/animation/PlayerAnimationController'
 import { MD2Player } from '../../src/react/MD2Player'
-import { clearPlayerFiles } from '../../src/react/loading/playerFiles'
-import { useMD2 } from '../../src/react/loading/useMD2'
-import { useMD2Skin } from '../../src/react/loading/useMD2Skin'
 import { usePlayerAnimation } from '../../src/react/usePlayerAnimation'
 import { runOnDisk as run } from '../support/cli'
+import { forgetPlayerLoads, meshOf, weaponOf } from '../support/players'
 import { mount } from '../support/render'
 import { HOST, serveAssets } from '../support/serve'
 import { drawnFrame } from '../support/skinnedReference'
@@ -56,19 +54,8 @@ beforeAll(async () => {
     files[`/p/hero/${name}`] = new Uint8Array(readFileSync(join(folder, name)))
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-afterEach(() => {
-  vi.restoreAllMocks()
-  clearPlayerFiles()
-  useMD2.clear()
-  useMD2Skin.clear()
-})
+afterEach(forgetPlayerLoads)
 
-const meshOf = (group: Group) => group.children[0] as Mesh
-/** The weapon: the first model drawn in the body's children. */
-function weaponOf(body: Group): Group | undefined {
-  const space = body.children.find((child) => child.name.endsWith('children'))
-  return space?.children.find((child) => child.type === 'Group') as Group | undefined
-}
 const positions = (group: Group) => Float32Array.from((meshOf(group).geometry as BufferGeometry).getAttribute('position').array)
 
 it('<MD2Player> plays a converted player and its weapon through usePlayerAnimation(): run, attack over run, back to run', async () => {

@@ -1,18 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRef } from 'react'
-import type { BufferGeometry, DataTexture, Group, Mesh, MeshLambertMaterial } from 'three'
+import type { BufferGeometry, DataTexture, Group, MeshLambertMaterial } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseMD2 } from '../../src/core/internal'
 import type { MD2Error } from '../../src/core/MD2Error'
 import { MD2Model } from '../../src/react/MD2Model'
 import { MD2Player } from '../../src/react/MD2Player'
-import { clearPlayerFiles } from '../../src/react/loading/playerFiles'
 import { usePlayerIcon } from '../../src/react/loading/usePlayerIcon'
-import { useMD2 } from '../../src/react/loading/useMD2'
-import { useMD2Skin } from '../../src/react/loading/useMD2Skin'
 import { getMissingSkinTexture } from '../../src/three/loaders/MD2SkinLoader'
 import { ASSETS_DIR, readAsset } from '../support/assets'
+import { forgetPlayerLoads, meshOf, weaponOf } from '../support/players'
 import { mount } from '../support/render'
 import { HOST, serveAssets } from '../support/serve'
 import { Boundary } from '../support/boundary'
@@ -21,22 +19,10 @@ const OGRO = `${HOST}/a/quake2/ogro/`
 const PKNIGHT = `${HOST}/a/quake2/pknight/`
 const ogroFiles = readdirSync(join(ASSETS_DIR, 'quake2/ogro'))
 
-afterEach(() => {
-  vi.restoreAllMocks()
-  clearPlayerFiles()
-  useMD2.clear()
-  useMD2Skin.clear()
-})
+afterEach(forgetPlayerLoads)
 
-const meshOf = (group: Group) => group.children[0] as Mesh
 const positions = (group: Group) => (meshOf(group).geometry as BufferGeometry).getAttribute('position').array as Float32Array
 const mapOf = (group: Group) => (meshOf(group).material as MeshLambertMaterial).map
-
-/** The weapon: the first model drawn in the body's children. */
-function weaponOf(body: Group): Group | undefined {
-  const space = body.children.find((child) => child.name.endsWith('children'))
-  return space?.children.find((child) => child.type === 'Group') as Group | undefined
-}
 
 describe('<MD2Player>', () => {
   it('loads the ogro folder as distributed: tris.MD2, a skin by name and w_railgun.MD2 with its own skin, in step', async () => {

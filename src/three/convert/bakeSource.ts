@@ -35,24 +35,8 @@ export function collectParts(scene: Object3D, names: readonly string[] | undefin
     const mesh = object as Mesh
     if (!mesh.isMesh) return
     if (mesh.name) existing.add(mesh.name)
-    if (excluded) {
-      let left = false
-      for (let node: Object3D | null = mesh; node && !left; node = node.parent)
-        if (excluded.includes(node.name)) {
-          left = true
-          found.add(node.name)
-        }
-      if (left) return
-    }
-    if (names) {
-      let named = false
-      for (let node: Object3D | null = mesh; node && !named; node = node.parent)
-        if (names.includes(node.name)) {
-          named = true
-          found.add(node.name)
-        }
-      if (!named) return
-    }
+    if (excluded && namedAbove(mesh, excluded, found)) return
+    if (names && !namedAbove(mesh, names, found)) return
     const position = mesh.geometry.getAttribute('position')
     if (!position) return
     const index = mesh.geometry.getIndex()
@@ -71,6 +55,16 @@ export function collectParts(scene: Object3D, names: readonly string[] | undefin
   }
   if (parts.length === 0) throw new MD2Error('EMPTY', 'the scene holds no visible mesh', { section: 'meshes' })
   return parts
+}
+
+/** Whether `mesh` or a node above it has one of `names` (the first such name added to `found`). */
+function namedAbove(mesh: Object3D, names: readonly string[], found: Set<string>): boolean {
+  for (let node: Object3D | null = mesh; node; node = node.parent)
+    if (names.includes(node.name)) {
+      found.add(node.name)
+      return true
+    }
+  return false
 }
 
 /** Component `k` of item `index` (three r159, the oldest supported, has no `getComponent`). */
