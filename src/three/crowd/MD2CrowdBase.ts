@@ -324,11 +324,11 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
    * What writes the crowd's rows as the poses of the instances in view, every frame, if it is not drawn from its
    * stored rows (the shader works out the poses and culls; `update` writes only the rows of instances told
    * something): when it follows another, unless it copies its leader's stored rows (`CrowdLink.copiesStoredRows`;
-   * a leader stays on its stored rows, its instances in view listed and posed when a follower asks), wears shells
-   * or shadows, blends its poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws
-   * the first instances in view only). Each of those comes with the code writing them (`CrowdParts.posed`); a
-   * compute pass asked for without the WebGPU side blends nothing, and the rows stay stored. (Quake II light is
-   * not one: its shadelight is in the stored rows.)
+   * a leader stays on its stored rows, its instances in view listed and posed when a follower asks), blends its
+   * poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws the first instances in
+   * view only): `posedOnItsOwn`. Each of those comes with the code writing them (`CrowdParts.posed`); a compute pass
+   * asked for without the WebGPU side blends nothing, and the rows stay stored. (Quake II light, shells and shadows
+   * are not reasons: they are in the stored rows, the layers' slots copies of the crowd's.)
    */
   private posedRows(): CrowdParts['posed'] {
     const link = this.parts.link
