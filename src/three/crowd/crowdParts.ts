@@ -34,15 +34,13 @@ export interface CrowdParts {
 
 /**
  * Whether a crowd is drawn from its instances' poses, written every frame, for a reason of its own rather than
- * its leader's: it follows a crowd and wears shells or shadows (its instances wear its leader's too), blends its
- * poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws the first instances in
- * view only). Quake II light, shells and shadows are no reason otherwise: each layer's stored rows are copies of
- * the crowd's, written when an instance is told something (`CrowdLayer.storeRow`), and the shader does the rest.
+ * its leader's: it blends its poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which
+ * draws the first instances in view only). Quake II light, shells and shadows are no reason: each layer's stored
+ * rows are copies of the crowd's, written when an instance is told something (`CrowdLayer.storeRow`; a follower's
+ * when its leader's instance is, as it wears that instance's looks too), and the shader does the rest.
  */
-export function posedOnItsOwn({ looks, renderer }: CrowdParts): boolean {
-  // A follower's layers wear its leader's instances' looks too: written with its posed rows.
-  const followerLooks = looks?.leader !== undefined && (looks.shell.visible || looks.shadow.visible)
-  return followerLooks || renderer.decode === 'compute' || renderer.kind === 'webgpu-webgl2'
+export function posedOnItsOwn({ renderer }: CrowdParts): boolean {
+  return renderer.decode === 'compute' || renderer.kind === 'webgpu-webgl2'
 }
 
 /**
