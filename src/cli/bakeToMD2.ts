@@ -226,9 +226,6 @@ export async function bakeToMD2(
   if (converted.skin) {
     files.push({ path: side.skin, data: converted.skin.data })
     skinNote = `skin ${image!.width}×${image!.height} written to ${side.skin}${format === 'pcx' ? " (Quake II's palette)" : ''}`
-  } else {
-    const undecoded = baked.skinTexture?.userData.undecoded as string | undefined
-    if (undecoded) io.stderr(`${first.path}: the base-colour texture ${undecoded}; no skin written (--skin FILE gives one)\n`)
   }
   if (converted.icon && side.icon !== undefined) {
     files.push({ path: side.icon, data: converted.icon })

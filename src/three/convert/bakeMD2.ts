@@ -1,14 +1,4 @@
-import {
-  AnimationMixer,
-  BufferAttribute,
-  BufferGeometry,
-  Vector3,
-  type AnimationClip,
-  type Material,
-  type Mesh,
-  type Object3D,
-  type Texture,
-} from 'three'
+import { AnimationMixer, BufferAttribute, BufferGeometry, Vector3, type AnimationClip, type Mesh, type Object3D, type Texture } from 'three'
 import { MD2Error } from '../../core/MD2Error.js'
 import { ENGINE_LIMITS, MAX_FRAME_NAME_LENGTH, MAX_SKIN_NAME_LENGTH, QUAKE2_FPS } from '../../core/format/spec.js'
 import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
@@ -19,7 +9,7 @@ import { collectParts, distinctPositions, keepUsed, mergeParts, simplifierAttrib
 import { loadedSimplifier } from './loadSimplifier.js'
 import { md2FromGeometry } from './md2FromGeometry.js'
 import { simplifyMesh } from './simplifyMesh.js'
-import { buildSkinAtlas, lookTable } from './skinAtlas.js'
+import { buildSkinAtlas, lookTable, materialsOf } from './skinAtlas.js'
 
 export interface BakeMD2Options {
   /** Frames per second each clip is sampled at, from its start to its end (default 10, Quake II's rate). */
@@ -374,7 +364,6 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
     skinHeight = atlas.image.height
   } else {
     // The first baked mesh's base-colour map; st are measured on it.
-    const materialsOf = (mesh: Mesh) => (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as Material[]
     for (const { mesh } of source.parts)
       for (const material of materialsOf(mesh)) {
         const map = (material as { map?: Texture | null } | undefined)?.map

@@ -30,7 +30,10 @@ export interface LookTable {
 
 type Warn = (message: string) => void
 
-const materialsOf = (mesh: Mesh) => (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as Material[]
+/** A mesh's materials, one or an array of them alike. */
+export const materialsOf = (mesh: Mesh) => (Array.isArray(mesh.material) ? mesh.material : [mesh.material]) as Material[]
+/** Whether a linear colour factor leaves colours as they are. */
+const isWhite = (color: readonly number[]) => color.every((c) => Math.abs(c - 1) < 1e-6)
 const label = (mesh: Mesh, material: Material | undefined) =>
   material?.name ? `material "${material.name}"` : mesh.name ? `"${mesh.name}"` : 'an unnamed mesh'
 
@@ -88,8 +91,7 @@ export function lookTable(parts: readonly { mesh: Mesh; index: ArrayLike<number>
         }
       }
       // Colours told apart as the skin stores them: 8-bit sRGB.
-      const srgb = base.clone().convertLinearToSRGB()
-      key += ` ${Math.round(srgb.r * 255)} ${Math.round(srgb.g * 255)} ${Math.round(srgb.b * 255)}`
+      key += ` ${linearToSrgb8(base.r)} ${linearToSrgb8(base.g)} ${linearToSrgb8(base.b)}`
       let look = byKey.get(key)
       if (look === undefined) {
         look = looks.length
@@ -102,19 +104,18 @@ export function lookTable(parts: readonly { mesh: Mesh; index: ArrayLike<number>
   })
   if (bits < 8) warn(`vertex colours: ${distinct.size} different ones, baked as ${countAt(distinct, bits)} (${bits} bits a channel)`)
   const only = looks[0]
-  const white = (look: SkinLook) => look.color.every((c) => Math.abs(c - 1) < 1e-6)
-  const atlas = !(looks.length === 1 && only?.map && white(only))
+  const atlas = !(looks.length === 1 && only?.map && isWhite(only.color))
   return { looks, triangles, atlas }
 }
 
 /** The most distinct vertex colours given blocks of their own; more are grouped with coarser channels. */
 export const MAX_COLOUR_LOOKS = 1024
 
+/** A linear channel to `bits` bits of sRGB, and back to linear. */
 const quantize = (linear: number, bits: number) => {
   if (bits >= 8) return linear
   const step = 255 / ((1 << bits) - 1)
-  const srgb = new Color(linear, 0, 0).convertLinearToSRGB().r * 255
-  return new Color((Math.round(srgb / step) * step) / 255, 0, 0).convertSRGBToLinear().r
+  return SRGB_TO_LINEAR[Math.round(Math.round(linearToSrgb8(linear) / step) * step)]!
 }
 
 function countAt(keys: Set<number>, bits: number): number {
@@ -132,7 +133,6 @@ function triangleColours(mesh: Mesh, index: ArrayLike<number>): { linear: Float3
   const count = Math.floor(index.length / 3)
   const linear = new Float32Array(count * 3)
   const keys: number[] = []
-  const c = new Color()
   for (let t = 0; t < count; t++) {
     let r = 0
     let g = 0
@@ -145,8 +145,7 @@ function triangleColours(mesh: Mesh, index: ArrayLike<number>): { linear: Float3
     }
     const mean = [r / 3, g / 3, b / 3].map((x) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 1))
     linear.set(mean, t * 3)
-    c.setRGB(mean[0]!, mean[1]!, mean[2]!).convertLinearToSRGB()
-    keys.push((Math.round(c.r * 255) << 16) | (Math.round(c.g * 255) << 8) | Math.round(c.b * 255))
+    keys.push((linearToSrgb8(mean[0]!) << 16) | (linearToSrgb8(mean[1]!) << 8) | linearToSrgb8(mean[2]!))
   }
   return { linear, keys }
 }
@@ -297,11 +296,10 @@ export function buildSkinAtlas(
   function paint(list: Region[], layout: { width: number; height: number; pad: number }): DecodedImage {
     const { width, height, pad } = layout
     const data = new Uint8Array(width * height * 4)
-    const colour = new Color()
     list.forEach((region, l) => {
       const look = table.looks[l]!
       const [mirrorS, mirrorT] = mirrored[l]!
-      if (!region.image) colour.setRGB(look.color[0], look.color[1], look.color[2]).convertLinearToSRGB()
+      const block = look.color.map(linearToSrgb8)
       const source = region.image
       // The region and its padding: a padding texel repeats the region's nearest edge texel.
       for (let y = region.y - pad; y < region.y + region.height + pad; y++)
@@ -309,9 +307,9 @@ export function buildSkinAtlas(
           if (x < 0 || y < 0 || x >= width || y >= height) continue
           const at = (y * width + x) * 4
           if (!source) {
-            data[at] = Math.round(colour.r * 255)
-            data[at + 1] = Math.round(colour.g * 255)
-            data[at + 2] = Math.round(colour.b * 255)
+            data[at] = block[0]!
+            data[at + 1] = block[1]!
+            data[at + 2] = block[2]!
             data[at + 3] = 255
             continue
           }
@@ -334,7 +332,7 @@ export function buildSkinAtlas(
 
 /** Multiplies an sRGB image by a linear colour factor, in linear light (as a renderer applies glTF's base-colour factor). */
 function tint(image: DecodedImage, factor: readonly [number, number, number]): void {
-  if (factor.every((c) => Math.abs(c - 1) < 1e-6)) return
+  if (isWhite(factor)) return
   const data = image.data
   for (let i = 0; i < data.length; i += 4)
     for (let k = 0; k < 3; k++) data[i + k] = linearToSrgb8(SRGB_TO_LINEAR[data[i + k]!]! * factor[k]!)
