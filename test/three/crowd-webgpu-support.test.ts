@@ -111,3 +111,51 @@ describeWebGPU('a crowd with its WebGPU side', () => {
     weapon.dispose()
   })
 })
+
+describeWebGPU("on WebGPURenderer's WebGL2 backend", () => {
+  /** `n` Ogros running in a row, in a crowd of `limit`, with a weapon following each and a tenth shelled. */
+  function row(limit: number, n: number, name: string): { body: MD2Crowd; weapon: MD2Crowd } {
+    const body = new MD2Crowd(parseAsset('quake2/ogro/tris.MD2', name), { limit, lighting: 'quake2', shadow: 'blob' })
+    const weapon = new MD2Crowd(parseAsset('quake2/ogro/weapon.md2', `${name} weapon`), { limit })
+    followCrowd(weapon, body)
+    for (let i = 0; i < n; i++) {
+      body.setTransform(i, { position: new Vector3(i * 60, 0, 0) })
+      body.play(i, 'run')
+      if (i % 10 === 0) body.setShell(i, 'red')
+    }
+    return { body, weapon }
+  }
+
+  it('a crowd its uniform block holds is drawn from stored rows, every instance in its slot; a larger one is posed', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    // The fake backend has no context: three's least uniform block, 256 matrices.
+    const small = row(200, 150, 'ogro on the WebGL2 backend')
+    const large = row(300, 280, 'ogro past the WebGL2 backend')
+    for (const { body, weapon } of [small, large]) {
+      body.update(0.05)
+      for (const mesh of [body.shadow, body, body.shell, weapon]) draw(mesh, RENDERERS['webgpu-webgl2'])
+      body.update(0.05)
+    }
+    expect([small.body.drawnFrom, small.weapon.drawnFrom]).toEqual(['stored', 'stored'])
+    expect([small.body.count, small.weapon.count, small.body.shell.count, small.body.shadow.count]).toEqual([150, 150, 15, 150])
+    // A stored row's slot is its instance: nothing written again while nobody is told anything (once the renderer
+    // has taken the ranges written, as it does when it uploads them).
+    small.body.instanceMatrix.clearUpdateRanges()
+    ;(small.body.geometry.getAttribute('md2Clock') as unknown as { data: { clearUpdateRanges(): void } }).data.clearUpdateRanges()
+    const version = small.body.instanceMatrix.version
+    small.body.update(0.05)
+    expect(small.body.instanceMatrix.version).toBe(version)
+    // Past the block, the first 256 in view are drawn, posed each frame.
+    expect([large.body.drawnFrom, large.weapon.drawnFrom]).toEqual(['posed', 'posed'])
+    expect([large.body.count, large.weapon.count]).toEqual([256, 256])
+    // Drawn by WebGLRenderer afterwards: every instance again, from stored rows, with matrices for all of them.
+    for (const mesh of [large.body.shadow, large.body, large.body.shell, large.weapon]) draw(mesh, RENDERERS.webgl)
+    large.body.update(0.05)
+    expect([large.body.drawnFrom, large.weapon.drawnFrom]).toEqual(['stored', 'stored'])
+    expect([large.body.count, large.weapon.count, large.body.instanceMatrix.count]).toEqual([280, 280, 300])
+    for (const { body, weapon } of [small, large]) {
+      body.dispose()
+      weapon.dispose()
+    }
+  })
+})

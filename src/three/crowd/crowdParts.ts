@@ -34,13 +34,14 @@ export interface CrowdParts {
 
 /**
  * Whether a crowd is drawn from its instances' poses, written every frame, for a reason of its own rather than
- * its leader's: it blends its poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which
- * draws the first instances in view only). Quake II light, shells and shadows are no reason: each layer's stored
- * rows are copies of the crowd's, written when an instance is told something (`CrowdLayer.storeRow`; a follower's
- * when its leader's instance is, as it wears that instance's looks too), and the shader does the rest.
+ * its leader's: it blends its poses in a compute pass, or it holds more instances than WebGPURenderer's WebGL2
+ * backend draws (`drawLimit`: the first ones in view are drawn, so slots cannot be instances). Quake II light,
+ * shells and shadows are no reason: each layer's stored rows are copies of the crowd's, written when an instance
+ * is told something (`CrowdLayer.storeRow`; a follower's when its leader's instance is, as it wears that
+ * instance's looks too), and the shader does the rest.
  */
 export function posedOnItsOwn({ renderer }: CrowdParts): boolean {
-  return renderer.decode === 'compute' || renderer.kind === 'webgpu-webgl2'
+  return renderer.decode === 'compute' || renderer.drawLimit < renderer.capacity
 }
 
 /**

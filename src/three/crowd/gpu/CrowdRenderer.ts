@@ -85,7 +85,9 @@ export class CrowdRenderer {
     const kind = !r.isWebGPURenderer ? 'webgl' : r.backend?.isWebGPUBackend ? 'webgpu' : 'webgpu-webgl2'
     if (kind === this.kind) return false
     this.kind = kind
-    this.refit = false
+    // Matrices for every instance again, after a WebGL2 backend that drew fewer.
+    this.refit = this.drawLimit < this.capacity
+    this.drawLimit = this.capacity
     if (this.drawsNothing) {
       warnOnce(
         `crowd-webgpu-support:${this.name}`,
