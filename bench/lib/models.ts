@@ -41,5 +41,8 @@ export function readArrayBuffer(path: string): ArrayBuffer {
 
 export const OGRO = join(ASSETS, 'quake2/ogro/tris.MD2')
 export const OGRO_WEAPON = join(ASSETS, 'quake2/ogro/weapon.md2')
+/** UFO:AI's soldier's tags and a head worn on `tag_head` (his body: `SOLDIER`). */
+export const SOLDIER_TAGS = join(ASSETS, 'ufoai/soldier-male/body.tag')
+export const SOLDIER_HEAD = join(ASSETS, 'ufoai/soldier-male/head01.md2')
 export const SOLDIER = join(ASSETS, 'ufoai/soldier-male/body.md2')
 export const SOLDIER_ANM = join(ASSETS, 'ufoai/soldier-male/body.anm')

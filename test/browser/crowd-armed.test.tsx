@@ -41,12 +41,13 @@ interface Placed {
 
 /**
  * An Ogro mid-attack, crossfading from a run; a knight in death frames past his weapon's last (183, and
- * a fade from 190); a soldier between two frames of a walk, facing three quarters away.
+ * a fade from 190); a soldier between two frames of a walk, crossfading from a stand (his head's tag crossfades
+ * too), facing three quarters away.
  */
 const SCENE: Placed[] = [
   { which: 'ogro', controller: pose(50, 51, 0.4, [41, 42, 0.5, 0.3]), position: [-42, -6, 0], yaw: 0.9, scale: 0.55 },
   { which: 'knight', controller: pose(183, 184, 0.5, [190, 191, 0.25, 0.4]), position: [-5, -6, 0], yaw: -0.6, scale: 0.55 },
-  { which: 'soldier', controller: pose(130, 131, 0.4), position: [36, -4, 0], yaw: 2.3, scale: 0.6 },
+  { which: 'soldier', controller: pose(130, 131, 0.4, [2, 3, 0.5, 0.45]), position: [36, -4, 0], yaw: 2.3, scale: 0.6 },
 ]
 
 /** The weapon (synced) of each Quake II body, or the head (tagged) of the soldier. */
@@ -130,6 +131,10 @@ for (const renderer of RENDERER_KINDS)
         // Every crowd, leader and follower, blended its poses where asked.
         expect(crowds.map((crowd) => crowd.decodedBy)).toEqual(crowds.map(() => (decode ? 'compute' : 'vertex')))
         expect(crowds.length).toBe(SCENE.length * 2)
+        // The heads (unsynced, on tag_head) stay on stored rows, placed on the tag by their shader, as their soldier does
+        // (posed with it where it blends by compute).
+        const heads = crowds.filter((crowd) => crowd.model === models.head)
+        expect(heads.map((crowd) => crowd.drawnFrom)).toEqual([decode ? 'posed' : 'stored'])
         expectSamePicture(cpuPicture, gpuPicture)
         // The weapons and the head are really drawn by the followers: without them, hundreds of pixels change.
         render(gpu(false))

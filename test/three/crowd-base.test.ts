@@ -108,7 +108,7 @@ describe('MD2CrowdBase', () => {
     full.dispose()
   })
 
-  it("followCrowd: a synced weapon copies its leader's stored rows, those written only; an unsynced one is drawn posed on it", () => {
+  it("followCrowd: a synced weapon copies its leader's stored rows, those written only; an unsynced one its placements", () => {
     const leader = populate(new MD2CrowdBase(ogro, { limit: 4 }))
     const follower = new MD2CrowdBase(weapon, { limit: 4 })
     followCrowd(follower, leader)
@@ -151,14 +151,21 @@ describe('MD2CrowdBase', () => {
       return [...clock.poses.subarray(o, o + 7)]
     }
     for (let i = 0; i < 3; i++) expect(pose(follower, i)).toEqual(pose(leader, i))
-    // Unsynced, it is placed on its leader's instances in view and posed on the CPU; the leader stays on its stored rows.
+    // Unsynced, its rows are its own animation's and its placements its leader's: both still on stored rows.
     followCrowd(follower, leader, { sync: false })
+    follower.showFrame(1, 7)
     leader.update(1 / 60, camera)
-    expect(follower.count).toBe(2)
-    for (let k = 0; k < 2; k++) {
-      expect(flags(leader, k) & ROW_POSED).toBe(0)
-      expect(flags(follower, k) & ROW_POSED).toBe(ROW_POSED)
-    }
+    expect([leader.drawnFrom, follower.drawnFrom]).toEqual(['stored', 'stored'])
+    expect(follower.count).toBe(leader.count)
+    expect(pose(follower, 1).slice(0, 2)).toEqual([7, 7])
+    expect(pose(leader, 1).slice(0, 2)).not.toEqual([7, 7])
+    expect([...follower.instanceMatrix.array.subarray(0, 48)]).toEqual([...leader.instanceMatrix.array.subarray(0, 48)])
+    // A leader's instance moved: that row of the follower's is written again with it, its own animation kept.
+    leader.setTransform(2, { position: new Vector3(5, 0, 0) })
+    leader.update(1 / 60, camera)
+    expect([written(leader), written(follower)]).toEqual([1, 1])
+    expect([...follower.instanceMatrix.array.subarray(32, 48)]).toEqual([...leader.instanceMatrix.array.subarray(32, 48)])
+    expect(pose(follower, 1).slice(0, 2)).toEqual([7, 7])
     followCrowd(follower, null)
     expect(follower.count).toBe(0)
     leader.update(1 / 60, camera)

@@ -162,8 +162,8 @@ describeWebGPU('MD2Crowd culled by a compute pass', () => {
     expect(both.culledBy).toBe('vertex')
     expect(both.geometry.indirect).toBeNull()
     both.dispose()
-    // A shell keeps the crowd on its stored rows, listed; following another crowd unsynced puts it on posed rows
-    // (culled on the CPU): drawn directly again.
+    // A shell keeps the crowd on its stored rows, listed; following another crowd synced, with listeners of its own,
+    // puts it on posed rows (culled on the CPU): drawn directly again.
     const crowd = ogros(10, 3)
     const renderer = webgpuRenderer()
     crowd.update(0.05)
@@ -175,7 +175,8 @@ describeWebGPU('MD2Crowd culled by a compute pass', () => {
     expect([crowd.drawnFrom, crowd.culledBy]).toEqual(['stored', 'compute'])
     const version = crowd.material.version
     const leader = ogros(10, 3)
-    followCrowd(crowd, leader, { sync: false })
+    crowd.events = { onLoop() {} }
+    followCrowd(crowd, leader)
     leader.update(0.05)
     draw(crowd, renderer)
     expect(crowd.drawnFrom).toBe('posed')

@@ -14,6 +14,7 @@ import { MD2Attach } from '../../src/react/MD2Attach'
 import { MD2Instance, MD2Instances } from '../../src/react/MD2Instances'
 import { MD2Model } from '../../src/react/MD2Model'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
+import { crowdParts } from '../../src/three/crowd/crowdParts'
 import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { createMD2Geometry, writeMD2Pose } from '../../src/three/mesh/MD2Geometry'
 import { parseAsset } from '../support/assets'
@@ -37,11 +38,19 @@ const pose = (from: number, to: number, t: number, fade?: [number, number, numbe
 })
 
 /** Slot `k` of crowd `a` holds the same instance matrix as slot `k` of crowd `b`. */
+/**
+ * Drawn slot `k`'s matrix as drawn: its instance matrix, times its tag's placement where the shader places it on its
+ * tag (then the instance matrix is its leader instance's), as the queries see it.
+ */
+function placedAt(crowd: MD2Crowd, k: number, target = new Matrix4()): Matrix4 {
+  crowd.getMatrixAt(k, target)
+  crowdParts.get(crowd)?.link?.tagOnto(crowd.instanceAt(k), target)
+  return target
+}
+
+/** The same placement (single floats where the CPU placed it, doubles where the queries compose the shader's). */
 function expectSameMatrixAt(k: number, a: MD2Crowd, b: MD2Crowd): void {
-  const [ma, mb] = [new Matrix4(), new Matrix4()]
-  a.getMatrixAt(k, ma)
-  b.getMatrixAt(k, mb)
-  expect(ma.elements).toEqual(mb.elements)
+  expectMatricesClose(placedAt(a, k), placedAt(b, k), 1e-5)
 }
 
 /** Knight poses: within the weapon's 173 frames, across its end, past it, and crossfades on both sides. */
@@ -205,13 +214,17 @@ describe('a synced follower crowd', () => {
 })
 
 describe('a tagged follower crowd', () => {
-  it('places each head where <MD2Attach tag="tag_head"> places it for the same body pose and placement', async () => {
+  it.each([
+    ['synced (fewer frames than the body: posed, placed here)', true],
+    ['unsynced (on stored rows: placed on the tag by its shader)', false],
+  ])('places each head where <MD2Attach tag="tag_head"> places it for the same body pose and placement, %s', async (_, sync) => {
     vi.spyOn(console, 'warn').mockImplementation(() => {})
     const leader = leaderOf(soldier, SOLDIER_POSES, { tags })
     const heads = new MD2Crowd(head, { limit: SOLDIER_POSES.length })
-    followCrowd(heads, leader, { tag: 'tag_head' })
+    followCrowd(heads, leader, { tag: 'tag_head', sync })
     expect(heads.parent).toBe(leader)
     leader.update(0)
+    expect(heads.drawnFrom).toBe(sync ? 'posed' : 'stored')
     expect(heads.count).toBe(SOLDIER_POSES.length)
     const world = new Matrix4()
     const instance = new Matrix4()
@@ -225,7 +238,7 @@ describe('a tagged follower crowd', () => {
         tags,
       )
       const k = slotOf(heads, i)
-      heads.getMatrixAt(k, instance)
+      placedAt(heads, k, instance)
       heads.updateWorldMatrix(true, false)
       world.multiplyMatrices(heads.matrixWorld, instance)
       expectMatricesClose(world, cpu.world, 1e-4)
@@ -364,8 +377,7 @@ describe('<MD2Instances sync> and tag inside <MD2Instances>', () => {
     expect([p[0], p[CROWD_POSE_STRIDE]]).toEqual([130, 172])
     // Not synced: the head shows its own (only) frame.
     expect(heads.current!.clock.poses[CROWD_POSE_STRIDE]).toBe(0)
-    const headMatrix = new Matrix4()
-    heads.current!.getMatrixAt(1, headMatrix)
+    const headMatrix = placedAt(heads.current!, 1)
     expect(new Vector3().setFromMatrixPosition(headMatrix).y).toBeGreaterThan(10)
     await r.unmount()
     expect(follower.leader).toBeUndefined()

@@ -12,7 +12,6 @@ import { parseMD2 } from '../../src/core/format/parseMD2'
 import { crowdShaderStates } from '../../src/three/crowd/gpu/CrowdShaderState'
 import { INSTANCE_STRIDE, LIGHT } from '../../src/three/crowd/gpu/instanceRows'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
-import { followCrowd } from '../../src/three/crowd/followCrowd'
 import { Quake2Lighting } from '../../src/three/materials/Quake2Lighting'
 import { readAsset } from '../support/assets'
 import { crowdCamera } from '../support/cameras'
@@ -70,15 +69,13 @@ describe('a crowd lit as Quake II lit it', () => {
     crowd.dispose()
   })
 
-  it('writes the same light into posed rows (a crowd following another unsynced): the shader reads both alike', () => {
+  it('writes the same light into posed rows (a crowd blending its poses by compute): the shader reads both alike', () => {
     const stored = lit({ shadelight: [0.9, 0.6, 0.2], glow: true, shell: 'blue' })
-    const posed = lit({ shadelight: [0.9, 0.6, 0.2], glow: true })
-    const leader = lit({})
-    followCrowd(posed, leader, { sync: false })
+    const posed = lit({ shadelight: [0.9, 0.6, 0.2], glow: true, decode: 'compute' })
     stored.setShadelight(1, 1.7)
     posed.setShadelight(1, 1.7)
     stored.update(0.25)
-    leader.update(0.25)
+    posed.update(0.25)
     expect([stored.drawnFrom, posed.drawnFrom]).toEqual(['stored', 'posed'])
     expect(posed.count).toBe(4)
     for (let k = 0; k < 4; k++) expect(lightOf(posed, k)).toEqual(lightOf(stored, posed.instanceAt(k)))
@@ -88,7 +85,6 @@ describe('a crowd lit as Quake II lit it', () => {
     expect(lightOf(stored, 1)).toEqual(f32([...effectiveShadelight([1.7, 1.7, 1.7], {}, { seconds: 0 }, out)]))
     stored.dispose()
     posed.dispose()
-    leader.dispose()
   })
 })
 

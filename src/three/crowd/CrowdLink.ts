@@ -1,4 +1,4 @@
-import { Matrix4, type Camera } from 'three'
+import { InstancedInterleavedBuffer, InterleavedBufferAttribute, Matrix4, type Camera } from 'three'
 import { CROWD_POSE_STRIDE, readCrowdPose, writeCrowdPose, type CrowdClock } from '../../core/animation/CrowdClock.js'
 import { clampPoseFrames, createPose, type MD2Pose } from '../../core/animation/pose.js'
 import { MD2Error } from '../../core/MD2Error.js'
@@ -6,7 +6,11 @@ import type { MD2ModelData } from '../../core/format/types.js'
 import { findTag, type MD2Tags } from '../../core/tags/parseMD2Tags.js'
 import { tagTransform } from '../../core/tags/tagTransform.js'
 import { warnOnce } from '../../core/warnOnce.js'
+import type { CrowdTagDecode } from '../materials/gpuDecodeGLSL.js'
+import { tagDecode } from '../materials/tagDecodeGLSL.js'
 import { setTagMatrix } from '../mesh/tagMatrix.js'
+import { uploadFirst } from './gpu/instanceRows.js'
+import { MAX_TAG_FRAMES, createTagFrames } from './gpu/tagFrames.js'
 import { posedOnItsOwn, type CrowdParts } from './crowdParts.js'
 import type { MD2CrowdBase } from './MD2CrowdBase.js'
 import { writePosedRows } from './posedRows.js'
@@ -54,6 +58,8 @@ export class CrowdLink {
   private addedTo: MD2CrowdBase | undefined
   /** Whether the last update copied the leader's stored rows (the next one then copies only those it wrote). */
   private copied = false
+  /** The tag placed by the shader (`placeTagOnGpu`), while it is: its texture, the leader's rows beside this crowd's. */
+  private onGpu: TagOnGpu | undefined
 
   constructor(
     readonly owner: MD2CrowdBase,
@@ -84,6 +90,7 @@ export class CrowdLink {
         )
     }
     const following = leader ? resolveFollowing(leader.crowd.model, leader.owner.tags, options) : undefined
+    this.placeTagOnGpu(false)
     const before = this.leader
     if (before) before.followers.splice(before.followers.indexOf(this), 1)
     this.leader = leader ?? undefined
@@ -126,23 +133,20 @@ export class CrowdLink {
   }
 
   /**
-   * Whether this follower is drawn from its leader's stored rows, copied: it shows its leader's frames (synced)
-   * where its leader places them (no tag), has every frame its leader has (none to clamp), no listeners of its
-   * own, no reason of its own to be posed (`posedOnItsOwn`), and its leader is drawn from its stored rows. Then
-   * only the rows its leader wrote are copied, and its shader works out the poses and culls as its leader's does.
+   * Whether this follower is drawn from stored rows while its leader is: it has no reason of its own to be posed
+   * (`posedOnItsOwn`), and either shows its own animation (unsynced: its rows are its own, its placements copied
+   * from its leader's instances) or its leader's frames, having every one of them and no listeners of its own (its
+   * rows copies of its leader's). On a tag, the shader places it (`placeTagOnGpu`), unless it wears shells or
+   * shadows (their layers' slots hold no leader rows) or the leader has more frames than a tag texture holds. Then
+   * only the rows its leader wrote (and its own told something) are written, and its shader culls as its leader's.
    */
-  copiesStoredRows(): boolean {
+  storedFromLeader(): boolean {
     const leader = this.leader?.crowd
     const following = this.following
-    return Boolean(
-      leader &&
-      following?.sync &&
-      following.tag < 0 &&
-      leader.rows.isStored &&
-      this.crowd.model.header.numFrames >= leader.model.header.numFrames &&
-      !this.crowd.clock.events &&
-      !posedOnItsOwn(this.crowd),
-    )
+    const crowd = this.crowd
+    if (!leader || !following || !leader.rows.isStored || posedOnItsOwn(crowd)) return false
+    if (following.sync && (crowd.model.header.numFrames < leader.model.header.numFrames || crowd.clock.events)) return false
+    return following.tag < 0 || (!crowd.looks?.layered && leader.model.header.numFrames <= MAX_TAG_FRAMES)
   }
 
   /** A follower's update: its leader's stored rows copied, or its leader's drawn instances placed and (synced) posed from it. */
@@ -151,9 +155,13 @@ export class CrowdLink {
     looks?.advance(seconds)
     mesh.updateMatrixWorld()
     looks?.openLikeLeader()
-    if (this.copiesStoredRows()) {
+    const stored = this.storedFromLeader()
+    this.placeTagOnGpu(stored && this.following!.tag >= 0)
+    if (stored) {
       this.copyStored()
+      if (!this.following!.sync) clock.advance(seconds, instances.size)
       rows.writeStored(instances.viewFrom(camera, mesh.matrixWorld, renderer.drawLimit))
+      if (this.onGpu) this.writeTagRows(this.onGpu)
     } else {
       this.copied = false
       this.copyDrawn()
@@ -163,11 +171,11 @@ export class CrowdLink {
     this.updateFollowers(seconds, camera)
   }
 
-  /** The leader's stored rows this follower has not copied yet: every one the first time, then those it wrote this frame. */
+  /** The leader's stored rows (synced; else its placements) not copied yet: every one the first time, then those it wrote this frame. */
   private copyStored(): void {
     const leader = this.leader!.crowd
     const { clock, instances } = this.crowd
-    clock.now = leader.clock.now
+    if (this.following!.sync) clock.now = leader.clock.now
     instances.size = leader.instances.size
     if (!this.copied) {
       this.copied = true
@@ -178,16 +186,102 @@ export class CrowdLink {
     for (let k = 0; k < leader.rows.storedChanged; k++) this.copyStoredRow(changed[k]!)
   }
 
-  /** Instance `i` of the leader, as stored: its row, its transform, hidden or not, and its sphere's radius at that scale. */
+  /**
+   * Instance `i` of the leader, as stored: its row (synced; else this crowd's own is written again), its transform,
+   * hidden or not, and the radius this crowd culls it by at that scale (its sphere's, grown by the tag's reach).
+   */
   private copyStoredRow(i: number): void {
     const leader = this.leader!.crowd
     const { clock, instances } = this.crowd
-    copyClockRow(clock, leader.clock, i)
+    if (this.following!.sync) copyClockRow(clock, leader.clock, i)
+    else clock.touch(i)
     const from = leader.instances
     for (let e = 0; e < 16; e++) instances.transforms[i * 16 + e] = from.transforms[i * 16 + e]!
     instances.hidden[i] = from.hidden[i]!
     const radius = from.sphere.radius
-    instances.radii[i] = radius > 0 ? (from.radii[i]! / radius) * instances.sphere.radius : instances.sphere.radius
+    const own = this.onGpu?.radius ?? instances.sphere.radius
+    instances.radii[i] = radius > 0 ? (from.radii[i]! / radius) * own : own
+  }
+
+  /**
+   * Places this follower on its tag in the shader (`on`), or not (the instances' matrices placed on it here, per
+   * instance drawn, or no tag): the tag's frames as a texture, the leader's rows beside this crowd's (`md2Tag…`),
+   * the culling sphere grown by the tag's reach (centred where the leader's instance is: grown by twice the sphere's
+   * centre's distance too), and the materials built again for the other decode. Every row is written again after.
+   */
+  private placeTagOnGpu(on: boolean): void {
+    if (on === (this.onGpu !== undefined)) return
+    const { mesh, renderer, instances, clock } = this.crowd
+    const state = renderer.state
+    const sphere = state.uniforms.md2Sphere.value
+    const geometry = mesh.geometry
+    if (this.onGpu) {
+      this.onGpu.decode.texture.dispose()
+      for (const name of TAG_ATTRIBUTES) geometry.deleteAttribute(name)
+      this.onGpu = undefined
+      state.tag = undefined
+      sphere.w = instances.sphere.radius
+    } else {
+      const { tags, tag } = this.following!
+      const { texture, reach } = createTagFrames(tags!, tag, this.leader!.crowd.model.header.numFrames)
+      const rows = new InstancedInterleavedBuffer(new Float32Array(instances.capacity * TAG_ROW), TAG_ROW)
+      TAG_ATTRIBUTES.forEach((name, k) => geometry.setAttribute(name, new InterleavedBufferAttribute(rows, 4, k * 4)))
+      // The leader's own time uniform: nothing to copy each frame.
+      const decode = tagDecode(texture, this.leader!.crowd.renderer.state.uniforms.md2Time)
+      const radius = instances.sphere.radius + 2 * instances.sphere.center.length() + reach
+      this.onGpu = { decode, rows, radius, range: { start: 0, count: 0 }, ranges: [] }
+      state.tag = decode
+      sphere.w = radius
+    }
+    for (const material of [mesh.material, mesh.customDepthMaterial, mesh.customDistanceMaterial])
+      if (material && !Array.isArray(material)) material.needsUpdate = true
+    this.copied = false
+    clock.changeAll(instances.size)
+  }
+
+  /**
+   * The leader's rows of the instances this crowd's last `writeStored` wrote (its leader's changed ones among them),
+   * beside its own, for the shader to pose the tag by (at the leader's time, its uniform); flagged for upload as the
+   * rows are.
+   */
+  private writeTagRows(onGpu: TagOnGpu): void {
+    const leader = this.leader!.crowd
+    const { clock, rows, instances, data } = this.crowd
+    const tagRows = onGpu.rows
+    tagRows.setUsage(data.usage)
+    const array = tagRows.array as Float32Array
+    const ranges = tagRows.updateRanges
+    const count = rows.storedChanged
+    const changed = clock.changed
+    // As the rows' writer: many, or ranges of a frame not uploaded yet, go up at once; a few, one range each.
+    const whole = count > instances.size >> 3 || ranges.length > 0
+    for (let k = 0; k < count; k++) {
+      const i = changed[k]!
+      if (i >= instances.capacity) continue
+      leader.clock.writeRow(i, array, i * TAG_ROW)
+      if (whole) continue
+      while (onGpu.ranges.length <= k) onGpu.ranges.push({ start: 0, count: 0 })
+      const range = onGpu.ranges[k]!
+      range.start = i * TAG_ROW
+      range.count = TAG_ROW
+      ranges.push(range)
+    }
+    if (whole) uploadFirst(tagRows, onGpu.range, instances.size)
+    else if (count > 0) tagRows.needsUpdate = true
+  }
+
+  /**
+   * Multiplies `matrix` (instance `i`'s, as stored: its leader instance's) by the tag's placement for the leader
+   * instance's pose, where the shader places this crowd on its tag: what the queries (raycasts, pose bounds) see is
+   * what is drawn. Nothing otherwise (the matrix is placed already).
+   */
+  tagOnto(i: number, matrix: Matrix4): void {
+    const leader = this.leader?.crowd
+    const following = this.following
+    if (!this.onGpu || !leader || !following?.tags) return
+    leader.clock.pose(i)
+    const pose = readCrowdPose(leader.clock.poses, i, following.pose)
+    matrix.multiply(setTagMatrix(following.matrix, tagTransform(following.tags, following.tag, pose, following.transform)))
   }
 
   /** A follower's drawn instances: its leader's, in the leader's order, each placed (and, synced, posed) from it. */
@@ -217,8 +311,25 @@ export class CrowdLink {
       writeCrowdPose(clock.poses, i, clampPoseFrames(readCrowdPose(leader.clock.poses, i, following.pose), model))
       clock.posedOutside(i)
     }
-    placeOnTag(instances.transforms, leader.instances.transforms, leader.clock.poses, i, following)
+    // The shader places it on the tag: its matrix is its leader instance's (`tagOnto` gives the queries the rest).
+    placeOnTag(instances.transforms, leader.instances.transforms, leader.clock.poses, i, following, this.onGpu !== undefined)
   }
+}
+
+/** Floats per leader row kept beside a follower's: `CLOCK`, `RANGE` and `FADE`, as `CrowdClock.writeRow` writes them. */
+const TAG_ROW = 12
+/** The leader rows' attributes, in that order (the GLSL decode's names; the TSL one reads the same). */
+const TAG_ATTRIBUTES = ['md2TagClock', 'md2TagRange', 'md2TagFade'] as const
+
+/** A follower placed on its tag by the shader: its decode, the leader's rows kept beside its own, its culling radius. */
+interface TagOnGpu {
+  decode: CrowdTagDecode
+  rows: InstancedInterleavedBuffer
+  /** The follower's culling sphere's radius (unscaled): its own, grown by the tag's reach. */
+  radius: number
+  /** The update range for an upload of the first rows, and one per row written (reused every frame). */
+  range: { start: number; count: number }
+  ranges: { start: number; count: number }[]
 }
 
 /**
@@ -264,9 +375,16 @@ function resolveFollowing(leaderModel: MD2ModelData, leaderTags: MD2Tags | undef
  * Writes instance `i`'s matrix into `target`: the leader instance's matrix (`source`, 16 floats per
  * instance) times the tag's placement for the leader's pose (`poses`), as `<MD2Attach>` composes them.
  */
-function placeOnTag(target: Float32Array, source: Float32Array, poses: Float64Array, i: number, following: CrowdFollowing): void {
+function placeOnTag(
+  target: Float32Array,
+  source: Float32Array,
+  poses: Float64Array,
+  i: number,
+  following: CrowdFollowing,
+  tagOnGpu: boolean,
+): void {
   const o = i * 16
-  if (following.tag < 0 || !following.tags) {
+  if (following.tag < 0 || !following.tags || tagOnGpu) {
     for (let e = 0; e < 16; e++) target[o + e] = source[o + e]!
     return
   }

@@ -35,8 +35,17 @@ export class CrowdQueries {
       data: { array: ArrayLike<number> }
       rows: Pick<InstanceRowWriter, 'isStored'>
       renderer: { state: CrowdShaderState }
+      /** Its place in a chain of followers: on a tag the shader places it on, that placement (`CrowdLink.tagOnto`). */
+      link?: { tagOnto(i: number, matrix: Matrix4): void } | undefined
     },
   ) {}
+
+  /** Instance `i`'s matrix as drawn, into `instanceWorld`: its transform, times the tag's placement where the shader places it on one. */
+  private placed(i: number): Matrix4 {
+    instanceWorld.fromArray(this.crowd.instances.transforms, i * 16)
+    this.crowd.link?.tagOnto(i, instanceWorld)
+    return instanceWorld
+  }
 
   /** `pose` (the scratch pose, read from the crowd) written into the scratch mesh. */
   private posed(pose: MD2Pose): Mesh {
@@ -61,7 +70,7 @@ export class CrowdQueries {
   poseBounds(i: number, target: Box3): Box3 {
     const scratch = (this.scratch ??= this.makeScratch())
     const positions = this.posed(this.drawnPose(i, scratch.pose)).geometry.getAttribute('position').array as Float32Array
-    const e = instanceWorld.fromArray(this.crowd.instances.transforms, i * 16).elements
+    const e = this.placed(i).elements
     target.makeEmpty()
     for (let o = 0; o < positions.length; o += 3) {
       const x = positions[o]!
@@ -125,7 +134,7 @@ export class CrowdQueries {
 
   /** Whether the ray meets instance `i`'s all-frames sphere; leaves its world matrix in `instanceWorld`. */
   private nearRay(i: number, raycaster: Raycaster): boolean {
-    instanceWorld.fromArray(this.crowd.instances.transforms, i * 16).premultiply(this.crowd.mesh.matrixWorld)
+    this.placed(i).premultiply(this.crowd.mesh.matrixWorld)
     worldSphere.copy(this.crowd.instances.sphere).applyMatrix4(instanceWorld)
     return raycaster.ray.intersectsSphere(worldSphere)
   }

@@ -147,7 +147,8 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     this.onBeforeRender = (drawing) => {
       this.drawnBy(drawing)
       renderer.computed?.run(drawing, this.count)
-      renderer.culled?.run(drawing, this, !this.posedRows())
+      // A follower placed on its tag by the shader reads its leader's rows by instance: the vertex stage culls it.
+      renderer.culled?.run(drawing, this, !this.posedRows() && !renderer.state.tag)
     }
     crowdShaderStates.set(this, renderer.state)
     for (const layer of looks ? [looks.shadow, looks.shell] : []) {
@@ -323,7 +324,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
   /**
    * What writes the crowd's rows as the poses of the instances in view, every frame, if it is not drawn from its
    * stored rows (the shader works out the poses and culls; `update` writes only the rows of instances told
-   * something): when it follows another, unless it copies its leader's stored rows (`CrowdLink.copiesStoredRows`;
+   * something): when it follows another, unless it is drawn from stored rows as its leader is (`CrowdLink.storedFromLeader`;
    * a leader stays on its stored rows, its instances in view listed and posed when a follower asks), blends its
    * poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws the first instances in
    * view only): `posedOnItsOwn`. Each of those comes with the code writing them (`CrowdParts.posed`); a compute pass
@@ -332,7 +333,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
    */
   private posedRows(): CrowdParts['posed'] {
     const link = this.parts.link
-    const posed = (link?.leader && !link.copiesStoredRows()) || posedOnItsOwn(this.parts)
+    const posed = (link?.leader && !link.storedFromLeader()) || posedOnItsOwn(this.parts)
     return posed ? (this.parts.posed ?? this.renderer.webgpu?.posedRows) : undefined
   }
 

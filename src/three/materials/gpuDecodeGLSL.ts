@@ -16,9 +16,25 @@ export interface GpuDecodeInputs {
   vertices: number
 }
 
+/**
+ * A follower crowd placed on its leader's tag by the shader (`CrowdLink`), as its decodes read it: the tag's placement
+ * in each of the leader's frames, and the leader's rows (`md2TagClock`, `md2TagRange`, `md2TagFade`, beside the
+ * follower's own) posed at the leader's time.
+ */
+export interface CrowdTagDecode {
+  /** RGBA32F, 3 texels a frame, a row each: the tag's Y-up x, y and z axes, with the origin's x, y and z in their w. */
+  texture: Texture
+  /** The leader's time: its rows' times count from its epoch. */
+  time: { value: number }
+  /** Patches the GLSL decode's program (its uniforms, its vertex shader) to place each vertex on the tag (`tagDecodeGLSL.ts`). */
+  patch(shader: WebGLProgramParametersWithUniforms): void
+  /** Part of the program's key: one program per tag texture. */
+  key: string
+}
+
 export interface GpuDecodeOptions {
-  /** The crowd's uniforms (its time, the view it culls against: `CrowdShaderState`), shared by its materials. */
-  state: { uniforms: Record<string, { value: unknown }> }
+  /** The crowd's uniforms (its time, the view it culls against: `CrowdShaderState`), shared by its materials, and its tag. */
+  state: { uniforms: Record<string, { value: unknown }>; tag?: CrowdTagDecode }
   /** Write Quake II's `shadedots × shadelight` colour. */
   quake2Light?: boolean
   /** Push the vertices out along their normals (a power-up shell). */
@@ -50,6 +66,7 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
     shader.uniforms.md2Vertices = { value: inputs.vertices }
     Object.assign(shader.uniforms, options.state.uniforms)
     shader.vertexShader = patchVertexShader(shader.vertexShader, options)
+    options.state.tag?.patch(shader)
     // One colour per instance, not interpolated (an interpolated constant can come out a level off).
     if (options.instanceColor)
       shader.fragmentShader = shader.fragmentShader
@@ -58,7 +75,7 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
   }
   const key = material.customProgramCacheKey.bind(material)
   material.customProgramCacheKey = () =>
-    `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}${options.instanceColor ? '-c' : ''}${options.shadow ? '-shadow' : ''}`
+    `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}${options.instanceColor ? '-c' : ''}${options.shadow ? '-shadow' : ''}${options.state.tag?.key ?? ''}`
 }
 
 /**
@@ -69,8 +86,9 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
  * `md2Place`: keyframe f as (block, row) of the frames texture (the half keeps the division off a boundary).
  * `md2Texel`: a vertex's 4 bytes (x, y, z, normal index) as the whole numbers they are. `md2YUp`: Quake's x, y, z
  * drawn as y, z, x. `md2ReadFaded`: one keyframe of the outgoing pose, through the frame table. `md2RangeFrame`:
- * the keyframe at a playhead count of the range, as `rangeFrame`. `md2Pose`: the pose now by `CrowdClock`'s rules
- * (keyframes from and to, the blend t; the crossfade's weight, `fadeOutWeight`'s ease). `md2Culled`: hidden, or the
+ * the keyframe at a playhead count of a row's range, as `rangeFrame`. `md2Pose`: a row's pose at a time by `CrowdClock`'s
+ * rules (keyframes from and to, the blend t; the crossfade's weight, `fadeOutWeight`'s ease): the instance's own, or
+ * (a follower placed on its leader's tag: `tagDecodeGLSL.ts`) its leader's instance's. `md2Culled`: hidden, or the
  * sphere outside a plane. `md2Decode`: a culled instance's triangles all fall on one point, first (nothing is drawn
  * of them, nor read for them); the keyframes dequantized and blended with the CPU kernel's coefficients (each
  * keyframe's scale times its share, the blended translate), crossfaded; a shell stands off the body along the
@@ -117,30 +135,30 @@ normalIndex = b.w;
 return md2YUp(b.xyz * texelFetch(md2Table, at, 0).xyz + texelFetch(md2Table, at + ivec2(1, 0), 0).xyz);
 }
 float md2Linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
-float md2RangeFrame(float count, bool loop, bool reverse) {
-float len = md2Clock.w;
+float md2RangeFrame(vec4 clock, vec4 range, float count, bool loop, bool reverse) {
+float len = clock.w;
 float step = loop ? count - floor((count + 0.5) / len) * len : min(count, len - 1.0);
-return reverse ? md2Range.x + len - 1.0 - step : md2Range.x + step;
+return reverse ? range.x + len - 1.0 - step : range.x + step;
 }
-void md2Pose(out float from, out float to, out float t, out float fade) {
-int flags = int(md2Range.y + 0.5);
+void md2Pose(vec4 clock, vec4 range, float time, out float from, out float to, out float t, out float fade) {
+int flags = int(range.y + 0.5);
 if ((flags & 8) != 0) {
-from = md2Clock.x; to = md2Clock.y; t = md2Clock.z; fade = md2Range.w;
+from = clock.x; to = clock.y; t = clock.z; fade = range.w;
 return;
 }
 bool loop = (flags & 1) != 0;
-float len = md2Clock.w;
-float position = md2Clock.x;
-if (md2Clock.z > 0.0) position += (md2Time - md2Clock.y) * md2Clock.z;
-if (!loop) { if (md2Clock.z > 0.0 && position >= len - 1.0) position = len - 1.0; }
+float len = clock.w;
+float position = clock.x;
+if (clock.z > 0.0) position += (time - clock.y) * clock.z;
+if (!loop) { if (clock.z > 0.0 && position >= len - 1.0) position = len - 1.0; }
 else if (position >= len) position -= floor(position / len) * len;
 float count = floor(position);
 bool reverse = (flags & 2) != 0;
-from = md2RangeFrame(count, loop, reverse);
-to = !loop && count >= len - 1.0 ? from : md2RangeFrame(count + 1.0, loop, reverse);
+from = md2RangeFrame(clock, range, count, loop, reverse);
+to = !loop && count >= len - 1.0 ? from : md2RangeFrame(clock, range, count + 1.0, loop, reverse);
 t = (flags & 4) != 0 ? 0.0 : position - count;
-float elapsed = md2Time - md2Range.z;
-fade = md2Range.w > 0.0 && elapsed < md2Range.w ? (exp(-2.0 * elapsed / md2Range.w) - 0.1353352832366127) / 0.8646647167633873 : 0.0;
+float elapsed = time - range.z;
+fade = range.w > 0.0 && elapsed < range.w ? (exp(-2.0 * elapsed / range.w) - 0.1353352832366127) / 0.8646647167633873 : 0.0;
 }
 bool md2Culled() {
 if ((int(md2Range.y + 0.5) & 16) != 0) return true;
@@ -156,7 +174,7 @@ void md2Decode() {
 if (md2Culled()) { md2Position = vec3(0.0); return; }
 int v = int(position.x);
 float from; float to; float t; float fade;
-md2Pose(from, to, t, fade);
+md2Pose(md2Clock, md2Range, md2Time, from, to, t, fade);
 vec2 fa = md2Place(from);
 vec2 fb = md2Place(to);
 vec4 a = md2Texel(fa, v);

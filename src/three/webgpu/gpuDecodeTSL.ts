@@ -304,6 +304,9 @@ export function decodeInTSL(
     const p = vec3(decoded.position).toVar()
     // A power-up shell stands off the body along the normals of the frame blended towards.
     if (options.shell) p.addAssign(normalOf(inputs, decoded.towardsNormal).mul(POWERSUIT_SCALE))
+    // A follower on its leader's tag: placed on it in its model space, then by the instance's matrix (the leader's).
+    const tag = tagOf(builder)
+    if (tag) p.assign(onTag(tag, p).add(tag.origin))
     if (options.shadow) {
       // Each vertex moved across by the shade vector times its height above the floor, then laid 1 unit above it.
       const shade = instance.light
@@ -314,7 +317,7 @@ export function decodeInTSL(
     const placement = listed?.placement ?? instancePlacement(builder)
     // A culled instance's triangles all fall on one point: nothing is drawn of them.
     if (!listed) p.assign(select(culled(rowAttributes(), state, placement), vec3(0), p))
-    if (options.normals) normalLocal.assign(transformNormal(decoded.normal, placement))
+    if (options.normals) normalLocal.assign(transformNormal(tag ? onTag(tag, decoded.normal) : decoded.normal, placement))
     return placement.mul(vec4(p, 1)).xyz
   })()
 
@@ -343,7 +346,8 @@ export function decodeInTSL(
       const towards = computed?.vertex.towardsNormal ?? readTexel(inputs, instance.frames.zw, vertex).w
       // Quake II lights a vertex by its normal in the frame being blended towards, from the row of its world yaw
       // (its +Z seen from above; `shadeDotsRow`'s steps, nudged the same way), by its row's shadelight and the glow.
-      const facing = modelWorldMatrix.mul((listed?.placement ?? instancePlacement(builder)).mul(vec4(0, 0, 1, 0))).toVar()
+      const z = tagOf(builder)?.z ?? vec3(0, 0, 1)
+      const facing = modelWorldMatrix.mul((listed?.placement ?? instancePlacement(builder)).mul(vec4(z, 0))).toVar()
       const steps = atan(facing.x, facing.z)
         .mul(SHADEDOT_QUANT / (2 * Math.PI))
         .toVar()
@@ -358,6 +362,65 @@ export function decodeInTSL(
     })()
   }
 }
+
+/** A tag's placement for the drawn instance (Y-up): its axes and origin. */
+interface TagPlacement {
+  x: Node<'vec3'>
+  y: Node<'vec3'>
+  z: Node<'vec3'>
+  origin: Node<'vec3'>
+}
+
+/** `v` turned by the tag's axes (a point then moves by its origin). */
+const onTag = (tag: TagPlacement, v: Node<'vec3'>) => tag.x.mul(v.x).add(tag.y.mul(v.y)).add(tag.z.mul(v.z))
+
+/** The leader's time, as each follower's state holds it (one node for every crowd, as `crowdStateNodes`). */
+let tagTime: Node<'float'> | undefined
+
+/**
+ * Where the drawn instance's tag places it, for a follower crowd placed on its leader's tag by the shader
+ * (`CrowdShaderState.tag`), or `undefined`: the leader's instance's row (`md2Tag…`, beside the follower's own) posed
+ * at the leader's time by `instanceFromRow`, its keyframes' tags read from the tag texture (a frame a row, so a
+ * keyframe's place is its row), blended with each axis made unit again where they differ, then the crossfade's
+ * outgoing pose's blended in by its weight: as the GLSL decode's `md2Tag` and the CPU's `tagTransform`. One per
+ * build: the position, the normal and Quake II light's facing read it.
+ */
+function tagOf(builder: NodeBuilderLike): TagPlacement | undefined {
+  if (tagPlacements.has(builder)) return tagPlacements.get(builder)
+  const tag = crowdShaderStates.get(builder.object)?.tag
+  let placement: TagPlacement | undefined
+  if (tag) {
+    tagTime ??= uniform(0).onObjectUpdate(({ object }) =>
+      object ? crowdShaderStates.get(object)?.tag?.time.value : undefined,
+    ) as unknown as Node<'float'>
+    const row: InstanceRow = {
+      clock: attribute('md2TagClock', 'vec4'),
+      range: attribute('md2TagRange', 'vec4'),
+      fade: attribute('md2TagFade', 'vec4'),
+      light: vec4(0),
+    }
+    const inputs = { table: tag.texture } as GpuDecodeInputs
+    const pose = instanceFromRow(inputs, row, { ...crowdStateNodes(), time: tagTime })
+    const unit = (v: Node<'vec3'>) => select(v.length().greaterThan(0), v.normalize(), v)
+    const unitAxes = (columns: Node<'vec4'>[]) => columns.map((c) => vec4(unit(c.xyz), c.w))
+    const at = (frame: Node<'float'>) => [0, 1, 2].map((c) => textureLoad(tag.texture, ivec2(c, int(frame))))
+    const lerp = (from: Node<'float'>, to: Node<'float'>, t: Node<'float'>) => {
+      const a = at(from)
+      const b = unitAxes(a.map((c, k) => mix(c, at(to)[k]!, t)))
+      const blended = t.greaterThan(0).and(t.lessThanEqual(1)).and(from.notEqual(to))
+      return a.map((c, k) => select(blended, b[k]!, c))
+    }
+    const { frames, fadeFrames, blend } = pose
+    const own = lerp(frames.y, frames.w, blend.x)
+    const outgoing = lerp(fadeFrames.y, fadeFrames.w, blend.y)
+    const faded = unitAxes(own.map((c, k) => mix(c, outgoing[k]!, blend.z.min(1))))
+    const [x, y, z] = own.map((c, k) => select(blend.z.greaterThan(0), faded[k]!, c).toVar())
+    placement = { x: x!.xyz, y: y!.xyz, z: z!.xyz, origin: vec3(x!.w, y!.w, z!.w) }
+  }
+  tagPlacements.set(builder, placement)
+  return placement
+}
+const tagPlacements = new WeakMap<NodeBuilderLike, TagPlacement | undefined>()
 
 /**
  * The drawn instance's matrix, read from the mesh's `instanceMatrix` as three's own instancing reads it

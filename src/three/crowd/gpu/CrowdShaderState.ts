@@ -1,4 +1,5 @@
 import { Vector4 } from 'three'
+import type { CrowdTagDecode } from '../../materials/gpuDecodeGLSL.js'
 
 /** Each crowd's, and each of its layers', state, by the object drawn (where the TSL decode finds it). */
 export const crowdShaderStates = new WeakMap<object, CrowdShaderState>()
@@ -39,6 +40,9 @@ export class CrowdShaderState {
     /** Quake II light's glow pulse now (RF_GLOW: added to each channel of the rows' shadelight), or 0. */
     md2Glow: { value: number }
   }
+
+  /** Set while the crowd follows a leader's tag placed by the shader (`CrowdLink`): what its decodes read for it. */
+  tag?: CrowdTagDecode
 
   constructor(rows: number) {
     this.uniforms = {
