@@ -599,10 +599,14 @@ async function runRenderers(
   for (let round = 0; round < options.rounds; round++) {
     for (const renderer of options.renderers) {
       for (const n of options.counts) {
+        // On the GL renderers also the crowd posed by its shader whatever draws it: `pose: "auto"` poses on the CPU
+        // where the renderer draws in software (WebGPU has the compute pass: "auto" is the shader there).
         const libs =
           options.compute && renderer === 'webgpu'
             ? ['md2-gpu', 'floor', 'md2-compute', 'md2-gpu-shadowed', 'md2-compute-shadowed']
-            : ['md2-gpu', 'floor']
+            : renderer === 'webgpu'
+              ? ['md2-gpu', 'floor']
+              : ['md2-gpu', 'floor', 'md2-gpu-shader']
         for (const lib of turn(libs, round)) await measure(renderer, lib, n)
       }
       await measure(renderer, 'md2', options.cpuCount)
@@ -639,13 +643,26 @@ async function runRenderers(
       noteFailure(floor, `${label} floor ${n}`)
       rows.push([
         label,
-        `${n} running, GPU crowd`,
+        `${n} running, GPU crowd${renderer === 'webgpu' ? '' : ' (pose "auto")'}`,
         ms(gpu, 1),
         gpu.error ? '—' : fmt(gpu.cpuMs, 2),
         ms(floor, 1),
         ratio(gpu.frameMs / floor.frameMs, 2),
         `${gpu.frames}/${floor.frames}${gpu.reused ? ' (crowd table)' : ''}`,
       ])
+      if (renderer !== 'webgpu') {
+        const shader = cell(renderer, 'md2-gpu-shader', n)
+        noteFailure(shader, `${label} md2-gpu-shader ${n}`)
+        rows.push([
+          label,
+          `${n} running, GPU crowd posed by its shader (pose "shader")`,
+          ms(shader, 1),
+          shader.error ? '—' : fmt(shader.cpuMs, 2),
+          ms(floor, 1),
+          ratio(shader.frameMs / floor.frameMs, 2),
+          `${shader.frames}/${floor.frames}`,
+        ])
+      }
       if (options.compute && renderer === 'webgpu') {
         for (const [lib, what] of [
           ['md2-compute', 'GPU crowd, decode "compute" (blend in a compute pass)'],

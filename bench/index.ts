@@ -216,7 +216,7 @@ async function main(): Promise<void> {
   const renderers: RendererOptions = quick
     ? {
         renderers: kinds,
-        counts: [1000, 5000, 10000],
+        counts: (flags.get('counts') ?? '1000,5000,10000').split(',').map(Number),
         cpuCount: 500,
         rounds: 1,
         frames: 15,

@@ -40,6 +40,11 @@ export interface ArmyArgs {
   lighting: 'lambert' | 'quake2'
   /** The GPU path's blend: in the vertex shader, or (on real WebGPU) in a compute pass once a frame. */
   decode: 'vertex' | 'compute'
+  /**
+   * Who works each character's pose out on the GPU path: its shader, from its stored row; the CPU, for those in view
+   * each frame; or "auto": the shader, but the CPU where WebGL draws in software (SwiftShader, llvmpipe).
+   */
+  pose: 'auto' | 'shader' | 'cpu'
 }
 
 /** What each kind of character does: moving, standing, fighting. */
@@ -66,13 +71,14 @@ interface PathProps {
   total: number
   lighting: ArmyArgs['lighting']
   decode: ArmyArgs['decode']
+  pose: ArmyArgs['pose']
   /** The GPU path's crowd, for the status line. */
   crowds: MD2Crowd[]
 }
 
-function GpuArmy({ model, skin, animations, size, count, offset, total, lighting, decode, crowds }: PathProps) {
+function GpuArmy({ model, skin, animations, size, count, offset, total, lighting, decode, pose, crowds }: PathProps) {
   const map = useMD2Skin(skin)
-  const crowd: MD2Crowd = useMD2Crowd(model, { limit: Math.max(count, 1), lighting, map, decode })
+  const crowd: MD2Crowd = useMD2Crowd(model, { limit: Math.max(count, 1), lighting, map, decode, pose })
   useEffect(() => {
     crowds.push(crowd)
     return () => void crowds.splice(crowds.indexOf(crowd), 1)
@@ -160,7 +166,10 @@ function ArmyStatus({ count, gpu, crowds }: { count: number; gpu: boolean; crowd
   const label = useRef<HTMLSpanElement>(null)
   useFrame(() => {
     const blend = crowds.some((crowd) => crowd.decodedBy === 'compute') ? 'compute pass' : 'vertex shader'
-    const path = gpu ? `GPU path (${blend}): 2 draw calls` : `CPU path: ${count} <MD2Model>`
+    const posed = crowds.some((crowd) => crowd.drawnFrom === 'posed') ? 'poses by the CPU' : 'poses by the shader'
+    const path = gpu
+      ? `GPU path (${blend}): 2 draw calls, ${blend === 'compute pass' ? 'poses by the pass' : posed}`
+      : `CPU path: ${count} <MD2Model>`
     const text = `${count} characters · ${path} · ${rendererName(gl)}`
     if (label.current && label.current.textContent !== text) label.current.textContent = text
   })
@@ -172,7 +181,7 @@ function ArmyStatus({ count, gpu, crowds }: { count: number; gpu: boolean; crowd
 }
 
 function Army(props: ArmyArgs) {
-  const { count, gpu, lighting, decode } = useLiveArgs(props)
+  const { count, gpu, lighting, decode, pose } = useLiveArgs(props)
   const crowds = useMemo<MD2Crowd[]>(() => [], [])
   const ogro = useMD2(OGRO)
   const soldier = useMD2(SOLDIER)
@@ -190,6 +199,7 @@ function Army(props: ArmyArgs) {
         total={count}
         lighting={lighting}
         decode={decode}
+        pose={pose}
         crowds={crowds}
       />
       <Path
@@ -202,6 +212,7 @@ function Army(props: ArmyArgs) {
         total={count}
         lighting={lighting}
         decode={decode}
+        pose={pose}
         crowds={crowds}
       />
       <Fps />
@@ -213,12 +224,13 @@ function Army(props: ArmyArgs) {
 const meta = {
   title: 'Crowds/Army',
   component: Army,
-  args: { count: 1000, gpu: true, lighting: 'lambert', decode: 'vertex' },
+  args: { count: 1000, gpu: true, lighting: 'lambert', decode: 'vertex', pose: 'auto' },
   argTypes: {
     count: { control: { type: 'range', min: 10, max: 10000, step: 10 } },
     gpu: { control: 'boolean' },
     lighting: { control: 'inline-radio', options: ['lambert', 'quake2'] },
     decode: { control: 'inline-radio', options: ['vertex', 'compute'], if: { arg: 'gpu' } },
+    pose: { control: 'inline-radio', options: ['auto', 'shader', 'cpu'], if: { arg: 'gpu' } },
   },
   parameters: { stage: { camera: [0, 900, 1100], target: [0, 0, 0], floor: null } },
 } satisfies Meta<typeof Army>
@@ -249,6 +261,23 @@ export const ArmyCompute: Story = {
     await stage.until((p) => difference(first, p) > 2000, 'the army moving')
     const status = await waitFor(() => readStatus(canvasElement, /GPU path/))
     await expectStatus(canvasElement, status.endsWith('WebGPURenderer (WebGPU)') ? 'compute pass' : 'vertex shader')
+  },
+}
+
+/**
+ * The army posed by the CPU (`pose="cpu"`): the instances in view worked out each frame, each vertex only decoding;
+ * what `"auto"` chooses where WebGL draws in software. The status line says who poses.
+ */
+export const ArmyPosedOnCpu: Story = {
+  name: 'Army (GPU, posed by the CPU)',
+  args: { pose: 'cpu' },
+  play: async ({ canvasElement }) => {
+    const stage = await findStage(canvasElement)
+    const first = await stage.expectModel(undefined, 0.02)
+    await stage.until((p) => difference(first, p) > 2000, 'the army moving')
+    const status = await waitFor(() => readStatus(canvasElement, /GPU path/))
+    // Real WebGPU blends in its compute pass only with decode="compute": here the vertex shader, posed by the CPU.
+    expect(status).toMatch(/GPU path \(vertex shader\): 2 draw calls, poses by the CPU · /)
   },
 }
 

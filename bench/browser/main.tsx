@@ -3,6 +3,7 @@
  *
  *   ?mode=animate&lib=md2|md2-paused|md2-shared|md2-gpu|floor|three&n=200   N animated Ogros, frames stepped by window.bench.run
  *     (md2-gpu: one MD2Crowd; floor: the same triangles as one InstancedMesh of a static frame;
+ *     md2-gpu-shader / md2-gpu-cpu: md2-gpu with its poses worked out by the shader / the CPU (md2-gpu: "auto");
  *     md2-gpu-armed: the Ogros' crowd and their weapon.md2 as a synced follower crowd;
  *     soldier-gpu / soldier-gpu-armed: UFO:AI soldiers walking, without and with a rifle on tag_rweapon;
  *     md2-compute: md2-gpu with decode "compute": the blend in a compute pass on WebGPU;
@@ -357,15 +358,17 @@ function GpuOgros({
   skin,
   n,
   decode,
+  pose,
   castShadow = false,
 }: {
   model: MD2ModelData
   skin: Texture
   n: number
   decode?: 'compute'
+  pose?: 'shader' | 'cpu'
   castShadow?: boolean
 }) {
-  const crowd = useMD2Crowd(model, { limit: Math.max(n, 1), map: skin, decode })
+  const crowd = useMD2Crowd(model, { limit: Math.max(n, 1), map: skin, decode, pose })
   crowd.castShadow = castShadow
   useEffect(() => {
     const position = new THREE.Vector3()
@@ -504,13 +507,20 @@ async function animate(): Promise<void> {
   } else if (culling) {
     const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
     scene = <CullOgros model={model} skin={skin} n={count} by={lib === 'md2-cull' ? 'compute' : 'vertex'} behind={distance * 5} />
-  } else if (kind === 'md2-gpu' || kind === 'md2-compute' || lib === 'floor') {
+  } else if (kind === 'md2-gpu' || kind === 'md2-gpu-shader' || kind === 'md2-gpu-cpu' || kind === 'md2-compute' || lib === 'floor') {
     const model: MD2ModelData = parseMD2(buffer, { name: OGRO_URL })
     scene =
       lib === 'floor' ? (
         <FloorOgros model={model} skin={skin} n={count} />
       ) : (
-        <GpuOgros model={model} skin={skin} n={count} decode={kind === 'md2-compute' ? 'compute' : undefined} castShadow={shadowed} />
+        <GpuOgros
+          model={model}
+          skin={skin}
+          n={count}
+          decode={kind === 'md2-compute' ? 'compute' : undefined}
+          pose={kind === 'md2-gpu-shader' ? 'shader' : kind === 'md2-gpu-cpu' ? 'cpu' : undefined}
+          castShadow={shadowed}
+        />
       )
   } else {
     // Variants for diagnosis: md2-shared (one material for all), md2-paused (paused: no uploads),

@@ -73,6 +73,8 @@ function useCrowd(Crowd: typeof MD2CrowdBase, model: MD2ModelData, options: UseM
     // The look below is applied in place; these need new buffers or shaders, or set every instance's.
     [Crowd, model, limit, lighting, translucent, shell, options.shadow, options.decode, maxTextureSize],
   )
+  // Who poses its instances changes no buffer or shader: set in place.
+  crowd.pose = options.pose ?? 'auto'
   // A crowd made without its looks wears none: its look members throw.
   const dressed = Crowd !== MD2CrowdBase
   // In an effect: an instance's `<MD2BlobShadow floor>` sets it too, and a render of the crowd keeps it.
@@ -137,6 +139,13 @@ export interface MD2InstancesProps extends Omit<ThreeElements['group'], 'ref' | 
    * `"vertex"`, the default. A follower takes its leader's unless given its own.
    */
   decode?: 'vertex' | 'compute'
+  /**
+   * Who works each instance's pose out: `"shader"` (from its stored row: nothing per instance per frame on the
+   * CPU), `"cpu"` (the instances in view, every frame: each vertex only decodes), or `"auto"` (the default): the
+   * shader, but the CPU where the renderer draws in software (SwiftShader, llvmpipe), where every vertex is shaded
+   * on the CPU. A follower takes its leader's unless given its own.
+   */
+  pose?: 'auto' | 'shader' | 'cpu'
   /**
    * Inside another `<MD2Instances>`: draw this model on each of its instances (a weapon in every hand),
    * with exactly its frames, as `<MD2Model sync>` (frames this model lacks show its last, warned once).
@@ -205,6 +214,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       castShadow,
       receiveShadow,
       decode,
+      pose,
       height,
       origin,
       children,
@@ -248,6 +258,7 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       opacity,
       map,
       decode: decode ?? leader?.decode,
+      pose: pose ?? leader?.pose,
     })
     useImperativeHandle(ref, () => crowd, [crowd])
     crowd.castShadow = castShadow ?? false

@@ -76,7 +76,7 @@ const MODEL = `url timeout files model skin material wireframe color opacity ani
 const TAKES: Record<string, string> = {
   MD2Model: `${MODEL} height origin`,
   MD2Player: `path weapon height origin fallbackWeapon onWeaponError timeout files skin material wireframe color opacity animateOffscreen onSkinError ${ANIMATION}`,
-  MD2Instances: 'url model limit skin opacity decode sync tag tags files timeout onSkinError height origin',
+  MD2Instances: 'url model limit skin opacity decode pose sync tag tags files timeout onSkinError height origin',
   MD2Instance: ANIMATION,
   MD2ViewWeapon: `hand ${MODEL}`,
   MD2Attach: 'tag',

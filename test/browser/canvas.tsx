@@ -94,6 +94,13 @@ export async function expectRenderer(canvas: HTMLCanvasElement, kind: RendererKi
     throw new Error(`asked for WebGPU, drawn by ${info.backend} on adapter ${info.adapter ?? 'none'}`)
 }
 
+/** Whether this browser's WebGL draws in software (SwiftShader here; llvmpipe elsewhere), read from a context of its own. */
+export function drawsInSoftware(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl2')
+  const info = gl?.getExtension('WEBGL_debug_renderer_info')
+  return Boolean(gl && info && /swiftshader|llvmpipe|softpipe|software/i.test(String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL))))
+}
+
 /** Keeps `into` listing the crowds in the scene (each frame, as a test reads them after a settled picture). */
 export function CrowdsIn({ into }: { into: MD2Crowd[] }) {
   const scene = useThree((state) => state.scene)

@@ -110,7 +110,8 @@ for (const renderer of RENDERER_KINDS)
             {SCENE.map(({ which, controller, position, yaw, scale }) => {
               const follower = FOLLOWER[which]
               return (
-                <MD2Instances key={which} {...modelOf(which)} limit={2} decode={decode}>
+                // Posed by the shader (followers take it from their leader), as on a GPU: the tag in the shader too.
+                <MD2Instances key={which} {...modelOf(which)} limit={2} decode={decode} pose="shader">
                   {/* Worn by the leader; its followers are lit as it is, with nothing of their own. */}
                   {lighting === 'quake2' && <MD2Quake2Lighting shadelight={look.shadelight} />}
                   <MD2Instance controller={controller} position={position} rotation={[0, yaw, 0]} scale={scale} />

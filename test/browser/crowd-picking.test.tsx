@@ -69,8 +69,10 @@ interface Setup {
   name: string
   crowdScale: number
   instanceScale: number
-  /** Quake II light and synced weapons (the crowd's rows posed each frame), or neither (drawn from stored rows). */
+  /** Quake II light and synced weapons, or neither. */
   dressed: boolean
+  /** Who poses the instances: their shader, from stored rows (as on a GPU), or the CPU (as on a software renderer). */
+  pose: 'shader' | 'cpu'
 }
 
 /** Each instance's handler records its own slot; the floor's records -1. */
@@ -94,7 +96,7 @@ function Game({ setup, clicks, refs }: { setup: Setup; clicks: number[]; refs: R
         <planeGeometry args={[4000, 4000]} />
         <meshBasicMaterial color="#4a5260" />
       </mesh>
-      <MD2Instances url={BODY} skin={SKIN} limit={COUNT + 8} scale={cs}>
+      <MD2Instances url={BODY} skin={SKIN} limit={COUNT + 8} scale={cs} pose={setup.pose}>
         {setup.dressed && <MD2Quake2Lighting shadelight={0.8} />}
         {refs.map((ref, i) => {
           const row = Math.floor(i / PER_ROW)
@@ -135,9 +137,16 @@ function hitsAlong(state: RootState): string {
 }
 
 const setups: Setup[] = [
-  { name: 'armed and lit, scale on the crowd', crowdScale: 0.6, instanceScale: 1, dressed: true },
-  { name: 'armed and lit, scale on each instance', crowdScale: 1, instanceScale: 0.6, dressed: true },
-  { name: 'plain (stored rows), scale on the crowd', crowdScale: 0.6, instanceScale: 1, dressed: false },
+  { name: 'armed and lit, scale on the crowd', crowdScale: 0.6, instanceScale: 1, dressed: true, pose: 'shader' },
+  { name: 'armed and lit, scale on each instance', crowdScale: 1, instanceScale: 0.6, dressed: true, pose: 'shader' },
+  { name: 'plain, scale on the crowd', crowdScale: 0.6, instanceScale: 1, dressed: false, pose: 'shader' },
+  {
+    name: 'armed and lit, posed on the CPU (as on a software renderer), scale on each instance',
+    crowdScale: 1,
+    instanceScale: 0.6,
+    dressed: true,
+    pose: 'cpu',
+  },
 ]
 
 for (const renderer of ['webgl', 'webgpu'] as const)

@@ -20,7 +20,8 @@ const N = 1000
 const ROW_BYTES = 2 * 16 * 4
 
 function Ogros({ onCrowd }: { onCrowd: (crowd: MD2Crowd) => void }) {
-  const crowd = useMD2Crowd(useMD2(OGRO), { limit: N })
+  // Posed by the shader (its stored rows uploaded when written), as on a GPU, whatever draws these tests.
+  const crowd = useMD2Crowd(useMD2(OGRO), { limit: N, pose: 'shader' })
   useEffect(() => {
     for (let i = 0; i < N; i++) {
       // A grid in front of the camera, most of it out of view: culling does not change what is uploaded.

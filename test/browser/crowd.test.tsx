@@ -26,7 +26,7 @@ import type { ShellSpec } from '../../src/core/lighting/quake2Light'
 import { coverage, difference } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import type { Picture } from '../../stories/support/pixels'
-import { BLACK, CrowdsIn, drawnPixels, expectRenderer, expectSamePicture, LookingDown, mount, picturesOf } from './canvas'
+import { BLACK, CrowdsIn, drawnPixels, drawsInSoftware, expectRenderer, expectSamePicture, LookingDown, mount, picturesOf } from './canvas'
 import { describeOn, describeWebGPU, testOn } from '../support/webgpu-three'
 
 const OGRO = '/assets/quake2/ogro/tris.MD2'
@@ -110,7 +110,8 @@ function gpuScene(
   each: (i: number) => Partial<MD2InstanceProps> & InstanceLook = () => ({}),
 ) {
   return (['ogro', 'ratamahatta'] as const).map((which) => (
-    <MD2Instances key={which} model={models[which]} skin={SKINS[which]} limit={4} {...look}>
+    // Posed by the shader, as on a GPU, unless the look says otherwise (`"auto"` poses on the CPU on SwiftShader).
+    <MD2Instances key={which} model={models[which]} skin={SKINS[which]} limit={4} pose="shader" {...look}>
       {lighting === 'quake2' && <MD2Quake2Lighting shadelight={0.8} />}
       {shell !== undefined && <MD2Shell color={shell} />}
       {SCENE.map((placed, i) => {
@@ -139,7 +140,14 @@ const webglPictures = new Map<string, Picture>()
 
 for (const renderer of RENDERER_KINDS)
   describeOn(renderer)(`<MD2Instances> draws what <MD2Model> draws (${renderer})`, () => {
-    const cases: { lighting: 'lambert' | 'quake2'; shell?: 'blue'; opacity?: number; shadows?: boolean; decode?: 'compute' }[] = [
+    const cases: {
+      lighting: 'lambert' | 'quake2'
+      shell?: 'blue'
+      opacity?: number
+      shadows?: boolean
+      decode?: 'compute'
+      pose?: 'auto' | 'cpu'
+    }[] = [
       { lighting: 'lambert' },
       { lighting: 'quake2' },
       { lighting: 'lambert', shell: 'blue' },
@@ -149,9 +157,12 @@ for (const renderer of RENDERER_KINDS)
       { lighting: 'lambert', decode: 'compute' },
       { lighting: 'quake2', shell: 'blue', decode: 'compute' },
       { lighting: 'lambert', shadows: true, decode: 'compute' },
+      // Posed on the CPU, asked or as "auto" chooses on a renderer drawing in software: the same picture.
+      { lighting: 'quake2', shell: 'blue', pose: 'cpu' },
+      { lighting: 'lambert', shadows: true, pose: 'auto' },
     ]
-    for (const { lighting, shell, opacity, shadows = false, decode } of cases) {
-      const name = `lighting="${lighting}"${shell ? ` shell="${shell}"` : ''}${opacity ? ` opacity={${opacity}}` : ''}${shadows ? ' casting shadows on a floor' : ''}${decode ? ` decode="${decode}"` : ''}`
+    for (const { lighting, shell, opacity, shadows = false, decode, pose } of cases) {
+      const name = `lighting="${lighting}"${shell ? ` shell="${shell}"` : ''}${opacity ? ` opacity={${opacity}}` : ''}${shadows ? ' casting shadows on a floor' : ''}${decode ? ` decode="${decode}"` : ''}${pose ? ` pose="${pose}"` : ''}`
       test(name, async () => {
         const models = await loadModels()
         const light = (
@@ -173,7 +184,7 @@ for (const renderer of RENDERER_KINDS)
             )}
           </>
         )
-        const look = { lighting, shell, opacity, decode }
+        const look = { lighting, shell, opacity, decode, ...(pose && { pose }) }
         const crowds: MD2Crowd[] = []
         const cpu = (
           <>
@@ -200,8 +211,10 @@ for (const renderer of RENDERER_KINDS)
         expect(crowds).toHaveLength(2)
         // Quake II light and shells are drawn from the stored rows (the shader lights by the instance's yaw, a
         // shell layer's rows are copies of the crowd's), on the WebGL2 backend too (these crowds fit its uniform
-        // block); `decode: "compute"` still writes the posed rows each frame.
-        const posed = decode === 'compute'
+        // block); `decode: "compute"` and `pose: "cpu"` write the posed rows each frame, and so does "auto" where the
+        // GL renderer draws in software (real WebGPU has the compute pass).
+        const software = renderer !== 'webgpu' && drawsInSoftware()
+        const posed = decode === 'compute' || pose === 'cpu' || (pose === 'auto' && software)
         expect(crowds.map((crowd) => crowd.drawnFrom)).toEqual(crowds.map(() => (posed ? 'posed' : 'stored')))
         const reference = webglPictures.get(name)
         if (renderer === 'webgl') webglPictures.set(name, cpuPicture)

@@ -12,6 +12,7 @@ import { provideWebGPUSupport, webgpuSupport } from '../../src/three/crowd/gpu/w
 import '../../src/three/webgpu/index'
 import { parseAsset } from '../support/assets'
 import { describeWebGPU } from '../support/webgpu-three'
+import { SWIFTSHADER, webglOn } from '../support/glRenderers'
 
 const loaded = webgpuSupport()
 
@@ -113,6 +114,21 @@ describeWebGPU('a crowd with its WebGPU side', () => {
 })
 
 describeWebGPU("on WebGPURenderer's WebGL2 backend", () => {
+  it('a crowd is posed on the CPU where that backend draws in software (pose "auto"), by its shader when asked', () => {
+    const gl = (webglOn(SWIFTSHADER) as { getContext(): unknown }).getContext()
+    const software = { isWebGPURenderer: true, backend: { isWebGPUBackend: false, gl } }
+    const [auto, shader] = (['auto', 'shader'] as const).map((pose) => {
+      const crowd = new MD2Crowd(parseAsset('quake2/ogro/tris.MD2', `ogro, pose ${pose}, WebGL2 backend`), { limit: 4, pose })
+      crowd.play(0, 'run')
+      crowd.update(0.05)
+      draw(crowd, software)
+      crowd.update(0.05)
+      return crowd
+    })
+    expect([auto!.drawnFrom, shader!.drawnFrom]).toEqual(['posed', 'stored'])
+    for (const crowd of [auto!, shader!]) crowd.dispose()
+  })
+
   /** `n` Ogros running in a row, in a crowd of `limit`, with a weapon following each and a tenth shelled. */
   function row(limit: number, n: number, name: string): { body: MD2Crowd; weapon: MD2Crowd } {
     const body = new MD2Crowd(parseAsset('quake2/ogro/tris.MD2', name), { limit, lighting: 'quake2', shadow: 'blob' })

@@ -3,12 +3,11 @@ import { CrowdQueries } from './CrowdQueries.js'
 import { MD2CrowdBase, type CrowdDress } from './MD2CrowdBase.js'
 import type { MD2CrowdOptions } from './gpu/MD2CrowdOptions.js'
 import { CrowdLooks } from './CrowdLooks.js'
-import { writePosedRows } from './posedRows.js'
 
 export type { MD2CrowdOptions } from './gpu/MD2CrowdOptions.js'
 
 /** The looks' and the queries' code every `MD2Crowd` is made with. */
-const dress: CrowdDress = { looks: (crowd, options) => new CrowdLooks(crowd, options), posed: writePosedRows, queries: CrowdQueries }
+const dress: CrowdDress = { looks: (crowd, options) => new CrowdLooks(crowd, options), queries: CrowdQueries }
 
 /**
  * Many instances of one MD2 model in one draw call, animated on the GPU (everything `MD2CrowdBase` does),

@@ -23,6 +23,7 @@ import { CrowdInstances, composeTransform, type CrowdTransform } from './gpu/Cro
 import { crowdParts, posedOnItsOwn, type CrowdParts } from './crowdParts.js'
 import type { CrowdQueries } from './CrowdQueries.js'
 import { loadCrowdQueries, loadedCrowdQueries } from './loadCrowdQueries.js'
+import { writePosedRows } from './posedRows.js'
 import { CrowdRenderer } from './gpu/CrowdRenderer.js'
 import { crowdShaderStates } from './gpu/CrowdShaderState.js'
 import { acquireMD2GpuFrames, createCrowdMaterials, releaseMD2GpuFrames, type MD2GpuFrames } from './gpu/gpuFrames.js'
@@ -32,12 +33,11 @@ import type { CrowdLayer } from './CrowdLayer.js'
 import type { CrowdLighting, CrowdLooks, CrowdShell } from './CrowdLooks.js'
 
 /**
- * What `MD2Crowd` gives its base: its looks (shells, shadows, Quake II light, made for each crowd), the posed rows
- * they are drawn from, and the queries' code.
+ * What `MD2Crowd` gives its base: its looks (shells, shadows, Quake II light, made for each crowd) and the queries'
+ * code.
  */
 export interface CrowdDress {
   looks(crowd: ConstructorParameters<typeof CrowdLooks>[0], options: MD2CrowdOptions): CrowdLooks
-  posed: NonNullable<CrowdParts['posed']>
   /** Its queries, there from the start (a crowd made without them loads them at the first query). */
   queries: typeof CrowdQueries
 }
@@ -82,7 +82,7 @@ const MAX_CROWD_SIZE = 1 << 20
  * queries (`CrowdQueries`).
  *
  * This is the crowd without its looks (`MD2Crowd` is this with them): it is drawn from stored rows unless it
- * follows another (`followCrowd` brings the posed rows then) or the WebGPU side needs the poses written; its
+ * follows another or the poses are to be written per frame (`posedRows`); its
  * look members (`setShell`, `setShadow`, `setLighting`, `setShadelight`, `shell`, `shadow`, `shadowFloor`) and
  * the options asking for looks throw an `MD2Error` (`UNSUPPORTED`) naming the import that brings them.
  * `<MD2Instances>` makes one in an app that imports no look.
@@ -111,7 +111,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
   private readonly standing = new Matrix4()
   private standingSet = false
 
-  /** `dress`: the looks, posed rows and queries (`MD2Crowd`'s); without it, options asking for looks are refused. */
+  /** `dress`: the looks and queries (`MD2Crowd`'s); without it, options asking for looks are refused. */
   constructor(model: MD2ModelData, options: MD2CrowdOptions, dress?: CrowdDress) {
     const limit = options.limit
     if (!dress) {
@@ -125,7 +125,14 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     // The geometry is shared by every crowd of the model: the per-crowd attributes go on a copy.
     const geometry = frames.geometry.clone()
     const data = attachInstanceData(geometry, limit)
-    const renderer = new CrowdRenderer({ model, frames, rows: data.array as Float32Array, capacity: limit, decode: options.decode })
+    const renderer = new CrowdRenderer({
+      model,
+      frames,
+      rows: data.array as Float32Array,
+      capacity: limit,
+      decode: options.decode,
+      pose: options.pose,
+    })
     const materials = createCrowdMaterials(frames, options, renderer)
     super(geometry, materials.material, limit)
     this.customDepthMaterial = materials.depth
@@ -140,7 +147,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     this.renderer = renderer
     const parts = { mesh: this, model, instances, clock, renderer, data }
     this.rows = new InstanceRowWriter({ ...parts, light: options.lighting === 'quake2' ? looks : undefined, looks })
-    this.parts = { ...parts, rows: this.rows, quake2: options.lighting === 'quake2', looks, posed: dress?.posed, link: undefined }
+    this.parts = { ...parts, rows: this.rows, quake2: options.lighting === 'quake2', looks, link: undefined }
     crowdParts.set(this, this.parts)
     this.Queries = dress?.queries
     this.instanceMatrix.setUsage(DynamicDrawUsage)
@@ -326,15 +333,13 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
    * stored rows (the shader works out the poses and culls; `update` writes only the rows of instances told
    * something): when it follows another, unless it is drawn from stored rows as its leader is (`CrowdLink.storedFromLeader`;
    * a leader stays on its stored rows, its instances in view listed and posed when a follower asks), blends its
-   * poses in a compute pass, or is drawn by WebGPURenderer's WebGL2 backend (which draws the first instances in
-   * view only): `posedOnItsOwn`. Each of those comes with the code writing them (`CrowdParts.posed`); a compute pass
-   * asked for without the WebGPU side blends nothing, and the rows stay stored. (Quake II light, shells and shadows
-   * are not reasons: they are in the stored rows, the layers' slots copies of the crowd's.)
+   * poses in a compute pass, is posed on the CPU (`pose`: asked, or a renderer drawing in software), or holds more
+   * instances than WebGPURenderer's WebGL2 backend draws: `posedOnItsOwn`. (Quake II light, shells and shadows are
+   * not reasons: they are in the stored rows, the layers' slots copies of the crowd's.)
    */
-  private posedRows(): CrowdParts['posed'] {
+  private posedRows(): typeof writePosedRows | undefined {
     const link = this.parts.link
-    const posed = (link?.leader && !link.storedFromLeader()) || posedOnItsOwn(this.parts)
-    return posed ? (this.parts.posed ?? this.renderer.webgpu?.posedRows) : undefined
+    return (link?.leader && !link.storedFromLeader()) || posedOnItsOwn(this.parts) ? writePosedRows : undefined
   }
 
   /**
@@ -375,6 +380,19 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
    */
   get drawnFrom(): 'stored' | 'posed' {
     return this.rows.isStored ? 'stored' : 'posed'
+  }
+
+  /**
+   * Who works each instance's pose out (`MD2CrowdOptions.pose`): `"shader"` from its stored row, `"cpu"` for the
+   * instances in view every frame, `"auto"` the shader but on a renderer drawing in software. `drawnFrom` says which
+   * it was last.
+   */
+  get pose(): 'auto' | 'shader' | 'cpu' {
+    return this.renderer.pose
+  }
+
+  set pose(pose: 'auto' | 'shader' | 'cpu') {
+    this.renderer.pose = pose
   }
 
   /** Where the instances were culled for the renderer that last drew the crowd: `"compute"` on real WebGPU, drawn from stored rows. */

@@ -23,25 +23,21 @@ export interface CrowdParts {
   quake2: boolean
   /** Its shells, shadows and Quake II light (`MD2Crowd`'s; none in a crowd made without the looks' code). */
   looks: CrowdLooks | undefined
-  /**
-   * What writes its rows as the drawn instances' poses (`posed/posedRows.ts`), given by what needs it: `MD2Crowd`
-   * (its looks), `followCrowd` (a chain), or else the WebGPU side (the compute pass, the WebGL2 backend).
-   */
-  posed: ((crowd: CrowdParts) => void) | undefined
   /** Its place in a chain of followers, made by `followCrowd` the first time it follows or leads. */
   link: CrowdLink | undefined
 }
 
 /**
  * Whether a crowd is drawn from its instances' poses, written every frame, for a reason of its own rather than
- * its leader's: it blends its poses in a compute pass, or it holds more instances than WebGPURenderer's WebGL2
+ * its leader's: it blends its poses in a compute pass, its poses are the CPU's (`pose`: asked, or a renderer
+ * drawing in software), or it holds more instances than WebGPURenderer's WebGL2
  * backend draws (`drawLimit`: the first ones in view are drawn, so slots cannot be instances). Quake II light,
  * shells and shadows are no reason: each layer's stored rows are copies of the crowd's, written when an instance
  * is told something (`CrowdLayer.storeRow`; a follower's when its leader's instance is, as it wears that
  * instance's looks too), and the shader does the rest.
  */
 export function posedOnItsOwn({ renderer }: CrowdParts): boolean {
-  return renderer.decode === 'compute' || renderer.drawLimit < renderer.capacity
+  return renderer.decode === 'compute' || renderer.posesOnCpu || renderer.drawLimit < renderer.capacity
 }
 
 /**

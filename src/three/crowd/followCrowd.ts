@@ -2,7 +2,6 @@ import { MD2Error } from '../../core/MD2Error.js'
 import { CrowdLink, type CrowdFollowOptions } from './CrowdLink.js'
 import { crowdParts } from './crowdParts.js'
 import type { MD2Crowd } from './MD2Crowd.js'
-import { writePosedRows } from './posedRows.js'
 
 export type { CrowdFollowOptions } from './CrowdLink.js'
 
@@ -25,7 +24,5 @@ export function followCrowd(follower: MD2Crowd, leader: MD2Crowd | null, options
 function linkOf(crowd: MD2Crowd, role: string): CrowdLink {
   const parts = crowdParts.get(crowd)
   if (!parts) throw new MD2Error('BAD_ARGUMENT', `followCrowd: the ${role} is not an MD2Crowd (got ${String(crowd)})`)
-  // A chain is drawn from the drawn instances' poses: its crowds write them with this module's code.
-  parts.posed ??= writePosedRows
   return (parts.link ??= new CrowdLink(crowd, parts))
 }

@@ -1,5 +1,8 @@
 import type { CrowdParts } from './crowdParts.js'
-import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE, ROW_POSED, uploadFirst } from './gpu/instanceRows.js'
+import { ROW_POSED } from '../../core/animation/CrowdClock.js'
+// The row layout's own module, not instanceRows.ts: loaded on demand (`loadPosedRows`), this module importing that
+// one made the app's up-front chunks larger by kilobytes (as the queries' chunk found).
+import { CLOCK, FADE, INSTANCE_STRIDE, LIGHT, RANGE } from './gpu/rowLayout.js'
 
 /**
  * Writes a crowd's rows as the poses of the instances it draws (listed already: `CrowdInstances.listed`), once
@@ -43,8 +46,7 @@ export function writePosedRows(crowd: CrowdParts): void {
     if (shadowed) looks.writeShadow(i, shadowData!, copyRow(matrices, data, k, shadowMatrices, shadowData!, shadowRows++) + LIGHT)
   }
   mesh.count = drawn
-  uploadFirst(mesh.instanceMatrix, rows.ranges[0]!, drawn)
-  uploadFirst(crowd.data, rows.ranges[1]!, drawn)
+  rows.uploadFirstRows(drawn)
   renderer.computed?.rowsWritten(drawn)
   looks?.shell.commit(shelledRows)
   looks?.shadow.commit(shadowRows)

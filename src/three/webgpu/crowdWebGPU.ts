@@ -3,9 +3,8 @@ import { decodeInTSL } from './gpuDecodeTSL.js'
 import { CrowdComputeCull } from './CrowdComputeCull.js'
 import { CrowdComputeDecode } from './CrowdComputeDecode.js'
 import type { CrowdWebGPUSupport } from '../crowd/gpu/webgpuSupport.js'
-import { writePosedRows } from '../crowd/posedRows.js'
 
-/** The crowd's WebGPU side (`webgpuSupport`): the TSL decode, storage matrices, the compute passes and the posed rows the decode pass reads. */
+/** The crowd's WebGPU side (`webgpuSupport`): the TSL decode, storage matrices and the compute passes. */
 export const crowdWebGPU: CrowdWebGPUSupport = {
   decodeInTSL(material, inputs, options) {
     // The only passes there are: the ones this object made.
@@ -18,5 +17,4 @@ export const crowdWebGPU: CrowdWebGPUSupport = {
   createStorageMatrices: (array) => new StorageInstancedBufferAttribute(array, 16),
   createComputeDecode: (options) => new CrowdComputeDecode(options),
   createComputeCull: (options) => new CrowdComputeCull(options),
-  posedRows: writePosedRows,
 }

@@ -13,10 +13,20 @@ const UNIFORM_BLOCK_MATRICES = 256
 /** Which renderer draws a crowd: its instance matrices are kept the way that renderer reads them best. */
 export type CrowdRendererKind = 'webgl' | 'webgpu' | 'webgpu-webgl2'
 
-/** What the renderer drawing a crowd tells of itself (`WebGLRenderer` none of it). */
+/** What the renderer drawing a crowd tells of itself. */
 interface DrawingRenderer {
   isWebGPURenderer?: boolean
   backend?: { isWebGPUBackend?: boolean; gl?: WebGL2RenderingContext }
+  /** `WebGLRenderer`'s context. */
+  getContext?(): WebGL2RenderingContext
+}
+
+/** Whether `gl` draws in software (SwiftShader, llvmpipe…): every vertex shaded on the CPU. */
+function drawsInSoftware(gl: WebGL2RenderingContext | undefined): boolean {
+  const info = gl?.getExtension('WEBGL_debug_renderer_info')
+  return gl
+    ? /swiftshader|llvmpipe|softpipe|software/i.test(String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER)))
+    : false
 }
 
 /**
@@ -47,6 +57,11 @@ export class CrowdRenderer {
   readonly computed: CrowdComputePass | undefined
   /** The compute pass culling the crowd when it is drawn from stored rows (with the WebGPU side), in use on real WebGPU. */
   readonly culled: CrowdCullPass | undefined
+  /** Who works the poses out, as asked (`MD2CrowdOptions.pose`). */
+  private posing: 'auto' | 'shader' | 'cpu' = 'auto'
+  /** The renderer last met draws WebGL in software. */
+  private software = false
+  private met = false
 
   constructor(crowd: {
     model: MD2ModelData
@@ -55,11 +70,13 @@ export class CrowdRenderer {
     rows: Float32Array
     capacity: number
     decode: MD2CrowdOptions['decode']
+    pose: MD2CrowdOptions['pose']
   }) {
     const { model, capacity } = crowd
     this.capacity = this.drawLimit = capacity
     this.name = model.name ?? 'a model'
     this.decode = crowd.decode === 'compute' ? 'compute' : 'vertex'
+    if (crowd.pose !== undefined) this.pose = crowd.pose
     if (crowd.decode !== undefined && crowd.decode !== this.decode)
       warnOnce(
         `crowd-decode:${String(crowd.decode)}`,
@@ -83,7 +100,9 @@ export class CrowdRenderer {
   meet(renderer: unknown): boolean {
     const r = renderer as DrawingRenderer
     const kind = !r.isWebGPURenderer ? 'webgl' : r.backend?.isWebGPUBackend ? 'webgpu' : 'webgpu-webgl2'
-    if (kind === this.kind) return false
+    // The first renderer met may be of the kind assumed: it is met all the same (what it draws on, in software or not).
+    if (kind === this.kind && this.met) return false
+    this.met = true
     this.kind = kind
     // Matrices for every instance again, after a WebGL2 backend that drew fewer.
     this.refit = this.drawLimit < this.capacity
@@ -96,6 +115,8 @@ export class CrowdRenderer {
       return true
     }
     const gl = r.backend?.gl
+    // Real WebGPU has the compute pass: there the vertex stage only decodes whatever draws it.
+    this.software = kind !== 'webgpu' && drawsInSoftware(gl ?? r.getContext?.())
     // Matrices of 64 bytes in one uniform block: 1,024 in SwiftShader's 64 KB, 256 in WebGL2's least.
     const most = gl ? Math.floor((gl.getParameter(gl.MAX_UNIFORM_BLOCK_SIZE) as number) / 64) : UNIFORM_BLOCK_MATRICES
     if (kind === 'webgpu-webgl2' && this.capacity > most) {
@@ -113,6 +134,26 @@ export class CrowdRenderer {
       this.refit = true
     }
     return true
+  }
+
+  get pose(): 'auto' | 'shader' | 'cpu' {
+    return this.posing
+  }
+
+  /** Who works the poses out: anything but `"auto"`, `"shader"` or `"cpu"` warns once and is taken as `"auto"`. */
+  set pose(pose: 'auto' | 'shader' | 'cpu') {
+    const known = pose === 'shader' || pose === 'cpu'
+    if (!known && pose !== 'auto')
+      warnOnce(
+        `crowd-pose:${String(pose)}`,
+        `MD2Crowd (${this.name}): pose ${JSON.stringify(pose)} is not "auto", "shader" or "cpu"; using "auto"`,
+      )
+    this.posing = known ? pose : 'auto'
+  }
+
+  /** Whether the CPU works the poses out (`pose`: asked, or `"auto"` on a renderer drawing in software). */
+  get posesOnCpu(): boolean {
+    return this.posing === 'cpu' || (this.posing === 'auto' && this.software)
   }
 
   /** A WebGPURenderer draws the crowd, and the crowd's WebGPU side is not loaded. */

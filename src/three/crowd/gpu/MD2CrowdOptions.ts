@@ -31,4 +31,12 @@ export interface MD2CrowdOptions extends Quake2LightFlags {
    * storage size, the vertex shader blends.
    */
   decode?: 'vertex' | 'compute'
+  /**
+   * Who works each instance's pose out. `"shader"`: the vertex shader, from the instance's stored row (written only
+   * when it is told something): nothing per instance per frame on the CPU. `"cpu"`: the CPU, for the instances in
+   * view, every frame (their rows written posed, culled here): each vertex then only decodes. `"auto"` (default):
+   * the shader, but where the renderer draws in software (SwiftShader, llvmpipe: every vertex shaded on the CPU,
+   * where a pose per vertex costs more than a pose per instance), the CPU. Settable later (`crowd.pose`).
+   */
+  pose?: 'auto' | 'shader' | 'cpu'
 }

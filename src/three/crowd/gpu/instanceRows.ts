@@ -153,13 +153,17 @@ export class InstanceRowWriter {
     this.storedChanged = count
     const drawn = renderer.drawsNothing ? 0 : Math.min(size, rows)
     mesh.count = drawn
-    if (whole) {
-      uploadFirst(mesh.instanceMatrix, this.ranges[0]!, drawn)
-      uploadFirst(this.crowd.data, this.ranges[1]!, drawn)
-    } else if (written > 0) {
+    if (whole) this.uploadFirstRows(drawn)
+    else if (written > 0) {
       mesh.instanceMatrix.needsUpdate = true
       this.crowd.data.needsUpdate = true
     }
+  }
+
+  /** Flags the first `drawn` matrices and rows for upload (posed rows, written for the instances drawn). */
+  uploadFirstRows(drawn: number): void {
+    uploadFirst(this.crowd.mesh.instanceMatrix, this.ranges[0]!, drawn)
+    uploadFirst(this.crowd.data, this.ranges[1]!, drawn)
   }
 
   /** The stored rows are to be written again in full (into new buffers, or over posed rows). */

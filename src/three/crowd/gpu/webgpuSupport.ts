@@ -48,12 +48,6 @@ export interface CrowdWebGPUSupport {
   createComputeDecode(options: { inputs: GpuDecodeInputs; rows: Float32Array; capacity: number; name: string }): CrowdComputePass
   /** The compute pass culling a crowd drawn from stored rows: `rows` its rows, `indexCount` its model's indices. */
   createComputeCull(options: { rows: Float32Array; capacity: number; indexCount: number; state: CrowdShaderState }): CrowdCullPass
-  /**
-   * Writes a crowd's rows (its `CrowdParts`) as its drawn instances' poses (`../posedRows.ts`): what the compute pass reads, and
-   * what WebGPURenderer's WebGL2 backend draws (the first instances in view). Here, so that a WebGL app's
-   * plain crowd does not ship it.
-   */
-  posedRows(crowd: object): void
 }
 
 let provided: CrowdWebGPUSupport | undefined
