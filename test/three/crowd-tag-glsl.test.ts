@@ -28,9 +28,10 @@ function compiled(
   options: Parameters<typeof decodeInGLSL>[2],
 ): WebGLProgramParametersWithUniforms {
   decodeInGLSL(material, inputs, options)
+  const chunks = ShaderLib[shader]!
   const parameters = {
-    vertexShader: ShaderLib[shader].vertexShader,
-    fragmentShader: ShaderLib[shader].fragmentShader,
+    vertexShader: chunks.vertexShader,
+    fragmentShader: chunks.fragmentShader,
     uniforms: {},
   } as unknown as WebGLProgramParametersWithUniforms
   material.onBeforeCompile(parameters, undefined as never)
