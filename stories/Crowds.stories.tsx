@@ -256,10 +256,7 @@ export const ArmyCompute: Story = {
   name: 'Army (GPU, compute pass)',
   args: { decode: 'compute' },
   play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    const first = await stage.expectModel(undefined, 0.02)
-    await stage.until((p) => difference(first, p) > 2000, 'the army moving')
-    const status = await waitFor(() => readStatus(canvasElement, /GPU path/))
+    const status = await armyMovingOnGpu(canvasElement)
     await expectStatus(canvasElement, status.endsWith('WebGPURenderer (WebGPU)') ? 'compute pass' : 'vertex shader')
   },
 }
@@ -272,13 +269,18 @@ export const ArmyPosedOnCpu: Story = {
   name: 'Army (GPU, posed by the CPU)',
   args: { pose: 'cpu' },
   play: async ({ canvasElement }) => {
-    const stage = await findStage(canvasElement)
-    const first = await stage.expectModel(undefined, 0.02)
-    await stage.until((p) => difference(first, p) > 2000, 'the army moving')
-    const status = await waitFor(() => readStatus(canvasElement, /GPU path/))
+    const status = await armyMovingOnGpu(canvasElement)
     // Real WebGPU blends in its compute pass only with decode="compute": here the vertex shader, posed by the CPU.
     expect(status).toMatch(/GPU path \(vertex shader\): 2 draw calls, poses by the CPU · /)
   },
+}
+
+/** Waits for the army drawn and moving on the GPU path: returns its status line. */
+async function armyMovingOnGpu(canvasElement: HTMLElement): Promise<string> {
+  const stage = await findStage(canvasElement)
+  const first = await stage.expectModel(undefined, 0.02)
+  await stage.until((p) => difference(first, p) > 2000, 'the army moving')
+  return waitFor(() => readStatus(canvasElement, /GPU path/))
 }
 
 function readStatus(canvasElement: HTMLElement, want: RegExp): string {

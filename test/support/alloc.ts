@@ -1,6 +1,8 @@
 import { Session } from 'node:inspector'
 import { getHeapSpaceStatistics } from 'node:v8'
+import { Vector3, type Camera } from 'three'
 import { expect } from 'vitest'
+import type { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 
 function newSpaceUsed(): number {
   for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.space_used_size
@@ -132,4 +134,17 @@ export function allocationSites(fn: () => void, calls: number, top = 8): string 
   } finally {
     session.disconnect()
   }
+}
+
+/**
+ * A frame of `leader.update` for 1,000 instances on a grid (with its followers, seen by `camera`), each placed by
+ * `place(i)` after it is positioned: bytes allocated, after the JIT settles (`settled`).
+ */
+export async function crowdBytesPerFrame(leader: MD2Crowd, camera: Camera, place: (i: number) => void): Promise<number> {
+  for (let i = 0; i < 1000; i++) {
+    leader.setTransform(i, { position: new Vector3((i % 40) * 40 - 800, 0, -Math.floor(i / 40) * 40), rotation: i * 0.1 })
+    place(i)
+  }
+  const frame = () => leader.update(1 / 60, camera)
+  return settled(() => bytesPerCall(frame, 1, 20), frame)
 }

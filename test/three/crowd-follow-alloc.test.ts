@@ -4,11 +4,10 @@
  * shapes) V8 was seen to settle, now and then, on code for this path that boxes numbers (640 bytes a frame,
  * flat); a game's frame sees the shapes it uses.
  */
-import { Vector3 } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { followCrowd } from '../../src/three/crowd/followCrowd'
-import { bytesPerCall, settled } from '../support/alloc'
+import { crowdBytesPerFrame } from '../support/alloc'
 import { crowdCamera } from '../support/cameras'
 import { knight, knightWeapon } from '../support/followerModels'
 
@@ -19,22 +18,12 @@ afterEach(() => {
 describe('followers allocate nothing a frame', () => {
   const camera = crowdCamera()
 
-  /** A frame of `leader.update` for 1,000 instances with followers: bytes allocated (after the JIT settles). */
-  async function bytesPerFrame(leader: MD2Crowd, place: (i: number) => void): Promise<number> {
-    for (let i = 0; i < 1000; i++) {
-      leader.setTransform(i, { position: new Vector3((i % 40) * 40 - 800, 0, -Math.floor(i / 40) * 40), rotation: i * 0.1 })
-      place(i)
-    }
-    const frame = () => leader.update(1 / 60, camera)
-    return settled(() => bytesPerCall(frame, 1, 20), frame)
-  }
-
   it('a frame of 1,000 running, crossfading bodies with synced weapons allocates nothing', async () => {
     const leader = new MD2Crowd(knight, { limit: 1000, lighting: 'quake2', glow: true })
     const weapon = new MD2Crowd(knightWeapon, { limit: 1000, lighting: 'quake2' })
     vi.spyOn(console, 'warn').mockImplementation(() => {})
     followCrowd(weapon, leader)
-    const perFrame = await bytesPerFrame(leader, (i) => {
+    const perFrame = await crowdBytesPerFrame(leader, camera, (i) => {
       leader.play(i, i % 2 ? 'run' : 'death1')
       if (i % 3 === 0) leader.play(i, 'attack', { crossfade: 0.3 })
     })

@@ -4,11 +4,10 @@
  * `crowd-follow-alloc.test.ts`): after another follower shape in the same file V8 was seen to settle on code for
  * this path that boxes numbers (80 bytes a frame, flat); a game's frame sees the shapes it uses.
  */
-import { Vector3 } from 'three'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MD2Crowd } from '../../src/three/crowd/MD2Crowd'
 import { followCrowd } from '../../src/three/crowd/followCrowd'
-import { bytesPerCall, settled } from '../support/alloc'
+import { crowdBytesPerFrame } from '../support/alloc'
 import { crowdCamera } from '../support/cameras'
 import { head, knightWeapon, soldier, tags } from '../support/followerModels'
 
@@ -18,16 +17,6 @@ afterEach(() => {
 
 describe('tagged followers allocate nothing a frame', () => {
   const camera = crowdCamera()
-
-  /** A frame of `leader.update` for 1,000 instances with followers: bytes allocated (after the JIT settles). */
-  async function bytesPerFrame(leader: MD2Crowd, place: (i: number) => void): Promise<number> {
-    for (let i = 0; i < 1000; i++) {
-      leader.setTransform(i, { position: new Vector3((i % 40) * 40 - 800, 0, -Math.floor(i / 40) * 40), rotation: i * 0.1 })
-      place(i)
-    }
-    const frame = () => leader.update(1 / 60, camera)
-    return settled(() => bytesPerCall(frame, 1, 20), frame)
-  }
 
   it('a frame of 1,000 bodies with a tagged weapon and a synced tagged head allocates nothing', async () => {
     const leader = new MD2Crowd(soldier, { limit: 1000 })
@@ -39,7 +28,7 @@ describe('tagged followers allocate nothing a frame', () => {
     followCrowd(heads, leader, { tag: 'tag_head' })
     // On keyframes: between them the core's tagTransform renormalises its axes with Math.hypot, which
     // V8 allocates in (see the CHANGELOG); the follower's own path is the same either way.
-    const perFrame = await bytesPerFrame(leader, (i) => leader.showFrame(i, (i * 7) % 1000))
+    const perFrame = await crowdBytesPerFrame(leader, camera, (i) => leader.showFrame(i, (i * 7) % 1000))
     expect(perFrame).toBeLessThan(8)
     // The leader, on its stored rows, draws every instance in use and culls in its shader; so does the gun, placed on its
     // tag by its shader; the head (synced, with fewer frames than the body: clamped) is posed, drawing those in view.

@@ -82,7 +82,7 @@ const MAX_CROWD_SIZE = 1 << 20
  * queries (`CrowdQueries`).
  *
  * This is the crowd without its looks (`MD2Crowd` is this with them): it is drawn from stored rows unless it
- * follows another or the poses are to be written per frame (`posedRows`); its
+ * follows another or the poses are to be written per frame (`drawsPosed`); its
  * look members (`setShell`, `setShadow`, `setLighting`, `setShadelight`, `shell`, `shadow`, `shadowFloor`) and
  * the options asking for looks throw an `MD2Error` (`UNSUPPORTED`) naming the import that brings them.
  * `<MD2Instances>` makes one in an app that imports no look.
@@ -155,7 +155,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
       this.drawnBy(drawing)
       renderer.computed?.run(drawing, this.count)
       // A follower placed on its tag by the shader reads its leader's rows by instance: the vertex stage culls it.
-      renderer.culled?.run(drawing, this, !this.posedRows() && !renderer.state.tag)
+      renderer.culled?.run(drawing, this, !this.drawsPosed() && !renderer.state.tag)
     }
     crowdShaderStates.set(this, renderer.state)
     for (const layer of looks ? [looks.shadow, looks.shell] : []) {
@@ -319,27 +319,26 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     this.parts.looks?.advance(seconds)
     this.updateMatrixWorld()
     const planes = this.instances.viewFrom(camera, this.matrixWorld, this.renderer.drawLimit)
-    const posed = this.posedRows()
-    if (!posed) this.rows.writeStored(planes)
+    if (!this.drawsPosed()) this.rows.writeStored(planes)
     else {
       this.instances.listed()
-      posed(this.parts)
+      writePosedRows(this.parts)
     }
     link?.updateFollowers(seconds, camera)
   }
 
   /**
-   * What writes the crowd's rows as the poses of the instances in view, every frame, if it is not drawn from its
-   * stored rows (the shader works out the poses and culls; `update` writes only the rows of instances told
+   * Whether the crowd's rows are written as the poses of the instances in view, every frame (`writePosedRows`), not
+   * as its stored rows (the shader works out the poses and culls; `update` writes only the rows of instances told
    * something): when it follows another, unless it is drawn from stored rows as its leader is (`CrowdLink.storedFromLeader`;
    * a leader stays on its stored rows, its instances in view listed and posed when a follower asks), blends its
    * poses in a compute pass, is posed on the CPU (`pose`: asked, or a renderer drawing in software), or holds more
    * instances than WebGPURenderer's WebGL2 backend draws: `posedOnItsOwn`. (Quake II light, shells and shadows are
    * not reasons: they are in the stored rows, the layers' slots copies of the crowd's.)
    */
-  private posedRows(): typeof writePosedRows | undefined {
+  private drawsPosed(): boolean {
     const link = this.parts.link
-    return (link?.leader && !link.storedFromLeader()) || posedOnItsOwn(this.parts) ? writePosedRows : undefined
+    return Boolean(link?.leader && !link.storedFromLeader()) || posedOnItsOwn(this.parts)
   }
 
   /**
@@ -363,20 +362,19 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     const looks = this.parts.looks
     for (const layer of looks ? [looks.shell, looks.shadow] : []) if (layer.data) this.renderer.fit(layer)
     // The rows are written for the instances drawn: write them again, into new buffers or none.
-    const posed = this.posedRows()
-    if (!posed) {
+    if (!this.drawsPosed()) {
       this.rows.restore()
       this.rows.writeStored('same')
     } else {
       this.instances.listed()
-      posed(this.parts)
+      writePosedRows(this.parts)
     }
   }
 
   /**
    * What the crowd was last written as: `"stored"` rows (an instance's written only when it is told something; the
    * shader works out the poses and culls) or `"posed"` ones (the instances in view posed on the CPU every frame, for
-   * the reasons `posedRows` lists).
+   * the reasons `drawsPosed` lists).
    */
   get drawnFrom(): 'stored' | 'posed' {
     return this.rows.isStored ? 'stored' : 'posed'
