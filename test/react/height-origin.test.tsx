@@ -122,11 +122,14 @@ describe('height and origin', () => {
         <MD2Instances ref={follower} model={weapon} sync />
       </MD2Instances>,
     )
-    // The follower's code loads on demand (the scene suspends meanwhile; slow on a busy machine).
+    // The follower's code loads on demand (the scene suspends meanwhile; slow on a busy machine). The retry
+    // commits outside act(): its passive effects, where useFrame subscribes in Node, may come a task after the
+    // follower is linked (in a layout effect), so wait until the crowd has drawn its instances too.
     await vi.waitFor(
       async () => {
         await r.advanceFrames(1, 0.05)
         expect(follower.current?.leader).toBe(crowd.current)
+        expect(crowd.current!.count).toBe(2)
       },
       { timeout: 20_000, interval: 20 },
     )
