@@ -103,8 +103,11 @@ const CASES = [
     // for issue 49: the posed rows in every crowd (a crowd drawn by a software renderer is posed on the CPU, `pose:
     // "auto"`; loaded on demand instead, rollup split three into a chunk of its own, 3.5 kB more up front), the
     // renderer's name read, the decode posing any row at any time and the hook a tagged follower's decode fills (the
-    // tag's GLSL comes with following).
-    budget: 29.7,
+    // tag's GLSL comes with following). 2.7 kB more for the atlas of poses a crowd posed by the CPU for WebGLRenderer
+    // reads (a software renderer's: the CPU blend, the atlas and its GLSL). Loaded on demand it was 0.35 kB here, but
+    // the bundler then moved three.js and the library into a chunk of their own in an app with the looks (4.3 kB more
+    // there, against 1.6 kB in every crowd).
+    budget: 32.4,
     code: app(
       `import { MD2Instances, MD2Instance } from 'react-three-md2'`,
       `<MD2Instances url="/players/ogro/tris.md2">
@@ -123,8 +126,9 @@ const CASES = [
       LIBRARY('three[/\\\\]crowd[/\\\\](MD2Crowd|CrowdLooks|CrowdLayer)\\.js$'),
       LIBRARY('three[/\\\\]materials[/\\\\](shellMaterial|shadowMaterial)'),
     ],
-    // In chunks of their own, loaded when first used, never up front.
-    deferred: [LIBRARY('three[/\\\\]crowd[/\\\\](CrowdLink|followCrowd|CrowdQueries)\\.js$'), LIBRARY('core[/\\\\]animation[/\\\\]blend')],
+    // In chunks of their own, loaded when first used, never up front. (The CPU blend is up front: the atlas of poses
+    // blends with it.)
+    deferred: [LIBRARY('three[/\\\\]crowd[/\\\\](CrowdLink|followCrowd|CrowdQueries)\\.js$')],
   },
   {
     name: 'instances-looks',
@@ -147,10 +151,10 @@ const CASES = [
     // posed rows out of every crowd's bundle and added the culling pass: a WebGPU crowd app as a whole (this case
     // plus `instances`) stayed within 34 kB, where it was 35.2; 35.2 again with the crowd's 0.9 kB above. A follower
     // placed on its tag in TSL (0.4 kB) came in as the posed rows moved to every crowd (0.3 kB out); the whole app
-    // grows by the crowd's 0.8 kB.
+    // grows by the crowd's 0.8 kB, then its 2.7 kB for the atlas of poses.
     base: 'instances',
     budget: 6.5,
-    total: 36.0,
+    total: 38.6,
     code: app(
       `import { MD2Instances, MD2Instance } from 'react-three-md2'\nimport 'react-three-md2/webgpu'`,
       `<MD2Instances url="/players/ogro/tris.md2">

@@ -26,6 +26,7 @@ import type { ShellSpec } from '../../src/core/lighting/quake2Light'
 import { coverage, difference } from '../../stories/support/pixels'
 import { RENDERER_KINDS } from '../../stories/support/renderers'
 import type { Picture } from '../../stories/support/pixels'
+import type { CrowdRenderer } from '../../src/three/crowd/gpu/CrowdRenderer'
 import { BLACK, CrowdsIn, drawnPixels, drawsInSoftware, expectRenderer, expectSamePicture, LookingDown, mount, picturesOf } from './canvas'
 import { describeOn, describeWebGPU, testOn } from '../support/webgpu-three'
 
@@ -216,6 +217,11 @@ for (const renderer of RENDERER_KINDS)
         const software = renderer !== 'webgpu' && drawsInSoftware()
         const posed = decode === 'compute' || pose === 'cpu' || (pose === 'auto' && software)
         expect(crowds.map((crowd) => crowd.drawnFrom)).toEqual(crowds.map(() => (posed ? 'posed' : 'stored')))
+        // Posed by the CPU on WebGLRenderer, the poses themselves are uploaded (one texel a vertex: `PoseAtlas`).
+        const atlas = renderer === 'webgl' && (pose === 'cpu' || (pose === 'auto' && software))
+        expect(crowds.map((crowd) => (crowd as unknown as { renderer: CrowdRenderer }).renderer.state.atlas !== undefined)).toEqual(
+          crowds.map(() => atlas),
+        )
         const reference = webglPictures.get(name)
         if (renderer === 'webgl') webglPictures.set(name, cpuPicture)
         else if (reference && opacity === undefined && shell === undefined) {

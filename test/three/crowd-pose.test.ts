@@ -85,6 +85,29 @@ describe('who poses a crowd', () => {
     weapon.dispose()
   })
 
+  it('a follower first posed when a software renderer meets it draws its leader’s instances, not those its own sphere sees', () => {
+    // Ogros across the view's edge: the weapon's sphere (smaller than the body's) leaves some a body's keeps in view.
+    const leader = new MD2Crowd(parseAsset('quake2/ogro/tris.MD2', 'ogro'), { limit: 64 })
+    const weapon = new MD2Crowd(parseAsset('quake2/ogro/weapon.md2', 'ogro weapon'), { limit: 64 })
+    for (let i = 0; i < 64; i++) {
+      leader.setTransform(i, { position: new Vector3(i * 6 - 400, (i % 8) * 12 - 48, 0) })
+      leader.play(i, 'run')
+    }
+    followCrowd(weapon, leader)
+    const camera = crowdCamera()
+    const software = webglOn(SWIFTSHADER)
+    // The first frame is updated before any renderer is met (stored rows, each crowd listing its own view), then drawn.
+    leader.update(1 / 60, camera)
+    const weaponOwnView = weapon.inView
+    for (const crowd of [leader, weapon]) (crowd.onBeforeRender as unknown as (renderer: unknown) => void)(software)
+    expect([leader.drawnFrom, weapon.drawnFrom]).toEqual(['posed', 'posed'])
+    expect(weaponOwnView, 'the weapons’ own view lists another set (else this test shows nothing)').not.toBe(leader.count)
+    expect(weapon.count).toBe(leader.count)
+    for (let k = 0; k < leader.count; k++) expect(weapon.instanceAt(k)).toBe(leader.instanceAt(k))
+    leader.dispose()
+    weapon.dispose()
+  })
+
   it('<MD2Instances pose> sets it in place (no new crowd), and a follower inside takes its leader’s', async () => {
     const body = createRef<MD2Crowd>()
     const weapon = createRef<MD2Crowd>()

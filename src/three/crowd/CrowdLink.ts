@@ -149,6 +149,16 @@ export class CrowdLink {
     return following.tag < 0 || (!crowd.looks?.layered && leader.model.header.numFrames <= MAX_TAG_FRAMES)
   }
 
+  /**
+   * A follower posed when a renderer meets it (`MD2CrowdBase.drawnBy`): its rows posed again for its leader's drawn
+   * instances, as its update poses them, not for the view its own update took (its own sphere could list another set).
+   */
+  poseFromLeader(): void {
+    this.copied = false
+    this.copyDrawn()
+    writePosedRows(this.crowd)
+  }
+
   /** A follower's update: its leader's stored rows copied, or its leader's drawn instances placed and (synced) posed from it. */
   private updateFromLeader(seconds: number, camera: Camera | undefined): void {
     const { mesh, clock, instances, looks, rows, renderer } = this.crowd

@@ -132,6 +132,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
       capacity: limit,
       decode: options.decode,
       pose: options.pose,
+      maxTextureSize: options.maxTextureSize ?? 4096,
     })
     const materials = createCrowdMaterials(frames, options, renderer)
     super(geometry, materials.material, limit)
@@ -365,7 +366,8 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     if (!this.drawsPosed()) {
       this.rows.restore()
       this.rows.writeStored('same')
-    } else {
+    } else if (this.parts.link?.leader) this.parts.link.poseFromLeader()
+    else {
       this.instances.listed()
       writePosedRows(this.parts)
     }
@@ -497,6 +499,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
     this.parts.looks?.dispose()
     this.renderer.computed?.dispose()
     this.renderer.culled?.dispose()
+    this.renderer.dispose()
     this.queries?.dispose()
     super.dispose()
   }

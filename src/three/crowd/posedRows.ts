@@ -28,6 +28,9 @@ export function writePosedRows(crowd: CrowdParts): void {
   const shellMatrices = looks?.shell.instanceMatrix.array as Float32Array
   const shadowData = looks?.shadow.data?.array as Float32Array | undefined
   const shadowMatrices = looks?.shadow.instanceMatrix.array as Float32Array
+  // On WebGLRenderer the poses themselves too, one texel a vertex, read by the decode in place of the keyframes.
+  const atlas = renderer.atlas
+  atlas?.begin(drawn)
   let shelledRows = 0
   let shadowRows = 0
   for (let k = 0; k < drawn; k++) {
@@ -37,6 +40,7 @@ export function writePosedRows(crowd: CrowdParts): void {
     const s = crowd.clock.pose(i)
     const a = k * INSTANCE_STRIDE
     writePosedRow(data, a, poses, s)
+    atlas?.place(poses, i, data, a)
     if (!looks) continue
     const shadowed = looks.castsShadow(i)
     // Its shadelight, as its stored row has it (the shader works out the light table's row from the matrix).
@@ -47,6 +51,8 @@ export function writePosedRows(crowd: CrowdParts): void {
   }
   mesh.count = drawn
   rows.uploadFirstRows(drawn)
+  atlas?.commit()
+  renderer.state.readFromAtlas(atlas?.holdsAll ? atlas.decode : undefined)
   renderer.computed?.rowsWritten(drawn)
   looks?.shell.commit(shelledRows)
   looks?.shadow.commit(shadowRows)

@@ -32,9 +32,21 @@ export interface CrowdTagDecode {
   key: string
 }
 
+/** The decode reading each vertex from the atlas of poses (`PoseAtlas`) instead of the keyframes: its program's patch. */
+export interface CrowdAtlasDecode {
+  patch(shader: WebGLProgramParametersWithUniforms): void
+}
+
 export interface GpuDecodeOptions {
   /** The crowd's uniforms (its time, the view it culls against: `CrowdShaderState`), shared by its materials, and its tag. */
-  state: { uniforms: Record<string, { value: unknown }>; tag?: CrowdTagDecode }
+  state: {
+    uniforms: Record<string, { value: unknown }>
+    tag?: CrowdTagDecode
+    /** Set while the rows' poses are read from the atlas of poses the CPU worked out (`PoseAtlas`): one texel a vertex. */
+    atlas?: CrowdAtlasDecode
+    /** The materials decoding by this state, given their programs again when `atlas` changes. */
+    materials?: Material[]
+  }
   /** Write Quake II's `shadedots × shadelight` colour. */
   quake2Light?: boolean
   /** Push the vertices out along their normals (a power-up shell). */
@@ -67,6 +79,7 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
     Object.assign(shader.uniforms, options.state.uniforms)
     shader.vertexShader = patchVertexShader(shader.vertexShader, options)
     options.state.tag?.patch(shader)
+    options.state.atlas?.patch(shader)
     // One colour per instance, not interpolated (an interpolated constant can come out a level off).
     if (options.instanceColor)
       shader.fragmentShader = shader.fragmentShader
@@ -75,7 +88,8 @@ export function decodeInGLSL(material: Material, inputs: GpuDecodeInputs, option
   }
   const key = material.customProgramCacheKey.bind(material)
   material.customProgramCacheKey = () =>
-    `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}${options.instanceColor ? '-c' : ''}${options.shadow ? '-shadow' : ''}${options.state.tag?.key ?? ''}`
+    `${key()}|md2-gpu${options.quake2Light ? '-q2' : ''}${options.shell ? '-shell' : ''}${options.normals ? '-n' : ''}${options.instanceColor ? '-c' : ''}${options.shadow ? '-shadow' : ''}${options.state.tag?.key ?? ''}${options.state.atlas ? '-atlas' : ''}`
+  options.state.materials?.push(material)
 }
 
 /**
@@ -171,8 +185,12 @@ for (int p = 0; p < 6; p++) if (dot(md2Planes[p].xyz, centre) + md2Planes[p].w <
 return false;
 }
 void md2Decode() {
-if (md2Culled()) { md2Position = vec3(0.0); return; }
 int v = int(position.x);
+float md2ToNormal;
+#ifdef MD2_POSE_ATLAS
+md2ToNormal = md2FromAtlas(v);
+#else
+if (md2Culled()) { md2Position = vec3(0.0); return; }
 float from; float to; float t; float fade;
 md2Pose(md2Clock, md2Range, md2Time, from, to, t, fade);
 vec2 fa = md2Place(from);
@@ -198,8 +216,10 @@ md2Position = mix(md2Position, outgoing, fade);
 md2ObjectNormal = mix(md2ObjectNormal, mix(md2Normal(na), md2Normal(nb), md2Fade.z), fade);
 #endif
 }
+md2ToNormal = b.w;
+#endif
 #ifdef MD2_SHELL
-md2Position += md2Normal(b.w) * POWERSUIT_SCALE;
+md2Position += md2Normal(md2ToNormal) * POWERSUIT_SCALE;
 #endif
 #ifdef MD2_SHADOW
 float rise = md2Position.y + md2Light.z;
@@ -217,7 +237,7 @@ vec3 facing = modelMatrix[2].xyz;
 float steps = atan(facing.x, facing.z) * SHADEDOT_STEPS_PER_RADIAN;
 int row = int(steps + (steps < 0.0 ? -SHADEDOT_NUDGE : SHADEDOT_NUDGE)) & (SHADEDOT_QUANT - 1);
 vec3 shade = max(md2Light.rgb + md2Glow, GLOW_FLOOR * md2Light.rgb);
-float dots = texelFetch(md2LightTable, ivec2(int(b.w), row), 0).r;
+float dots = texelFetch(md2LightTable, ivec2(int(md2ToNormal), row), 0).r;
 vec3 c = clamp(dots * shade, 0.0, 1.0);
 md2Color = vec3(md2Linear(c.r), md2Linear(c.g), md2Linear(c.b));
 #endif

@@ -5,6 +5,7 @@ import { WEBGPU_IMPORT } from '../../materials/webgpuMaterials.js'
 import { gpuDecodeInputs, type MD2GpuFrames } from './gpuFrames.js'
 import type { MD2CrowdOptions } from './MD2CrowdOptions.js'
 import { CrowdShaderState } from './CrowdShaderState.js'
+import { PoseAtlas } from './poseAtlas.js'
 import { webgpuSupport, type CrowdComputePass, type CrowdCullPass, type CrowdWebGPUSupport } from './webgpuSupport.js'
 
 /** Instance matrices three's WebGL2 backend keeps in a uniform buffer of WebGL2's least size (16 KB). */
@@ -62,6 +63,10 @@ export class CrowdRenderer {
   /** The renderer last met draws WebGL in software. */
   private software = false
   private met = false
+  /** The poses worked out on the CPU, for the GLSL decode to read (`atlas`), made the first time they are. */
+  private poseAtlas: PoseAtlas | undefined
+  private readonly model: MD2ModelData
+  private readonly maxTextureSize: number
 
   constructor(crowd: {
     model: MD2ModelData
@@ -71,8 +76,11 @@ export class CrowdRenderer {
     capacity: number
     decode: MD2CrowdOptions['decode']
     pose: MD2CrowdOptions['pose']
+    maxTextureSize: number
   }) {
     const { model, capacity } = crowd
+    this.model = model
+    this.maxTextureSize = crowd.maxTextureSize
     this.capacity = this.drawLimit = capacity
     this.name = model.name ?? 'a model'
     this.decode = crowd.decode === 'compute' ? 'compute' : 'vertex'
@@ -154,6 +162,19 @@ export class CrowdRenderer {
   /** Whether the CPU works the poses out (`pose`: asked, or `"auto"` on a renderer drawing in software). */
   get posesOnCpu(): boolean {
     return this.posing === 'cpu' || (this.posing === 'auto' && this.software)
+  }
+
+  /**
+   * Where the CPU works the poses out for WebGLRenderer, the atlas its rows are posed into (the GLSL decode reads one
+   * texel a vertex from it); none elsewhere (the TSL decode reads posed rows as they are).
+   */
+  get atlas(): PoseAtlas | undefined {
+    if (this.kind !== 'webgl' || !this.posesOnCpu) return undefined
+    return (this.poseAtlas ??= new PoseAtlas(this.model, this.state, this.maxTextureSize))
+  }
+
+  dispose(): void {
+    this.poseAtlas?.dispose()
   }
 
   /** A WebGPURenderer draws the crowd, and the crowd's WebGPU side is not loaded. */

@@ -1,5 +1,5 @@
-import { Vector4 } from 'three'
-import type { CrowdTagDecode } from '../../materials/gpuDecodeGLSL.js'
+import { Vector4, type Material, type Texture } from 'three'
+import type { CrowdAtlasDecode, CrowdTagDecode } from '../../materials/gpuDecodeGLSL.js'
 
 /** Each crowd's, and each of its layers', state, by the object drawn (where the TSL decode finds it). */
 export const crowdShaderStates = new WeakMap<object, CrowdShaderState>()
@@ -39,6 +39,8 @@ export class CrowdShaderState {
     md2Planes: { value: Vector4[] }
     /** Quake II light's glow pulse now (RF_GLOW: added to each channel of the rows' shadelight), or 0. */
     md2Glow: { value: number }
+    /** The poses worked out on the CPU this frame (`PoseAtlas`), once there are any. */
+    md2PoseAtlas: { value: Texture | null }
   }
 
   /** Set while the crowd follows a leader's tag placed by the shader (`CrowdLink`): what its decodes read for it. */
@@ -52,7 +54,21 @@ export class CrowdShaderState {
       md2Sphere: { value: new Vector4() },
       md2Planes: { value: Array.from({ length: 6 }, () => new ViewPlane(0.5, 0.5, 0.5, 0.5)) },
       md2Glow: new NumberUniform(0),
+      md2PoseAtlas: { value: null },
     }
+  }
+
+  /** Set while the GLSL decode reads the poses from the atlas (`md2PoseAtlas`), not the keyframes: its programs have that path alone. */
+  atlas: CrowdAtlasDecode | undefined
+
+  /** The GLSL materials decoding by this state (`decodeInGLSL`), whose programs change with `atlas`. */
+  readonly materials: Material[] = []
+
+  /** Reads the poses from an atlas (its decode) or not: the materials are given their other program on a change. */
+  readFromAtlas(atlas: CrowdAtlasDecode | undefined): void {
+    if (atlas === this.atlas) return
+    this.atlas = atlas
+    for (const material of this.materials) material.needsUpdate = true
   }
 
   /** Culls against `planes` (`writeFrustumPlanes`' 24 floats, in the crowd's space), or nothing (`undefined`). */

@@ -114,6 +114,7 @@ export class InstanceRowWriter {
     if (clock.now - clock.epoch > EPOCH_SECONDS) clock.rebase(size)
     state.uniforms.md2Time.value = clock.now - clock.epoch
     if (planes !== 'same') state.cullBy(planes)
+    state.readFromAtlas(undefined)
     const changed = clock.changed
     const count = clock.changedCount
     const t = instances.transforms
