@@ -150,8 +150,8 @@ export class CrowdLink {
   }
 
   /**
-   * A follower posed when a renderer meets it (`MD2CrowdBase.drawnBy`): its rows posed again for its leader's drawn
-   * instances, as its update poses them, not for the view its own update took (its own sphere could list another set).
+   * A follower's rows posed for its leader's drawn instances: at its update, and when a renderer meets it
+   * (`MD2CrowdBase.drawnBy`), not for a view of its own (its own sphere could list another set).
    */
   poseFromLeader(): void {
     this.copied = false
@@ -173,10 +173,9 @@ export class CrowdLink {
       rows.writeStored(instances.viewFrom(camera, mesh.matrixWorld, renderer.drawLimit))
       if (this.onGpu) this.writeTagRows(this.onGpu)
     } else {
-      this.copied = false
-      this.copyDrawn()
+      // An unsynced follower's own clock: the copy of its leader's instances does not read it.
       if (!this.following!.sync) clock.advance(seconds, instances.size)
-      writePosedRows(this.crowd)
+      this.poseFromLeader()
     }
     this.updateFollowers(seconds, camera)
   }

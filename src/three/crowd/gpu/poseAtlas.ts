@@ -37,9 +37,9 @@ export class PoseAtlas {
   private words = new Uint32Array(0)
   private floats = new Float32Array(0)
   private rows = 0
-  texture: DataTexture | undefined
+  private texture: DataTexture | undefined
   /** Slots written this frame. */
-  used = 0
+  private used = 0
   /** Every pose this frame found a slot (else the decode reads the keyframes: the atlas is full). */
   holdsAll = true
   /** Each slot's pose (`POSE_KEY` floats), and a hash table of slots by pose (-1: empty), for this frame. */
@@ -68,7 +68,7 @@ export class PoseAtlas {
 
   /**
    * A frame's start: room for `drawn` poses (more rows when needed, a quarter more than asked), none written yet.
-   * Past the texture's largest side, the poses that do not fit are left to the decode (`place` returns -1).
+   * Past the texture's largest side, the poses that do not fit are left to the decode (`place`: `holdsAll` false).
    */
   begin(drawn: number): void {
     this.used = 0
@@ -192,8 +192,8 @@ const scratch = new Float64Array(1)
 const scratchWords = new Int32Array(scratch.buffer)
 
 /**
- * The GLSL decode's part reading the atlas (`decodeInGLSL`: `md2FromAtlas` in place of the keyframes' decode), its
- * own so that a crowd never posed on the CPU does not ship it. `md2FromAtlas`: vertex `v` of the row's slot (`RANGE`'s
+ * The GLSL decode's part reading the atlas (`decodeInGLSL`: `md2FromAtlas` in place of the keyframes' decode), patched
+ * into the programs of a crowd reading it alone. `md2FromAtlas`: vertex `v` of the row's slot (`RANGE`'s
  * x and z), its position and normal (`md2OctNormal`); returns the normal index of the frame blended towards, which
  * a shell and Quake II light read (from the frames texture: the atlas keeps the blended normal).
  */
@@ -221,7 +221,7 @@ return 0.0;
 
 function patchAtlasDecode(shader: WebGLProgramParametersWithUniforms): void {
   const anchor = 'void md2Decode() {'
-  // A missing anchor would draw nothing right, silently: the decode changed under this patch.
+  // As `placeOnTagGLSL`: a missing anchor would draw nothing right, silently (the decode changed under this patch).
   if (!shader.vertexShader.includes(anchor)) throw new Error(`patchAtlasDecode: the decode has no ${JSON.stringify(anchor)}`)
   shader.vertexShader = `#define MD2_POSE_ATLAS\n${shader.vertexShader.replace(anchor, ATLAS_DECLARATIONS + anchor)}`
 }
