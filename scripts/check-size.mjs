@@ -65,8 +65,13 @@ const CASES = [
     // 20 KiB before the kB were decimal (a rounded 20.0 passed: up to 20,531 bytes), then 20,500 bytes; 0.3 kB
     // more since the per-frame view test builds its own planes (src/three/mesh/frustum.ts), allocating nothing
     // whatever V8 inlines; 0.9 kB more for issue 50 and 51: `height`/`origin` on every character (its standing
-    // bounds), the animation table's checks of careless calls, the end event's name. Not looser.
-    budget: 21.8,
+    // bounds), the animation table's checks of careless calls, the end event's name. Issue 58: 0.16 kB less, a new
+    // geometry's first frame written by `writeMD2Pose` (`writeMD2Frame` no longer comes with it); 21.6 kB, drei's glTF
+    // path 21.3. What is left above drei's: Vite's preload helper (0.6 kB), which every `import()` brings (here the
+    // TGA decoder's), and `MD2Loader.setAnimationTable`'s checks of a table given in code (0.4 kB; loading them with an
+    // `extendLoader`'s loader instead made rolldown split three.js into a chunk of its own in a crowd app, 3 kB more
+    // there). Not looser.
+    budget: 21.6,
     code: app(`import { MD2Model } from 'react-three-md2'`, `<MD2Model url="/players/ogro/tris.md2" animation="run" />`),
     forbid: [
       ...ARCHIVES,

@@ -2,7 +2,7 @@ import { Canvas, useFrame } from '@react-three/fiber'
 import { CuboidCollider, Physics, RigidBody, useRapier, type RapierCollider, type RapierRigidBody } from '@react-three/rapier'
 import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { Group } from 'three'
-import { MD2Instance, MD2Instances, MD2Player, useMD2, usePlayerAnimation, type MD2CrowdInstance, type MD2ModelData } from 'react-three-md2'
+import { MD2Instance, MD2Instances, MD2Player, usePlayerAnimation } from 'react-three-md2'
 import { MD2Collider } from 'react-three-md2/rapier'
 
 /** What drives the player, written by the keys (below) or by anything else: a gamepad, a network, a test. */
@@ -104,40 +104,51 @@ export function Player({ controls }: { controls: Controls }) {
   )
 }
 
-/** Where the enemies stand (metres), in front of the player. */
+/** Where the enemies stand (metres), in front of the player; the third patrols, 1 m either side of its place. */
 export const ENEMIES = [
-  { id: 0, x: 0, z: 0 },
-  { id: 1, x: -2.5, z: -1 },
-  { id: 2, x: 2.5, z: -1 },
+  { id: 0, x: 0, z: 0, patrol: 0 },
+  { id: 1, x: -2.5, z: -1, patrol: 0 },
+  { id: 2, x: 2.5, z: -1, patrol: 1 },
 ]
 
-/** An enemy, its collider kept to its pose: standing, then falling with it when shot. */
-function Enemy({ model, x, z, dead, onShot }: { model: MD2ModelData; x: number; z: number; dead: boolean; onShot: () => void }) {
-  const instance = useRef<MD2CrowdInstance>(null)
+/**
+ * An enemy, its collider kept to its pose and place: standing, falling with it when shot, and no longer
+ * blocking once its death has played (a corpse the player walks over).
+ */
+function Enemy({ x, z, patrol, dead, onShot }: { x: number; z: number; patrol: number; dead: boolean; onShot: () => void }) {
+  const [corpse, setCorpse] = useState(false)
+  const place = useRef<Group>(null)
+  // A patrol: the instance moved every frame; its collider follows.
+  useFrame(({ clock }) => {
+    if (!patrol || dead || !place.current) return
+    const t = clock.elapsedTime / 2
+    place.current.position.x = x + Math.sin(t) * patrol
+    place.current.rotation.y = Math.cos(t) > 0 ? Math.PI / 2 : -Math.PI / 2
+  })
   return (
     <MD2Instance
+      ref={place}
       position={[x, 0, z]}
-      controllerRef={instance}
-      animation={dead ? 'death1' : 'stand'}
+      animation={dead ? 'death1' : patrol ? 'run' : 'stand'}
       loop={!dead}
+      onAnimationEnd={() => setCorpse(dead)}
       onClick={(event) => {
         event.stopPropagation()
         onShot()
       }}
     >
-      {/* The crowd's height and origin, which the instance's group does not carry. */}
-      <MD2Collider model={model} readout={instance} height={HEIGHT} origin="feet" />
+      {/* In the crowd's height and origin, at the instance's place. */}
+      <MD2Collider enabled={!corpse} />
     </MD2Instance>
   )
 }
 
 /** The enemies in one draw; a click shoots the one under the pointer. */
 export function Enemies({ dead, onShot }: { dead: readonly number[]; onShot: (id: number) => void }) {
-  const model = useMD2('/players/ogro/tris.MD2')
   return (
-    <MD2Instances model={model} skin="igdosh.pcx" limit={ENEMIES.length} height={HEIGHT} origin="feet">
-      {ENEMIES.map(({ id, x, z }) => (
-        <Enemy key={id} model={model} x={x} z={z} dead={dead.includes(id)} onShot={() => onShot(id)} />
+    <MD2Instances url="/players/ogro/tris.MD2" skin="igdosh.pcx" limit={ENEMIES.length} height={HEIGHT} origin="feet">
+      {ENEMIES.map(({ id, x, z, patrol }) => (
+        <Enemy key={id} x={x} z={z} patrol={patrol} dead={dead.includes(id)} onShot={() => onShot(id)} />
       ))}
     </MD2Instances>
   )

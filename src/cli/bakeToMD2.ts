@@ -4,11 +4,13 @@ import { parseMD2 } from '../core/format/parseMD2.js'
 import { QUAKE2_FPS } from '../core/format/spec.js'
 import type { GLBContents } from '../core/gltf/glb.js'
 import { isMD2Error } from '../core/MD2Error.js'
+import { printable } from '../core/printable.js'
 import { type PlayerAnimationName } from '../three/convert/bakePlayer.js'
 import { checkClips } from '../three/convert/bakeChecks.js'
+import { findClip, listClips, shortClipName } from '../three/convert/clipNames.js'
 import { ANIMATION_TABLE_HEADER, convertToMD2 } from '../three/convert/convertToMD2.js'
 import { loadSimplifier } from '../three/convert/loadSimplifier.js'
-import { UsageError, type CliIO, type Parsed } from './common.js'
+import { CliFailure, UsageError, type CliIO, type Parsed } from './common.js'
 import { engineLimitsLine, fitSkin, skinNameIn, withLimitsLine, type GamePath, type SkinFormat } from './fitEngine.js'
 import { loadGLTF, readSkin } from './readInputs.js'
 import type { OutputFile } from './writeOutputs.js'
@@ -27,10 +29,32 @@ export interface BakeSettings {
   clips: string[] | undefined
   simplify: true | number | undefined
   skinSize: [number, number] | undefined
-  /** `--player`: which clip plays which player animation (`--clips stand=Idle,…`; guessed from names without). */
-  player?: { clips: Partial<Record<PlayerAnimationName, string>> | undefined; weapon: string[] | undefined }
+  /**
+   * `--player`: which clip plays which player animation (`--clips stand=Idle,…`; guessed from names without), and
+   * the player's name: OUT's folder, resolved (`players/hero/tris.md2` → `hero`), which names its skin and icon.
+   */
+  player?: { clips: Partial<Record<PlayerAnimationName, string>> | undefined; weapon: string[] | undefined; name: string }
   /** The game folder the skin is named under (`--game-path`, or OUT's folder); bare without one. */
   gamePath?: GamePath | undefined
+  /** `--height`, `--origin`: the first frame's height and where its feet go (a player's default: the game's box). */
+  placement?: { height?: number; origin?: [number, number, number] }
+  /** `--clips NAME=CLIP`: clips baked under another name (an unnamed one by its index: `run=0`), by new name. */
+  renames?: Record<string, string>
+}
+
+/** `--height` and `--origin`, checked: a height instead of a scale, a point as three numbers. */
+function placementOf(parsed: Parsed, scale: number | undefined): NonNullable<BakeSettings['placement']> {
+  const height = numberOption('--height', parsed.height, (v) => v > 0 && v <= 1e6, 'a height in units, above 0 up to 1e6')
+  if (height !== undefined && scale !== undefined) throw new UsageError('--height and --scale: give one (--height works the scale out)')
+  let origin: [number, number, number] | undefined
+  if (parsed.origin !== undefined) {
+    const parts = parsed.origin.split(',').map((part) => part.trim())
+    const values = parts.map(Number)
+    if (parts.length !== 3 || parts.some((part) => part === '') || !values.every(Number.isFinite))
+      throw new UsageError(`--origin takes X,Y,Z (three numbers, MD2's axes: x forward, y left, z up), got "${parsed.origin}"`)
+    origin = values as [number, number, number]
+  }
+  return { ...(height !== undefined ? { height } : {}), ...(origin ? { origin } : {}) }
 }
 
 function numberOption(name: string, text: string | undefined, check: (value: number) => boolean, what: string): number | undefined {
@@ -40,8 +64,11 @@ function numberOption(name: string, text: string | undefined, check: (value: num
   return value
 }
 
-/** Checks the bake options before anything is read: a wrong one is a usage error naming it. */
-export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefined, output = ''): BakeSettings {
+/**
+ * Checks the bake options before anything is read: a wrong one is a usage error naming it. `resolved` is OUT's
+ * absolute path (`io.resolve`), whose folder names a player.
+ */
+export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefined, output = '', resolved = output): BakeSettings {
   const fps = numberOption('--fps', parsed.fps, (v) => v > 0 && v <= 1000, 'a rate above 0, up to 1000')
   // A scale so small every position rounds to zero is no model: at least 1e-6.
   const scale = numberOption('--scale', parsed.scale, (v) => v >= 1e-6 && v <= 1e6, 'a positive number from 1e-6 to 1e6')
@@ -61,8 +88,18 @@ export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefi
     )
   if (parsed.weapon !== undefined && !parsed.player)
     throw new UsageError('--weapon: a weapon is baked with a player (--player), on its frames')
+  const placement = placementOf(parsed, scale)
   if (parsed.player)
-    return { fps: undefined, scale, format, clips: undefined, simplify, skinSize, player: playerSettings(parsed, fps, output) }
+    return {
+      fps: undefined,
+      scale,
+      format,
+      clips: undefined,
+      simplify,
+      skinSize,
+      placement,
+      player: playerSettings(parsed, fps, output, resolved),
+    }
   let clips: string[] | undefined
   if (parsed.clips !== undefined) {
     clips = parsed.clips
@@ -71,16 +108,26 @@ export function bakeSettings(parsed: Parsed, skinSize: [number, number] | undefi
       .filter((name) => name !== '')
     if (clips.length === 0) throw new UsageError(`--clips takes clip names separated by commas, got "${parsed.clips}"`)
   }
-  return { fps, scale, format, clips, simplify, skinSize }
+  // NAME=CLIP: the clip baked as NAME (`run=0` names a glTF's unnamed first animation).
+  const renames: Record<string, string> = {}
+  clips = clips?.map((entry) => {
+    const pair = /^([^=]*?)\s*=\s*(.*)$/.exec(entry)
+    if (!pair) return entry
+    if (pair[1] === '' || pair[2] === '') throw new UsageError(`--clips takes NAME or NEW=NAME (or NEW=INDEX), got "${entry}"`)
+    renames[pair[1]!] = pair[2]!
+    return pair[1]!
+  })
+  return { fps, scale, format, clips, simplify, skinSize, placement, ...(Object.keys(renames).length > 0 ? { renames } : {}) }
 }
 
 /**
  * `--player`'s settings: OUT a `tris.md2` (the name the engine loads a player by), no other rate than the game's,
  * and `--clips` as `animation=clip` pairs naming Quake II's player animations.
  */
-function playerSettings(parsed: Parsed, fps: number | undefined, output: string): NonNullable<BakeSettings['player']> {
+function playerSettings(parsed: Parsed, fps: number | undefined, output: string, resolved: string): NonNullable<BakeSettings['player']> {
   if (!/(^|[/\\])tris\.md2$/i.test(output))
     throw new UsageError(`--player writes players/NAME/tris.md2 (the file Quake II loads a player from), got "${output}"`)
+  const name = playerNameOf(output, resolved)
   if (fps !== undefined && fps !== QUAKE2_FPS)
     throw new UsageError(`--player: the game plays players at ${QUAKE2_FPS} frames a second; --fps ${fps} cannot be kept`)
   const weapon = parsed.weapon
@@ -88,7 +135,7 @@ function playerSettings(parsed: Parsed, fps: number | undefined, output: string)
     .map((name) => name.trim())
     .filter((name) => name !== '')
   if (weapon?.length === 0) throw new UsageError(`--weapon takes mesh names separated by commas, got "${parsed.weapon}"`)
-  if (parsed.clips === undefined) return { clips: undefined, weapon }
+  if (parsed.clips === undefined) return { clips: undefined, weapon, name }
   const names: readonly string[] = QUAKE2_PLAYER_ANIMATIONS.map((animation) => animation.name)
   const clips: Partial<Record<PlayerAnimationName, string>> = {}
   for (const pair of parsed.clips
@@ -98,10 +145,32 @@ function playerSettings(parsed: Parsed, fps: number | undefined, output: string)
     const match = /^([a-z_0-9]+)=(.+)$/.exec(pair)
     if (!match || !names.includes(match[1]!))
       throw new UsageError(`--player --clips takes animation=clip pairs, the animations ${names.join(', ')}; got "${pair}"`)
-    clips[match[1] as PlayerAnimationName] = match[2]!.trim()
+    const animation = match[1] as PlayerAnimationName
+    // A second clip for one animation would silently replace the first.
+    if (clips[animation] !== undefined)
+      throw new UsageError(`--clips gives ${animation} twice ("${animation}=${clips[animation]}", "${pair}"): one clip an animation`)
+    clips[animation] = match[2]!.trim()
   }
   if (Object.keys(clips).length === 0) throw new UsageError(`--clips takes animation=clip pairs, got "${parsed.clips}"`)
-  return { clips, weapon }
+  return { clips, weapon, name }
+}
+
+/**
+ * The player's name: the name of OUT's folder, resolved (`players/hero/./tris.md2` and `players/hero/x/../tris.md2`
+ * are hero's), as Quake II names a player by its folder. A folder that cannot name one (none: OUT at the root;
+ * not ASCII; a quote, semicolon or backslash the game's info strings cannot carry) is refused before any work.
+ */
+function playerNameOf(output: string, resolved: string): string {
+  const folders = resolved.split(/[/\\]/).slice(0, -1)
+  const name = folders[folders.length - 1] ?? ''
+  if (name === '' || /^[A-Za-z]:$/.test(name))
+    throw new UsageError(`--player: "${output}" is in no folder to name the player after; write players/NAME/tris.md2`)
+  if (!/^[\x20-\x7e]+$/.test(name) || /["\\;]/.test(name) || name.trim() !== name)
+    throw new UsageError(
+      `--player: the folder ${JSON.stringify(name)} (of "${output}") cannot name a Quake II player: ASCII letters, digits and ` +
+        'punctuation other than " ; \\, no leading or trailing space; write players/NAME/tris.md2',
+    )
+  return name
 }
 
 /**
@@ -112,11 +181,13 @@ function playerSettings(parsed: Parsed, fps: number | undefined, output: string)
 export function bakeSideFiles(
   output: string,
   settings: BakeSettings,
-): { skin: string; table: string | undefined; icon?: string; weapon?: { model: string; skin: string } } {
+): { skin: string; table: string | undefined; icon?: string; weapon?: { model: string; skin?: string } } {
   if (settings.player) {
-    const folder = output.replace(/[/\\][^/\\]*$/, '')
-    const name = folder.replace(/^.*[/\\]/, '')
-    const weapon = settings.player.weapon ? { model: `${folder}/weapon.md2`, skin: `${folder}/weapon.${settings.format}` } : undefined
+    // OUT's folder as given (`.` for a bare tris.md2), the files named after the folder it resolves to.
+    const folder = /[/\\]/.test(output) ? output.replace(/[/\\][^/\\]*$/, '') : '.'
+    const name = settings.player.name
+    // weapon.md2 always (the client refuses a player without one): --weapon's meshes with their skin, or a stand-in.
+    const weapon = { model: `${folder}/weapon.md2`, ...(settings.player.weapon ? { skin: `${folder}/weapon.${settings.format}` } : {}) }
     return {
       skin: `${folder}/${name}.${settings.format}`,
       table: undefined,
@@ -148,6 +219,25 @@ export function staleTable(output: string, files: readonly OutputFile[], io: Cli
 function animationNameOf(path: string): string {
   const base = path.replace(/^.*[/\\]/, '').replace(/\.(glb|gltf)$/i, '')
   return base.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'anim'
+}
+
+/** How a stand-in animation was made from another: played as it is, its first pose held, or that pose falling. */
+function standInNote(from: string, how: 'first pose' | 'fall' | undefined): string {
+  return how === 'fall' ? `${from}'s first pose falling to the floor` : how === 'first pose' ? `${from}'s first pose` : `taken from ${from}`
+}
+
+/** The clips with `--clips NEW=CLIP`'s renamed (copies, each found by name, short name or index). */
+function renamed(clips: readonly AnimationClip[], renames: Record<string, string> | undefined): AnimationClip[] {
+  if (!renames) return [...clips]
+  const out = [...clips]
+  for (const [name, reference] of Object.entries(renames)) {
+    const clip = findClip(clips, reference)
+    if (!clip) throw new CliFailure(`--clips ${name}=${reference}: no clip is named "${reference}" (the clips: ${listClips(clips)})`)
+    const copy = clip.clone()
+    copy.name = name
+    out[clips.indexOf(clip)] = copy
+  }
+  return out
 }
 
 /** Mixamo names every download's one clip alike: `Armature|mixamo.com|Layer0`. */
@@ -187,7 +277,11 @@ export async function bakeToMD2(
   const named = loaded.map((input) => clipsOf(input, loaded.length > 1))
   named.forEach((inputClips, i) => {
     try {
-      checkClips(gltf.scene, clips ? inputClips.filter((clip) => clips.includes(clip.name)) : inputClips)
+      const wanted = clips?.map((name) => settings.renames?.[name] ?? name)
+      checkClips(
+        gltf.scene,
+        wanted ? inputClips.filter((clip) => wanted.some((name) => [clip.name, shortClipName(clip.name)].includes(name))) : inputClips,
+      )
     } catch (error) {
       throw isMD2Error(error) ? error.withFile(loaded[i]!.path) : error
     }
@@ -195,30 +289,33 @@ export async function bakeToMD2(
   const side = bakeSideFiles(output, settings)
   const skinName = skinNameIn(settings.gamePath, side.skin.replace(/^.*[/\\]/, ''))
   if (simplify !== undefined) await loadSimplifier()
-  const converted = convertToMD2(gltf.scene, named.flat(), {
+  const converted = convertToMD2(gltf.scene, renamed(named.flat(), settings.renames), {
     ...(fps !== undefined ? { fps } : {}),
     ...(clips ? { clips } : {}),
     ...(scale !== undefined ? { scale } : {}),
+    ...settings.placement,
     ...(parsed.meshes.length > 0 ? { meshes: parsed.meshes } : {}),
     ...(skinSize !== undefined ? { skinWidth: skinSize[0], skinHeight: skinSize[1] } : {}),
     ...(simplify !== undefined ? { simplify } : {}),
     ...(given ? { skin: given } : {}),
     ...(settings.player ? { player: settings.player.clips ?? true } : {}),
-    ...(settings.player?.weapon && side.weapon
+    ...(settings.player?.weapon && side.weapon?.skin
       ? { weapon: { meshes: settings.player.weapon, skinName: skinNameIn(settings.gamePath, side.weapon.skin.replace(/^.*[/\\]/, '')) } }
       : {}),
     skinName,
     skinFormat: format,
     dither: parsed.dither,
     name: output.replace(/^.*[/\\]/, ''),
-    onWarning: (message: string) => io.stderr(`${first.path}: warning: ${message}\n`),
+    onWarning: (message: string) => io.stderr(`${first.path}: warning: ${printable(message)}\n`),
   })
   const baked = converted.baked
   const player = 'filled' in baked ? baked : undefined
-  // Each animation of the player table not given a clip, said once.
-  if (player && player.filled.length > 0)
+  // Each stand-in, said once, in one line: the animations of the player table not given a clip, the weapon.
+  const standIns = player ? player.filled.map(({ animation, from, how }) => `${animation} (${standInNote(from, how)})`) : []
+  const weaponNote = converted.weapon?.standIn ? 'weapon.md2 a stand-in hidden in the body (--weapon bakes meshes of its own)' : ''
+  if (standIns.length > 0 || weaponNote)
     io.stderr(
-      `${first.path}: warning: no clip for ${player.filled.map(({ animation, from }) => `${animation} (taken from ${from})`).join(', ')}\n`,
+      `${first.path}: warning: ${[standIns.length > 0 ? `no clip for ${standIns.join(', ')}` : '', weaponNote].filter(Boolean).join('; ')}\n`,
     )
   const files: OutputFile[] = [{ path: output, data: converted.data }]
   const image = converted.skin?.image
@@ -233,9 +330,10 @@ export async function bakeToMD2(
   }
   if (converted.weapon && side.weapon) {
     files.push({ path: side.weapon.model, data: converted.weapon.data })
-    if (converted.weapon.skin) files.push({ path: side.weapon.skin, data: converted.weapon.skin.data })
+    if (converted.weapon.skin && side.weapon.skin) files.push({ path: side.weapon.skin, data: converted.weapon.skin.data })
     const { numVertices, numTris } = converted.weapon.model.header
-    skinNote += `, weapon ${side.weapon.model} (${numVertices} vertices, ${numTris} triangles${converted.weapon.skin ? `, its skin ${side.weapon.skin}` : ''})`
+    const what = converted.weapon.standIn ? 'a stand-in, ' : ''
+    skinNote += `, weapon ${side.weapon.model} (${what}${numVertices} vertices, ${numTris} triangles${converted.weapon.skin ? `, its skin ${side.weapon.skin}` : ''})`
   }
   // MD2 keeps no rate (readers assume Quake II's): another one goes in an animation table beside the model.
   let tableNote = ''
@@ -256,9 +354,9 @@ export async function bakeToMD2(
     (player
       ? `a Quake II player: ${baked.clips
           .filter((clip) => !player.filled.some((fill) => fill.animation === clip.animation))
-          .map((clip) => `${clip.animation} ${clip.end - clip.start + 1} from "${clip.clip}"`)
+          .map((clip) => `${clip.animation} ${clip.end - clip.start + 1} from "${printable(clip.clip)}"`)
           .join(', ')}`
-      : baked.clips.map((clip) => `${clip.animation} ${clip.end - clip.start + 1}`).join(', ')) +
+      : baked.clips.map((clip) => `${printable(clip.animation)} ${clip.end - clip.start + 1}`).join(', ')) +
     `) at ${fps ?? QUAKE2_FPS} fps${tableNote}, ${skinNote}` +
     (image && settings.gamePath?.dir
       ? `, named ${skinName} in the model` +

@@ -9,6 +9,9 @@ const INTERPOLATIONS = new Set(['LINEAR', 'STEP', 'CUBICSPLINE'])
 /** The most elements an accessor without a buffer view may declare (three allocates it zero-filled). */
 const MAX_EMPTY_ELEMENTS = 1 << 24
 
+/** The deepest node hierarchy read: three's loader and scene walk it recursively, a stack frame or more a level. */
+const MAX_NODE_DEPTH = 1000
+
 type Def = Record<string, unknown>
 
 /**
@@ -22,7 +25,11 @@ export function checkGLTF(json: Def, binLength: number, input: string): void {
   const fail = (where: string, why: string): never => {
     throw new MD2Error('OUT_OF_RANGE', `${where} ${why}`, { section: 'gltf', file: input })
   }
+  // Each array checked once: an index is checked against its array's length as often as it is named.
+  const checked = new Map<string, Def[]>()
   const list = (name: string): Def[] => {
+    const known = checked.get(name)
+    if (known) return known
     const value = json[name]
     if (value === undefined) return []
     if (!Array.isArray(value)) fail(name, 'is not an array')
@@ -31,6 +38,7 @@ export function checkGLTF(json: Def, binLength: number, input: string): void {
       const named = (item as Def).name
       if (named !== undefined && typeof named !== 'string') fail(`${name}[${i}].name`, `${JSON.stringify(named)} is not a string`)
     })
+    checked.set(name, value as Def[])
     return value as Def[]
   }
   const whole = (where: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number => {
@@ -156,12 +164,28 @@ export function checkGLTF(json: Def, binLength: number, input: string): void {
       parent.set(n, i)
     })
   })
-  // One parent each: a cycle is a chain of parents that comes back to where it started.
+  // One parent each: a cycle is a chain of parents that comes back to where it started. Each node's depth is
+  // found once, walking up (no recursion) only to a node whose depth is known: linear in the nodes.
+  const depth = new Int32Array(nodes.length).fill(-1)
+  const path: number[] = []
   for (let i = 0; i < nodes.length; i++) {
     let at = i
-    for (let steps = 0; parent.has(at); steps++) {
-      at = parent.get(at)!
-      if (steps > nodes.length) fail(`nodes[${i}]`, 'is its own ancestor (the node hierarchy has a cycle)')
+    // -2 marks a node on the path being walked: meeting one again is a cycle.
+    while (depth[at] === -1) {
+      depth[at] = -2
+      path.push(at)
+      const up = parent.get(at)
+      if (up === undefined) break
+      if (depth[up] === -2) fail(`nodes[${up}]`, 'is its own ancestor (the node hierarchy has a cycle)')
+      at = up
+    }
+    let below = depth[at]! >= 0 ? depth[at]! : -1
+    while (path.length > 0) {
+      const node = path.pop()!
+      if (depth[node] === -2) depth[node] = ++below
+      else below = depth[node]!
+      if (below > MAX_NODE_DEPTH)
+        fail(`nodes[${node}]`, `is ${below} nodes below its root, past ${MAX_NODE_DEPTH} (three's loader walks a hierarchy by recursion)`)
     }
   }
   list('skins').forEach((skin, s) => {

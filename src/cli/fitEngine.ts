@@ -22,14 +22,18 @@ export function parseSkinSize(text: string): [number, number] {
   return size
 }
 
-/** Refuses a `--skin-size` Quake II does not load, saying why and what fits, unless `--no-engine-limits`. */
+/**
+ * Refuses a `--skin-size` Quake II does not load, or draws smaller than written, saying why and what fits,
+ * unless `--no-engine-limits`.
+ */
 export function checkSkinSize(size: [number, number], format: SkinFormat, allowOversize: boolean): void {
   const problems = skinSizeProblems(size[0], size[1], format).filter((problem) => !problem.includes('PNG'))
   if (problems.length === 0 || allowOversize) return
   const [w, h] = engineSkinSize(size[0], size[1])
+  const drawnOnly = problems.every((problem) => problem.startsWith('drawn from'))
   throw new CliFailure(
-    `--skin-size ${size[0]}x${size[1]}: Quake II does not load it: ${problems.join('; ')}. ` +
-      `--skin-size ${w}x${h} keeps its shape and fits (--no-engine-limits writes it anyway)`,
+    `--skin-size ${size[0]}x${size[1]}: Quake II ${drawnOnly ? 'does not draw it as written' : 'does not load it'}: ${problems.join('; ')}. ` +
+      `--skin-size ${w}x${h} is drawn as written (--no-engine-limits writes it anyway)`,
   )
 }
 
@@ -39,8 +43,9 @@ export function fitHeaderSkin(size: [number, number] | undefined): [number, numb
 }
 
 /**
- * The image written as the skin: at `requested` (`--skin-size`, already checked) or else at the largest
- * size of its shape Quake II loads, averaged down with a proper filter (never enlarged by default).
+ * The image written as the skin: at `requested` (`--skin-size`, already checked) or else at the size Quake II
+ * draws as written (each side a power of two up to 256, `engineSkinSize`), averaged down with a proper filter,
+ * or up to the next power of two.
  */
 export function fitSkin(image: DecodedImage, requested: [number, number] | undefined): DecodedImage {
   const [width, height] = requested ?? engineSkinSize(image.width, image.height)
@@ -115,18 +120,94 @@ export function gamePathOf(given: string | undefined, output: string, skinFile: 
     if (!/^[\x21-\x7e]+$/.test(dir.replace(/ /g, '_')) || `${dir}/${skinFile}`.length > MAX_SKIN_NAME_LENGTH) return undefined
     return { dir, from: 'output' }
   }
-  const dir = given.replace(/\/+$/, '')
   const bad = (why: string): never => {
     throw new UsageError(`--game-path ${JSON.stringify(given)}: ${why}`)
   }
-  if (dir === '') return { dir: '', from: 'option' }
+  // Only '' itself names the skin bare: '/' and '///' are the root, '   ' a folder with no name.
+  if (given === '') return { dir: '', from: 'option' }
+  if (given.startsWith('/') || /^[A-Za-z]:/.test(given)) bad('a folder of the game directory is relative: no leading slash or drive')
+  const dir = given.replace(/\/+$/, '')
   if (!/^[\x20-\x7e]*$/.test(dir)) bad('not ASCII; MD2 stores skin names as bytes, one a character')
   if (dir.includes('\\')) bad('use forward slashes (models/monsters/fox)')
-  if (dir.startsWith('/') || /^[A-Za-z]:/.test(dir)) bad('a folder of the game directory is relative: no leading slash or drive')
   const segments = dir.split('/')
-  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..'))
-    bad('each folder a name: no "..", "." or empty folder')
+  if (segments.some((segment) => segment.trim() === '' || segment === '.' || segment === '..'))
+    bad('each folder a name: no "..", "." or empty folder (nor one of spaces only)')
+  if (segments.some((segment) => segment.trim() !== segment)) bad('a folder name neither starts nor ends with a space')
   const name = `${dir}/${skinFile}`
   if (name.length > MAX_SKIN_NAME_LENGTH) bad(`the skin name "${name}" would be ${name.length} bytes, past MD2's ${MAX_SKIN_NAME_LENGTH}`)
   return { dir, from: 'option' }
+}
+
+/**
+ * Quake II loads an alias model into a hunk of 2 MiB (`Mod_ForName`: `Hunk_Begin(0x200000)`), of which
+ * `Mod_LoadAliasModel` takes the file's `ofs_end` bytes, rounded up to 32 by `Hunk_Alloc`; past it,
+ * `Hunk_Alloc overflow` quits the game.
+ */
+export const ALIAS_HUNK_BYTES = 0x200000
+
+/** How an MD2 could be made to fit: the rate its clips were sampled at, and whether the options that refit it apply. */
+export interface HunkFit {
+  /** `--fps` (10 without); undefined where the frames are not sampled (a player's table, a mesh taken as it is). */
+  fps: number | undefined
+  /** Whether `--clips` and `--simplify` apply (a baked glTF). */
+  baked: boolean
+}
+
+/**
+ * What keeps an MD2 file out of Quake II's 2 MiB alias hunk, worded with what fits (a lower `--fps`, fewer
+ * `--clips`, `--simplify` to about so many triangles); undefined when it fits. Read from the file's own header:
+ * its `ofs_end` as the loader requests it, and how much of it the frames take.
+ */
+export function hunkProblem(md2: Uint8Array, fit: HunkFit): string | undefined {
+  if (md2.length < 68) return undefined
+  const view = new DataView(md2.buffer, md2.byteOffset, md2.byteLength)
+  const int = (field: number) => view.getInt32(field * 4, true)
+  const [frameSize, vertices, triangles, frames, ofsST, ofsFrames, ofsEnd] = [int(4), int(6), int(8), int(10), int(12), int(14), int(16)]
+  const requested = (ofsEnd + 31) & ~31
+  if (requested <= ALIAS_HUNK_BYTES) return undefined
+  const rest = ofsEnd - frames * frameSize
+  const framesFit = Math.max(0, Math.floor((ALIAS_HUNK_BYTES - rest) / frameSize))
+  // The clips: frame names less their numbers (run01, run02, … are one).
+  const names = new Set<string>()
+  for (let f = 0; f < frames && ofsFrames + f * frameSize + 40 <= md2.length; f++) {
+    const raw = md2.subarray(ofsFrames + f * frameSize + 24, ofsFrames + f * frameSize + 40)
+    names.add(String.fromCharCode(...raw.subarray(0, raw.indexOf(0) < 0 ? 16 : raw.indexOf(0))).replace(/\d+$/, ''))
+  }
+  const clips = Math.max(1, names.size)
+  const fits: string[] = []
+  if (fit.fps !== undefined && framesFit > clips) {
+    // A clip of d seconds gives floor(d × fps) + 1 frames, so the clips' seconds are under frames / fps.
+    const rate = Math.floor(((fit.fps * (framesFit - clips)) / frames) * 100) / 100
+    if (rate > 0) fits.push(`--fps ${rate}`)
+  }
+  if (fit.baked && fit.fps !== undefined && names.size > 1 && framesFit > 0) fits.push(`fewer --clips (${framesFit} frames fit)`)
+  // At this many frames, the vertices that fit: each takes 4 bytes a frame and its share of st, triangles and GL commands.
+  const share = (ofsFrames - ofsST + (ofsEnd - ofsFrames - frames * frameSize)) / vertices
+  const verticesFit = Math.floor((ALIAS_HUNK_BYTES - ofsST - frames * 40) / (share + 4 * frames))
+  // Vertices do not fall quite as fast as triangles under simplification: a twentieth kept in hand.
+  const trianglesFit = Math.min(4096, Math.floor((0.95 * triangles * Math.min(verticesFit, vertices)) / vertices))
+  if (fit.baked && verticesFit >= 3 && trianglesFit >= 1) fits.push(`--simplify ${trianglesFit}`)
+  return (
+    `${ofsEnd} bytes, past the ${ALIAS_HUNK_BYTES} (2 MiB) Quake II loads an alias model into ` +
+    `(Mod_LoadAliasModel: "Hunk_Alloc overflow", the game quits): ${frames} frames of ${vertices} vertices` +
+    (fits.length > 0 ? `; ${fits.join(', or ')} fits it` : '; fewer frames or vertices fit it')
+  )
+}
+
+/**
+ * Each `.md2` about to be written checked against the 2 MiB alias hunk (`hunkProblem`), before anything is
+ * written: refused naming the file, its size, the limit and what fits, unless `allowPast` (`--no-engine-limits`),
+ * which gets the warnings to say instead (one a file).
+ */
+export function checkHunk(files: readonly { path: string; data: Uint8Array }[], fit: HunkFit, allowPast: boolean): string[] {
+  const warnings: string[] = []
+  for (const file of files) {
+    if (!/\.md2$/i.test(file.path)) continue
+    const problem = hunkProblem(file.data, fit)
+    if (problem === undefined) continue
+    if (!allowPast)
+      throw new CliFailure(`${file.path}: Quake II does not load it: ${problem}; nothing written (--no-engine-limits writes it anyway)`)
+    warnings.push(`passes Quake II's limits: ${file.path.replace(/^.*[/\\]/, '')}: ${problem}`)
+  }
+  return warnings
 }

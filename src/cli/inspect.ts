@@ -1,5 +1,6 @@
 import { HEADER_SIZE, SKIN_NAME_SIZE, ST_SIZE, TRIANGLE_SIZE } from '../core/format/spec.js'
 import type { MD2Animation, MD2Header, MD2ModelData } from '../core/format/types.js'
+import { printable } from '../core/printable.js'
 
 export interface SectionReport {
   name: 'header' | 'skins' | 'st' | 'triangles' | 'frames' | 'glcmds'
@@ -65,11 +66,14 @@ function table(rows: string[][], rightAligned: boolean[]): string[] {
   )
 }
 
-/** The report as text: a summary, then sections, animations, skins and warnings. */
+/**
+ * The report as text: a summary, then sections, animations, skins and warnings. Every name the file holds, and
+ * every warning quoting one, is shown `printable` (a control character escaped, never sent to the terminal).
+ */
 export function formatInspectReport(report: InspectReport): string {
   const h = report.header
   const lines = [
-    report.file,
+    printable(report.file),
     `  ${report.bytes} bytes, MD2 version ${h.version}, skin ${h.skinWidth}×${h.skinHeight}`,
     `  ${h.numVertices} vertices, ${h.numST} st, ${h.numTris} triangles, ${h.numFrames} frames of ${h.frameSize} bytes, ${h.numSkins} skins`,
     `  GL commands: ${report.glCommands.strips} strips, ${report.glCommands.fans} fans, ${report.glCommands.words} words`,
@@ -89,20 +93,20 @@ export function formatInspectReport(report: InspectReport): string {
       ? ['  none']
       : table(
           report.animations.map((a) => [
-            a.name,
+            printable(a.name),
             `${a.start}–${a.end}`,
             `${a.end - a.start + 1} frame${a.end === a.start ? '' : 's'}`,
             `${a.fps} fps`,
-            a.source ?? '',
+            printable(a.source ?? ''),
           ]),
           [false, true, true, true, false],
         )),
     '',
     `skins (${report.skins.length})`,
-    ...(report.skins.length === 0 ? ['  none'] : report.skins.map((skin) => `  ${skin}`)),
+    ...(report.skins.length === 0 ? ['  none'] : report.skins.map((skin) => `  ${printable(skin)}`)),
     '',
     `warnings (${report.warnings.length})`,
-    ...(report.warnings.length === 0 ? ['  none'] : report.warnings.map((warning) => `  ${warning}`)),
+    ...(report.warnings.length === 0 ? ['  none'] : report.warnings.map((warning) => `  ${printable(warning)}`)),
   ]
   return lines.join('\n') + '\n'
 }

@@ -5,6 +5,7 @@ import {
   constants,
   existsSync,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -27,6 +28,8 @@ export { runCli, USAGE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIO } from './r
 export const nodeIO: CliIO = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  // Progress lines only on a terminal: piped or redirected stderr gets none.
+  progress: process.stderr.isTTY === true,
   readFile: (path, limits) => {
     if (!limits) {
       const buffer = readFileSync(path)
@@ -34,7 +37,8 @@ export const nodeIO: CliIO = {
     }
     return readBounded(path, limits.maxBytes ?? Infinity, limits.inside)
   },
-  writeFile: (path, data) => writeFileSync(path, data),
+  // Exclusive: a file or a link (dangling or not) at a temporary name is an error, never written through.
+  writeFile: (path, data) => writeFileSync(path, data, { flag: 'wx' }),
   exists: (path) => existsSync(path),
   isDirectory: (path) => {
     try {
@@ -59,22 +63,17 @@ export const nodeIO: CliIO = {
       }
     }
   },
-  writeInside: (dir, path, data) => {
-    // Links are followed before anything is created: a link inside DIR that points elsewhere is refused.
-    mkdirSync(dir, { recursive: true })
-    const root = realpathSync(dir)
-    const named = resolve(path)
-    let existing = dirname(named)
-    while (!existsSync(existing)) existing = dirname(existing)
-    const outside = (real: string) => {
-      const inside = relative(root, real)
-      return inside.startsWith('..') || isAbsolute(inside)
+  entryAt: (path) => {
+    let stat
+    try {
+      stat = lstatSync(path)
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT') return undefined
+      throw error
     }
-    if (outside(realpathSync(existing)) || (existsSync(named) && outside(realpathSync(named))))
-      throw new MD2Error('UNSAFE_PATH', `${path} resolves outside ${root}; not written`, { section: 'archive' })
-    mkdirSync(dirname(named), { recursive: true })
-    writeFileSync(named, data)
+    return stat.isSymbolicLink() ? 'link' : stat.isDirectory() ? 'folder' : stat.isFile() ? 'file' : 'other'
   },
+  makeFolder: (path) => void mkdirSync(path, { recursive: true }),
 }
 
 /** Outside `dir` once links are followed. */

@@ -1,11 +1,11 @@
 import { parseMD2 } from '../core/format/parseMD2.js'
 import { readGLB, type GLBContents } from '../core/gltf/glb.js'
-import { writeGLB } from '../core/gltf/writeGLB.js'
+import { glbSize, writeGLB } from '../core/gltf/writeGLB.js'
 import type { DecodedImage } from '../core/images/decodedImage.js'
-import { isMD2Error } from '../core/MD2Error.js'
+import { isMD2Error, MD2Error } from '../core/MD2Error.js'
 import { folderOf as skinFolderOf, skinCandidates } from '../core/images/skinPaths.js'
-import { folderOf, readInput, type CliIO, type Parsed } from './common.js'
-import { fileInside, MAX_INPUT_BYTES, readSkin } from './readInputs.js'
+import { fileInside, folderOf, progress, readInput, RunBudget, type CliIO, type Parsed } from './common.js'
+import { MAX_INPUT_BYTES, readSkin } from './readInputs.js'
 import type { OutputFile } from './writeOutputs.js'
 
 /** `.md2` → `.glb`/`.gltf`: a mesh with a morph target per keyframe, a clip per animation, the skin embedded. */
@@ -15,11 +15,13 @@ export function md2ToGLTF(
   to: 'glb' | 'gltf',
   parsed: Parsed,
   io: CliIO,
+  budget = new RunBudget(),
 ): { files: OutputFile[]; summary: string } {
   const model = parseMD2(readInput(input, io, { maxBytes: MAX_INPUT_BYTES }), { name: input })
   for (const warning of model.warnings) io.stderr(`${input}: warning: ${warning}\n`)
   const skin = parsed.skin !== undefined ? { path: parsed.skin, image: readSkin(parsed.skin, io) } : findSkin(input, model.skins, io)
-  if (model.header.numFrames > 50) io.stderr(`${input}: writing ${model.header.numFrames} keyframes…\n`)
+  checkOutputSize(input, output, to, glbSize(model, { skin: skin?.image }), model.header.numFrames, budget)
+  if (model.header.numFrames > 50) progress(io, `${input}: writing ${model.header.numFrames} keyframes…`)
   const glb = writeGLB(model, { skin: skin?.image })
   const data = to === 'glb' ? glb : embeddedGLTF(readGLB(glb))
   const summary =
@@ -27,6 +29,32 @@ export function md2ToGLTF(
     `${model.animations.length} animation${model.animations.length === 1 ? '' : 's'}, ` +
     (skin ? `skin ${skin.image.width}×${skin.image.height} from ${skin.path}` : 'no skin')
   return { files: [{ path: output, data }], summary }
+}
+
+/**
+ * How much memory the writing takes at its peak, counted against the run's budget before any of it is
+ * allocated: the binary chunk three times over (its parts, the chunk, the packed .glb), and for .gltf its
+ * base64 text and JSON too. A .glb's length is a 32-bit number, and JavaScript holds a string of at most
+ * 2²⁹ − 24 characters: a model past either cannot be written at all, whatever the budget.
+ */
+function checkOutputSize(
+  input: string,
+  output: string,
+  to: 'glb' | 'gltf',
+  size: ReturnType<typeof glbSize>,
+  frames: number,
+  budget: RunBudget,
+): void {
+  const text = to === 'gltf' ? Math.ceil(size.binBytes / 3) * 4 + (size.totalBytes - size.binBytes) : 0
+  const shape = `${frames} keyframe${frames === 1 ? '' : 's'} × ${size.vertices.toLocaleString('en-US')} vertices as morph targets`
+  const refuse = (why: string): never => {
+    throw new MD2Error('OUT_OF_RANGE', `${output}: ${why}`, { section: 'budget', file: input })
+  }
+  if (size.totalBytes > 0xffffffff)
+    refuse(`${shape} make a .glb of ${size.totalBytes.toLocaleString('en-US')} bytes, past the 4 GiB a .glb can hold`)
+  if (text > 2 ** 29 - 24)
+    refuse(`${shape} make ${text.toLocaleString('en-US')} characters of .gltf text, past the 512 Mi a JavaScript string holds (write .glb)`)
+  budget.charge(size.binBytes * 3 + text * 4, `${output}: a .${to} of ${size.totalBytes.toLocaleString('en-US')} bytes (${shape})`, input)
 }
 
 /**

@@ -1,12 +1,14 @@
 import { Matrix3, Matrix4, type BufferAttribute, type BufferGeometry, type InterleavedBufferAttribute, type Mesh } from 'three'
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js'
 import { MD2Error } from '../core/MD2Error.js'
+import { printable } from '../core/printable.js'
 import { parseMD2 } from '../core/format/parseMD2.js'
 import { ENGINE_LIMITS } from '../core/format/spec.js'
 import type { MD2AnimationDef } from '../core/format/types.js'
 import { writeMD2 } from '../core/format/writeMD2.js'
 import type { GLBContents } from '../core/gltf/glb.js'
 import { refuseLimits } from '../three/convert/bakeMD2.js'
+import { fitFrameNames } from '../three/convert/clipNames.js'
 import { md2FromGeometry } from '../three/convert/md2FromGeometry.js'
 import type { CliIO } from './common.js'
 import { engineLimitsLine, fitHeaderSkin, withLimitsLine } from './fitEngine.js'
@@ -28,7 +30,7 @@ export async function meshToMD2(
   io: CliIO,
 ): Promise<{ files: OutputFile[]; summary: string; warnings: string[] }> {
   const mesh = 'obj' in source ? meshFromOBJ(input, source.obj) : await meshFromGLTF(input, source.gltf, io)
-  for (const texture of mesh.unused) io.stderr(`${input}: warning: ${texture}\n`)
+  for (const texture of mesh.unused) io.stderr(`${input}: warning: ${printable(texture)}\n`)
   const [skinWidth, skinHeight] = skinSize ?? fitHeaderSkin(mesh.imageSize)
   const model = md2FromGeometry(mesh.geometry, {
     skinWidth,
@@ -104,7 +106,7 @@ async function meshFromGLTF(input: string, { json, bin }: GLBContents, io: CliIO
   })
   const mesh = meshes[0]
   if (!mesh) throw new MD2Error('EMPTY', 'the glTF file holds no mesh', { file: input })
-  if (meshes.length > 1) io.stderr(`${input}: ${meshes.length} meshes; converting the first, "${mesh.name}"\n`)
+  if (meshes.length > 1) io.stderr(`${input}: ${meshes.length} meshes; converting the first, "${printable(mesh.name)}"\n`)
   const geometry = mesh.geometry.clone()
   placeInWorld(geometry, mesh.matrixWorld)
   // glTF's texture origin is the top-left corner; MD2 geometry is given in three.js's (v runs upward).
@@ -112,13 +114,22 @@ async function meshFromGLTF(input: string, { json, bin }: GLBContents, io: CliIO
   if (uv) for (let i = 0; i < uv.count; i++) uv.setY(i, 1 - uv.getY(i))
   const dictionary = mesh.morphTargetDictionary
   const targets = geometry.morphAttributes.position?.length ?? 0
-  const frameNames = dictionary && targets > 0 ? namesByIndex(dictionary, targets) : undefined
+  // Target names past MD2's 15 bytes cut as clip names are (after Blender's |, each animation's prefix its own).
+  const fitted = dictionary && targets > 0 ? fitFrameNames(namesByIndex(dictionary, targets)) : undefined
+  const frameNames = fitted?.names
+  if (fitted && fitted.cut.length > 0) {
+    const shown = fitted.cut.slice(0, 3).map(({ from, to }) => `"${printable(from)}" is ${to}`)
+    io.stderr(
+      `${input}: warning: ${fitted.cut.length} morph target name${fitted.cut.length === 1 ? '' : 's'} cut to fit MD2's 15-byte frame names: ` +
+        `${shown.join(', ')}${fitted.cut.length > 3 ? ', …' : ''}\n`,
+    )
+  }
   const animations: MD2AnimationDef[] = []
   if (targets > 0)
     for (const clip of gltf.animations) {
       const range = keyframeRange(clip, targets)
       if (range) animations.push(range)
-      else io.stderr(`${input}: animation "${clip.name}" does not step through keyframes in order; left out\n`)
+      else io.stderr(`${input}: animation "${printable(clip.name)}" does not step through keyframes in order; left out\n`)
     }
   const unused =
     images > 0

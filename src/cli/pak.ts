@@ -2,14 +2,17 @@ import { safeEntryPath } from '../core/archive/safeEntryPath.js'
 import { openArchive, type MD2ArchiveFiles } from '../core/archive/openArchive.js'
 import { writePak, writeZip, type ArchiveInput } from '../core/archive/writeArchive.js'
 import { isMD2Error } from '../core/MD2Error.js'
+import { printable } from '../core/printable.js'
 import { EXIT_FAILED, EXIT_OK, UsageError, describeError, describeFileError, type CliIO, type Parsed } from './common.js'
+import { checkTarget, writeFailure, writeFiles, type OutputFile } from './writeOutputs.js'
 
 export const PAK_USAGE = `Usage: react-three-md2 pak <list|extract|add> ARCHIVE [...]
 
   pak list ARCHIVE                   every file in a .pak, .pk3 or .zip, with its size
   pak extract ARCHIVE DIR [--force]  writes every file under DIR; entries named with "..", an absolute
-                                     path or a drive letter are refused (UNSAFE_PATH) and nothing is
-                                     written outside DIR; existing files are kept unless --force
+                                     path or a drive letter, or meeting a link under DIR, are refused
+                                     (UNSAFE_PATH) and nothing is written outside DIR; existing files are
+                                     kept unless --force; the others are written all or none
   pak add ARCHIVE FILE... [--store]  adds (or replaces) files, stored under their paths as given, relative
                                      to this folder; creates ARCHIVE if missing: .pak makes id's PACK,
                                      .pk3/.zip a zip (deflated; --store keeps them uncompressed)
@@ -65,7 +68,7 @@ function list(path: string, rest: string[], io: CliIO): number {
   let total = 0
   for (const entry of archive.entries) {
     total += entry.size
-    io.stdout(`${String(entry.size).padStart(width)}  ${entry.name}\n`)
+    io.stdout(`${String(entry.size).padStart(width)}  ${printable(entry.name)}\n`)
   }
   io.stdout(
     `${archive.entries.length} file${archive.entries.length === 1 ? '' : 's'}, ${total} bytes (${archive.kind === 'pak' ? 'PACK' : 'zip'})\n`,
@@ -88,6 +91,10 @@ function extract(path: string, rest: string[], force: boolean, io: CliIO): numbe
   // Zip folder entries (`players/`) are not files: their files make the folders.
   const files = archive.entries.filter((entry) => !entry.name.endsWith('/'))
   const total = files.length
+  const root = dir.replace(/[/\\]+$/, '')
+  // Each entry is checked first (its name, a link or a file in its way, a file already there), then the ones
+  // kept are written all or none.
+  const writes: OutputFile[] = []
   files.forEach((entry, i) => {
     if (total >= PROGRESS_EVERY && i > 0 && i % PROGRESS_EVERY === 0) io.stderr(`extracting: ${i} of ${total} files\n`)
     let relative: string
@@ -99,26 +106,34 @@ function extract(path: string, rest: string[], force: boolean, io: CliIO): numbe
       io.stderr(`${path}: ${describeError(error)}\n`)
       return
     }
-    const target = `${dir.replace(/[/\\]+$/, '')}/${relative}`
-    if (!force && io.exists(target)) {
-      kept++
-      io.stderr(`${target}: exists, not overwritten (--force overwrites)\n`)
-      return
-    }
-    const bytes = archive.read(entry.name)
+    const target = `${root}/${relative}`
     try {
-      io.writeInside(dir, target, bytes ?? new Uint8Array(0))
-      written++
+      checkTarget(target, io, { root, section: 'archive' })
     } catch (error) {
+      const line = writeFailure(error)
       if (isMD2Error(error)) {
         refused++
         io.stderr(`${path}: ${describeError(error)}\n`)
       } else {
         kept++
-        io.stderr(`${target}: cannot write: ${describeFileError(error)}\n`)
+        io.stderr(`${line}\n`)
       }
+      return
     }
+    if (!force && io.exists(target)) {
+      kept++
+      io.stderr(`${printable(target)}: exists, not overwritten (--force overwrites)\n`)
+      return
+    }
+    writes.push({ path: target, data: archive.read(entry.name) ?? new Uint8Array(0) })
   })
+  try {
+    writeFiles(writes, io, { root, section: 'archive' })
+    written = writes.length
+  } catch (error) {
+    io.stderr(`${writeFailure(error)}\n`)
+    kept += writes.length
+  }
   io.stdout(
     `extracted ${written} of ${total} file${total === 1 ? '' : 's'} to ${dir}` +
       (refused > 0 ? `, ${refused} refused` : '') +
@@ -174,9 +189,9 @@ function add(path: string, files: string[], store: boolean, io: CliIO): number {
     return EXIT_FAILED
   }
   try {
-    io.writeFile(path, data)
+    writeFiles([{ path, data }], io)
   } catch (error) {
-    io.stderr(`${path}: cannot write: ${describeFileError(error)}\n`)
+    io.stderr(`${writeFailure(error)}\n`)
     return EXIT_FAILED
   }
   const count = openArchive(data).entries.length

@@ -8,7 +8,7 @@ import { decodeJPEG } from '../core/images/decodeJPEG.js'
 import { decodePNG } from '../core/images/decodePNG.js'
 import { SKIN_PIXEL_BUDGET } from '../core/images/engineSkin.js'
 import { decodeTGA } from '../core/images/tga.js'
-import { CliFailure, folderOf, readInput, type CliIO } from './common.js'
+import { CliFailure, RunBudget, fileInside, folderOf, readInput, type CliIO } from './common.js'
 import { loadWithThree } from './abandonedParts.js'
 
 /**
@@ -19,6 +19,9 @@ import { loadWithThree } from './abandonedParts.js'
 
 /** The most bytes a skin or glTF file given on the command line may have (a 256 MiB file is not a skin). */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024
+
+/** The budget gltfContents counted a glTF's reading against, for decodeMeshopt and loadGLTF to go on counting. */
+const budgets = new WeakMap<object, RunBudget>()
 
 /** A skin image (.pcx, .tga, .png) as RGBA, within the pixel budget. */
 export function decodeSkin(path: string, bytes: Uint8Array, type = /\.(pcx|tga|png)$/i.exec(path)?.[1]?.toLowerCase()): DecodedImage {
@@ -34,6 +37,17 @@ export function readSkin(path: string, io: CliIO, inside?: string): DecodedImage
   return decodeSkin(path, readInput(path, io, { maxBytes: MAX_INPUT_BYTES, ...(inside !== undefined ? { inside } : {}) }))
 }
 
+/** A glTF input named on the command line, read once a run: a URI that read all of it before gives its bytes. */
+export function readInputOnce(path: string, io: CliIO, budget: RunBudget): Uint8Array {
+  const real = io.realPath(path)
+  const known = budget.files.get(real)
+  if (known && (known.limit >= MAX_INPUT_BYTES || known.bytes.length < known.limit)) return known.bytes
+  const bytes = readInput(path, io, { maxBytes: MAX_INPUT_BYTES })
+  budget.charge(bytes.length - (known?.bytes.length ?? 0), path, path)
+  budget.files.set(real, { bytes, limit: MAX_INPUT_BYTES })
+  return bytes
+}
+
 function fromBase64(text: string): Uint8Array {
   const binary = atob(text)
   const bytes = new Uint8Array(binary.length)
@@ -41,81 +55,64 @@ function fromBase64(text: string): Uint8Array {
   return bytes
 }
 
-/** The path with `/` separators and no `.` or `..` parts left (`..` kept at the start of a relative one). */
-function normalise(path: string): string {
-  const absolute = path.startsWith('/')
-  const parts: string[] = []
-  for (const part of path.replace(/\\/g, '/').split('/')) {
-    if (part === '' || part === '.') continue
-    if (part === '..' && parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop()
-    else if (part !== '..' || !absolute) parts.push(part)
-  }
-  return (path.startsWith('/') ? '/' : '') + parts.join('/')
-}
+/** Where a URI leads: a data: URI's text, or the file (and its real path, the key of `RunBudget.files`). */
+type URITarget = { data: string } | { path: string; real: string }
 
-function refuseURI(input: string, uri: string, why: string, what = 'URI'): never {
-  const shown = uri.length > 80 ? `${uri.slice(0, 77)}…` : uri
-  throw new MD2Error('UNSAFE_PATH', `${what} "${shown}" ${why}; not read`, { section: 'uri', file: input })
-}
-
-/**
- * The file a name found inside `input` (a glTF URI, an MD2's skin name) leads to, when it lies at or below
- * `root`: a scheme (`file:`, `http:`), an absolute path, a drive letter or `..` leading out of `root` is
- * refused, as `pak extract` refuses such entry names. Relative to `input`'s folder, or to `base` when given.
- * With `percent`, the name is a URI: `%2e%2e` is `..`. Links are checked again when the file is opened.
- */
-export function fileInside(
-  input: string,
-  name: string,
-  root: string,
-  io: CliIO,
-  { percent = true, base = folderOf(input), what = 'URI' } = {},
-): string {
-  const shownRoot = root.replace(/\/?$/, '/')
-  const refuse = (why: string): never => refuseURI(input, name, why, what)
-  if (/^[a-z][a-z0-9+.-]*:/i.test(name))
-    refuse(`is not a relative file name (only ${percent ? 'data: URIs and ' : ''}files at or below ${shownRoot} are read)`)
-  let path = name
-  if (percent)
-    try {
-      path = decodeURIComponent(name)
-    } catch {
-      refuse('is not a valid URI')
-    }
-  if (path.includes('\0')) refuse('holds a NUL')
-  if (/^([/\\]|[a-z]:)/i.test(path)) refuse(`is an absolute path (only files at or below ${shownRoot} are read)`)
-  const target = normalise(io.resolve(base + path))
-  const inside = normalise(io.resolve(root))
-  if (!(target.startsWith(inside.endsWith('/') ? inside : `${inside}/`) && target !== inside))
-    refuse(`leads outside ${shownRoot} (only files at or below it are read${percent ? '; --resources DIR names another folder' : ''})`)
-  return target
+function uriTarget(input: string, uri: unknown, what: string, root: string, io: CliIO): URITarget {
+  if (typeof uri !== 'string') throw new MD2Error('OUT_OF_RANGE', `${what}: uri is not a string`, { section: 'gltf', file: input })
+  const data = /^data:[^,]*;base64,(.*)$/s.exec(uri)
+  if (data) return { data: data[1]! }
+  const path = fileInside(input, uri, root, io)
+  return { path, real: io.realPath(path) }
 }
 
 /**
  * Every URI a glTF names, read by one function before three's loader sees the file: a data: URI decoded, a
  * relative one read from a file at or below `root` (`fileInside`), anything else (a scheme such as http:
- * or file:, an absolute path, `..` leading out) refused naming `input` and the URI. At most `maxBytes`.
+ * or file:, an absolute path, `..` leading out) refused naming `input` and the URI. At most `maxBytes`;
+ * a file is read once a run (`budget.files`, by real path), as far as `readTo` (the most any URI of it
+ * asks for), every read counted against the budget.
  */
-function readURI(input: string, uri: unknown, maxBytes: number, what: string, root: string, io: CliIO): Uint8Array {
-  if (typeof uri !== 'string') throw new MD2Error('OUT_OF_RANGE', `${what}: uri is not a string`, { section: 'gltf', file: input })
-  const data = /^data:[^,]*;base64,(.*)$/s.exec(uri)
-  if (data) {
+function readURI(
+  input: string,
+  uri: unknown,
+  maxBytes: number,
+  what: string,
+  root: string,
+  io: CliIO,
+  budget: RunBudget,
+  readTo = maxBytes,
+): { data: Uint8Array; whole: Uint8Array } {
+  const target = uriTarget(input, uri, what, root, io)
+  if ('data' in target) {
     // Base64 holds 3 bytes in 4 characters: decode no more than the declared length needs.
-    const wanted = Number.isFinite(maxBytes) ? data[1]!.slice(0, Math.ceil(maxBytes / 3) * 4) : data[1]!
+    const wanted = Number.isFinite(maxBytes) ? target.data.slice(0, Math.ceil(maxBytes / 3) * 4) : target.data
+    budget.charge(Math.ceil((wanted.length * 3) / 4), `${what} (a data: URI)`, input)
     try {
       const decoded = fromBase64(wanted.replace(/\s/g, ''))
-      return decoded.length > maxBytes ? decoded.subarray(0, maxBytes) : decoded
+      const data = decoded.length > maxBytes ? decoded.subarray(0, maxBytes) : decoded
+      return { data, whole: data }
     } catch {
       throw new MD2Error('OUT_OF_RANGE', `${what}: data URI is not base64`, { section: 'gltf', file: input })
     }
   }
+  const known = budget.files.get(target.real)
+  // Read before as far as this asks, or the whole file was (shorter than that): no second read.
+  if (known && (known.limit >= maxBytes || known.bytes.length < known.limit))
+    return { data: known.bytes.subarray(0, maxBytes), whole: known.bytes }
+  const limit = Math.min(MAX_INPUT_BYTES, Math.max(readTo, maxBytes))
+  let bytes: Uint8Array
   try {
-    return readInput(fileInside(input, uri, root, io), io, { maxBytes, inside: root })
+    bytes = readInput(target.path, io, { maxBytes: limit, inside: root })
   } catch (error) {
     // Named from the glTF that names it: the buffer file alone does not say which input wanted it.
     if (error instanceof CliFailure) throw new CliFailure(`${input}: ${what} "${uri}": ${error.message}`)
     throw error
   }
+  // Counted as read (one file holds at most MAX_INPUT_BYTES); a file read again further counts what it adds.
+  budget.charge(bytes.length - (known?.bytes.length ?? 0), `${what} "${String(uri)}"`, input)
+  budget.files.set(target.real, { bytes, limit })
+  return { data: bytes.subarray(0, maxBytes), whole: bytes }
 }
 
 function parseGLTFJSON(input: string, bytes: Uint8Array): Record<string, unknown> {
@@ -150,14 +147,43 @@ type ViewDef = { buffer: number; byteOffset?: number; extensions?: { EXT_meshopt
  * Image URIs are read the same way (up to MAX_INPUT_BYTES) and kept for `imageBytesOf`; no URI is left
  * in what is returned, so three's loader is never handed one it could fetch.
  */
-export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resources?: string): GLBContents {
+export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resources?: string, budget = new RunBudget()): GLBContents {
   const glb = /\.glb$/i.test(input) ? readGLB(bytes, { name: input }) : undefined
   const json = glb?.json ?? parseGLTFJSON(input, bytes)
+  budgets.set(json, budget)
   const root = resources ?? (folderOf(input) || '.')
+  // The input itself is read already: a URI naming it reads nothing more.
+  const self = io.realPath(input)
+  if (!budget.files.has(self)) budget.files.set(self, { bytes, limit: MAX_INPUT_BYTES })
   type BufferDef = { uri?: unknown; byteLength?: unknown; extensions?: { EXT_meshopt_compression?: { fallback?: unknown } } }
   const buffers = Array.isArray(json.buffers) ? (json.buffers as BufferDef[]) : []
+  type ImageDef = { uri?: unknown; bufferView?: number; mimeType?: string }
+  const images = Array.isArray(json.images) ? (json.images as ImageDef[]) : []
+  // How far each file is read: the most any buffer naming it declares (an image: all of it), so once; and
+  // how much of it the binary data holds (the most a buffer declares).
+  const readTo = new Map<string, number>()
+  const reach = new Map<string, number>()
+  const realOf = (uri: unknown): string | undefined => {
+    if (typeof uri !== 'string' || uri.startsWith('data:')) return undefined
+    try {
+      const target = uriTarget(input, uri, '', root, io)
+      return 'real' in target ? target.real : undefined
+    } catch {
+      return undefined // Refused when it is read, in its turn.
+    }
+  }
+  const most = (map: Map<string, number>, key: string | undefined, length: unknown) => {
+    if (key !== undefined && typeof length === 'number') map.set(key, Math.max(map.get(key) ?? 0, length))
+  }
+  buffers.forEach((buffer) => {
+    most(readTo, realOf(buffer?.uri), buffer?.byteLength)
+    most(reach, realOf(buffer?.uri), buffer?.byteLength)
+  })
+  images.forEach((image) => most(readTo, realOf(image?.uri), MAX_INPUT_BYTES))
   const offsets: number[] = []
-  const parts: Uint8Array[] = []
+  const parts: { bytes: Uint8Array; at: number }[] = []
+  // Buffers naming one file share its place in the binary data: 100 buffers of one file hold it once.
+  const placed = new Map<Uint8Array, number>()
   let length = 0
   buffers.forEach((buffer, index) => {
     const declared = buffer?.byteLength
@@ -168,20 +194,32 @@ export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resour
       })
     // A meshopt fallback holds nothing: its views are decoded from the compressed ones (decodeMeshopt).
     const fallback = buffer.uri === undefined && buffer.extensions?.EXT_meshopt_compression?.fallback === true
-    const data =
+    const real = realOf(buffer.uri)
+    const { data, whole } =
       buffer.uri !== undefined
-        ? readURI(input, buffer.uri, declared, `buffer ${index}`, root, io)
-        : index === 0 && glb
-          ? glb.bin.subarray(0, declared)
-          : new Uint8Array(0)
+        ? readURI(input, buffer.uri, declared, `buffer ${index}`, root, io, budget, real === undefined ? declared : readTo.get(real))
+        : { data: index === 0 && glb ? glb.bin.subarray(0, declared) : new Uint8Array(0), whole: undefined }
     if (data.length < declared && !fallback)
       throw new MD2Error('TRUNCATED', `buffer ${index}: ${data.length} bytes, ${declared} declared`, { section: 'gltf', file: input })
+    const at = whole && placed.get(whole)
+    if (at !== undefined) {
+      offsets.push(at)
+      return
+    }
+    const part = fallback
+      ? new Uint8Array(0)
+      : whole && real !== undefined
+        ? whole.subarray(0, Math.max(declared, reach.get(real) ?? 0))
+        : data
+    if (whole) placed.set(whole, length)
     offsets.push(length)
-    parts.push(fallback ? new Uint8Array(0) : data)
-    length += Math.ceil((fallback ? 0 : data.length) / 4) * 4
+    parts.push({ bytes: part, at: length })
+    length += Math.ceil(part.length / 4) * 4
   })
+  // The binary data put together: allocated once, counted first.
+  budget.charge(length, `the binary data of ${buffers.length} buffer${buffers.length === 1 ? '' : 's'}`, input)
   const bin = new Uint8Array(length)
-  parts.forEach((part, i) => bin.set(part, offsets[i]!))
+  for (const { bytes: part, at } of parts) bin.set(part, at)
   for (const view of Array.isArray(json.bufferViews) ? (json.bufferViews as ViewDef[]) : []) {
     // A view of a buffer that is not there keeps its index, for checkGLTF to name.
     if (typeof view !== 'object' || view === null || offsets[view.buffer] === undefined) continue
@@ -193,13 +231,11 @@ export function gltfContents(input: string, bytes: Uint8Array, io: CliIO, resour
       meshopt.buffer = 0
     }
   }
-  type ImageDef = { uri?: unknown; bufferView?: number; mimeType?: string }
-  const images = Array.isArray(json.images) ? (json.images as ImageDef[]) : []
   images.forEach((image, index) => {
     if (typeof image !== 'object' || image === null || image.uri === undefined) return
     // A missing image leaves the skin out with a note; one outside the folder is refused.
     try {
-      imageBytes.set(image, readURI(input, image.uri, MAX_INPUT_BYTES, `image ${index}`, root, io))
+      imageBytes.set(image, readURI(input, image.uri, MAX_INPUT_BYTES, `image ${index}`, root, io, budget).data)
     } catch (error) {
       if (error instanceof MD2Error) throw error
     }
@@ -247,6 +283,8 @@ export async function decodeMeshopt(input: string, contents: GLBContents): Promi
     if (total > MAX_INPUT_BYTES) fail(at, `decodes to more than ${MAX_INPUT_BYTES} bytes in all (the most convert reads)`)
     return { view, ext, at, source: contents.bin.subarray(offset, offset + length), stride, count }
   })
+  // The binary data again, with the decoded views after it.
+  budgets.get(contents.json)?.charge(contents.bin.length + total, 'decoding EXT_meshopt_compression', input)
   const { MeshoptDecoder } = await import('meshoptimizer/decoder')
   await MeshoptDecoder.ready
   const bin = new Uint8Array(contents.bin.length + total)
@@ -267,6 +305,8 @@ export async function decodeMeshopt(input: string, contents: GLBContents): Promi
   for (const key of ['extensionsUsed', 'extensionsRequired'])
     if (Array.isArray(json[key])) json[key] = (json[key] as unknown[]).filter((name) => name !== 'EXT_meshopt_compression')
   json.buffers = [{ byteLength: bin.length }]
+  const budget = budgets.get(contents.json)
+  if (budget) budgets.set(json, budget)
   return { json, bin }
 }
 
@@ -299,6 +339,9 @@ function nodeTextures(json: Record<string, unknown>, bin: Uint8Array, input: str
       (material) => material?.pbrMetallicRoughness?.baseColorTexture?.index,
     ),
   )
+  // Each image is decoded once, however many textures use it (by its bytes: several URIs may name one file).
+  const decodedOnce = new WeakMap<ArrayBufferLike, Map<string, DecodedImage | MD2Error>>()
+  const budget = budgets.get(json)
   return () => ({
     name: 'react-three-md2:node-textures',
     loadTexture(index: number): Promise<Texture> {
@@ -319,25 +362,59 @@ function nodeTextures(json: Record<string, unknown>, bin: Uint8Array, input: str
             : `is ${type.toUpperCase()}, which convert cannot decode in Node`
         return Promise.resolve(texture)
       }
-      const decodeOptions = { name: `${input} (image ${source})`, maxPixels: SKIN_PIXEL_BUDGET }
-      let decoded: DecodedImage
-      try {
-        decoded = fit(type === 'png' ? decodePNG(bytes, decodeOptions) : decodeJPEG(bytes, decodeOptions))
-      } catch (error) {
+      let byOffset = decodedOnce.get(bytes.buffer)
+      if (!byOffset) decodedOnce.set(bytes.buffer, (byOffset = new Map()))
+      const key = `${bytes.byteOffset}:${bytes.length}`
+      let decoded = byOffset.get(key)
+      if (decoded === undefined) {
+        decoded = decodeTexture(bytes, type, `${input} (image ${source})`, fit, input, budget)
+        byOffset.set(key, decoded)
+      }
+      if (decoded instanceof MD2Error)
         // A damaged texture costs its pixels, not the model: the bake says so and uses the material's colour.
-        if (!isMD2Error(error)) throw error
         return Promise.resolve(
           Object.assign(new Texture(), {
-            userData: { undecoded: `is a damaged ${type.toUpperCase()} (image ${source}: ${error.reason})` },
+            userData: { undecoded: `is a damaged ${type.toUpperCase()} (image ${source}: ${decoded.reason})` },
           }),
         )
-      }
+      // Textures of one image share its pixels (the skin atlas gives them one place).
       const texture = new DataTexture(decoded.data, decoded.width, decoded.height)
       texture.flipY = false
       texture.needsUpdate = true
       return Promise.resolve(texture)
     },
   })
+}
+
+/** Bytes a decode holds per pixel at its peak: the decoder's RGBA and the fitted copy. */
+const DECODE_BYTES_PER_PIXEL = 8
+
+/**
+ * A texture decoded and fitted, its pixels counted against the budget from its header before decoding: the
+ * decoder is given at most the pixels left (`maxPixels`, checked from the header before anything is
+ * allocated), and a refusal for that reason is the budget's. A damaged image is returned as its error.
+ */
+function decodeTexture(
+  bytes: Uint8Array,
+  type: 'png' | 'jpeg',
+  name: string,
+  fit: (image: DecodedImage) => DecodedImage,
+  input: string,
+  budget: RunBudget | undefined,
+): DecodedImage | MD2Error {
+  const left = budget ? Math.floor((budget.limit - budget.used) / DECODE_BYTES_PER_PIXEL) : Infinity
+  const maxPixels = Math.min(SKIN_PIXEL_BUDGET, left)
+  try {
+    const image = type === 'png' ? decodePNG(bytes, { name, maxPixels }) : decodeJPEG(bytes, { name, maxPixels })
+    budget?.charge(image.width * image.height * DECODE_BYTES_PER_PIXEL, `decoding ${name}`, input)
+    return fit(image)
+  } catch (error) {
+    if (!isMD2Error(error) || error.section === 'budget') throw error
+    const size = /(\d+) × (\d+) pixels is more than the limit/.exec(error.reason)
+    if (budget && size && maxPixels < SKIN_PIXEL_BUDGET && Number(size[1]) * Number(size[2]) <= SKIN_PIXEL_BUDGET)
+      budget.charge(Number(size[1]) * Number(size[2]) * DECODE_BYTES_PER_PIXEL, `decoding ${name} (${size[1]} × ${size[2]} pixels)`, input)
+    return error
+  }
 }
 
 /** Extensions convert reads past: texture and material variants (the base colour is what it keeps); three reads quantized meshes. */
@@ -363,8 +440,11 @@ export async function loadGLTF(
   const loader = new GLTFLoader()
   if (fitTexture) loader.register(nodeTextures(json, bin, input, fitTexture))
   else dropImages(json)
+  // Three's loader reads the whole asset packed again (its views are views of it, not copies).
+  budgets.get(json)?.charge(bin.length, 'the glTF handed to three\u2019s loader', input)
   try {
-    return await loadWithThree(() => loader.parseAsync(packGLB(json, bin).slice().buffer, ''))
+    // packGLB's bytes are a buffer of their own: handed over as they are.
+    return await loadWithThree(() => loader.parseAsync(packGLB(json, bin).buffer as ArrayBuffer, ''))
   } catch (error) {
     if (error instanceof MD2Error) throw error
     throw new MD2Error('LOAD_FAILED', `three's glTF loader refused it: ${error instanceof Error ? error.message : String(error)}`, {

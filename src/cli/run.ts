@@ -2,11 +2,13 @@ import { isMD2Error } from '../core/MD2Error.js'
 import { parseMD2 } from '../core/format/parseMD2.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import { writeMD2 } from '../core/format/writeMD2.js'
+import { printable, terminalSafe } from '../core/printable.js'
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, describeError, describeFileError, type CliIO, type Parsed } from './common.js'
 import { convert } from './convert.js'
 import { formatInspectReport, inspectReport } from './inspect.js'
 import { pak } from './pak.js'
 import { samples } from './samples.js'
+import { writeFailure, writeFiles } from './writeOutputs.js'
 
 export { EXIT_FAILED, EXIT_OK, EXIT_USAGE, describeError, type CliIO } from './common.js'
 
@@ -46,6 +48,8 @@ function parseArguments(argv: readonly string[]): Parsed {
     clips: undefined,
     meshes: [],
     scale: undefined,
+    height: undefined,
+    origin: undefined,
     skinFormat: undefined,
     dither: false,
     player: false,
@@ -55,6 +59,7 @@ function parseArguments(argv: readonly string[]): Parsed {
     noEngineLimits: false,
     gamePath: undefined,
     only: undefined,
+    maxBytes: undefined,
   }
   const value = (arg: string, i: number): string => {
     const given = argv[i]
@@ -73,9 +78,12 @@ function parseArguments(argv: readonly string[]): Parsed {
     else if (arg === '--clips') parsed.clips = value(arg, ++i)
     else if (arg === '--mesh') parsed.meshes.push(value(arg, ++i))
     else if (arg === '--scale') parsed.scale = value(arg, ++i)
+    else if (arg === '--height') parsed.height = value(arg, ++i)
+    else if (arg === '--origin') parsed.origin = value(arg, ++i)
     else if (arg === '--skin-format') parsed.skinFormat = value(arg, ++i)
     else if (arg === '--resources') parsed.resources = value(arg, ++i)
     else if (arg === '--only') parsed.only = value(arg, ++i)
+    else if (arg === '--max-bytes') parsed.maxBytes = value(arg, ++i)
     else if (arg === '--no-engine-limits') parsed.noEngineLimits = true
     else if (arg === '--dither') parsed.dither = true
     else if (arg === '--player') parsed.player = true
@@ -148,7 +156,8 @@ function validate(parsed: Parsed, io: CliIO): number {
       continue
     }
     const count = loaded.model.warnings.length
-    io.stdout(`${file}: OK${count === 0 ? '' : ` (${count} warning${count === 1 ? '' : 's'}: ${loaded.model.warnings.join('; ')})`}\n`)
+    const warnings = loaded.model.warnings.map(printable).join('; ')
+    io.stdout(`${file}: OK${count === 0 ? '' : ` (${count} warning${count === 1 ? '' : 's'}: ${warnings})`}\n`)
   }
   return refused > 0 ? EXIT_FAILED : EXIT_OK
 }
@@ -162,7 +171,7 @@ function rebuild(parsed: Parsed, io: CliIO): number {
     return EXIT_FAILED
   }
   const { model } = loaded
-  for (const warning of model.warnings) io.stderr(`${file}: warning: ${warning}\n`)
+  for (const warning of model.warnings) io.stderr(`${file}: warning: ${printable(warning)}\n`)
   let data: Uint8Array
   try {
     // Parse warnings are already printed; writing adds only what it finds itself (engine limits repeat).
@@ -173,9 +182,9 @@ function rebuild(parsed: Parsed, io: CliIO): number {
     return EXIT_FAILED
   }
   try {
-    io.writeFile(parsed.output, data)
+    writeFiles([{ path: parsed.output, data }], io)
   } catch (error) {
-    io.stderr(`${parsed.output}: cannot write: ${describeFileError(error)}\n`)
+    io.stderr(`${writeFailure(error)}\n`)
     return EXIT_FAILED
   }
   // Read back what was written: the summary describes the file on disk, and proves it parses.
@@ -206,7 +215,13 @@ const OWN_HELP = new Set(['convert', 'pak', 'samples'])
  * 0 done, 1 a file was refused or could not be read or written, 2 a wrong command line.
  * Bad input gets a one-line message, never a stack trace.
  */
-export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIO): Promise<number> {
+  // A safety net under `printable`: whatever a command prints, no control character reaches the terminal raw.
+  const io: CliIO = {
+    ...given,
+    stdout: (text: string) => given.stdout(terminalSafe(text)),
+    stderr: (text: string) => given.stderr(terminalSafe(text)),
+  }
   try {
     const parsed = parseArguments(argv)
     if ((parsed.help && !OWN_HELP.has(parsed.command ?? '')) || parsed.command === 'help') {

@@ -1,5 +1,5 @@
-import { isMD2Error } from '../core/MD2Error.js'
-import { EXIT_FAILED, EXIT_OK, UsageError, describeError, describeFileError, type CliIO, type Parsed } from './common.js'
+import { EXIT_FAILED, EXIT_OK, UsageError, describeFileError, type CliIO, type Parsed } from './common.js'
+import { checkTarget, writeFailure, writeFiles, type OutputFile } from './writeOutputs.js'
 
 /** A sample the package ships: the files of `from` (a folder of the repository's assets/), written to DIR/`name`/. */
 export interface Sample {
@@ -62,6 +62,10 @@ ${SAMPLES.map((sample) => `    ${`${sample.name}/`.padEnd(14)}${sample.summary}\
   --only NAME   that sample alone (${SAMPLES.map((sample) => sample.name).join(' or ')})
   --force       overwrite files already there (without it, nothing is written when one is)
 
+  All the files are written or none: each goes to a temporary file renamed into place once every one
+  is written. A link under DIR where a file or folder goes is refused (UNSAFE_PATH), never written
+  through.
+
   npx react-three-md2 samples public/players   # a Vite app: <MD2Model url="/players/ogro/tris.MD2" />
 
 Exit status: 0 done, 1 a file could not be written or was already there, 2 usage.
@@ -100,7 +104,7 @@ export function samples(parsed: Parsed, io: CliIO): number {
 
   // Everything is read and every target checked before the first file is written.
   const base = dir.replace(/[/\\]+$/, '')
-  const writes: { path: string; bytes: Uint8Array }[] = []
+  const writes: OutputFile[] = []
   for (const sample of chosen) {
     const folder = `${base}/${sample.name}`
     if (io.exists(folder) && !io.isDirectory(folder)) {
@@ -117,13 +121,20 @@ export function samples(parsed: Parsed, io: CliIO): number {
     for (const file of sample.files) {
       const source = from + file
       try {
-        writes.push({ path: `${folder}/${file}`, bytes: io.readFile(source) })
+        writes.push({ path: `${folder}/${file}`, data: io.readFile(source) })
       } catch (error) {
         io.stderr(`${source}: cannot read: ${describeFileError(error)}; the package is incomplete, reinstall it\n`)
         return EXIT_FAILED
       }
     }
-    writes.push({ path: `${folder}/${CREDITS_FILE}`, bytes: new TextEncoder().encode(sample.credits) })
+    writes.push({ path: `${folder}/${CREDITS_FILE}`, data: new TextEncoder().encode(sample.credits) })
+  }
+  // A link where a file or folder goes is refused before the question of files already there.
+  try {
+    for (const write of writes) checkTarget(write.path, io, { root: base })
+  } catch (error) {
+    io.stderr(`${writeFailure(error)}; nothing written\n`)
+    return EXIT_FAILED
   }
   const there = writes.filter((write) => io.exists(write.path))
   if (there.length > 0 && !parsed.force) {
@@ -132,16 +143,16 @@ export function samples(parsed: Parsed, io: CliIO): number {
     return EXIT_FAILED
   }
 
+  try {
+    writeFiles(writes, io, { root: base })
+  } catch (error) {
+    io.stderr(`${writeFailure(error)}\n`)
+    return EXIT_FAILED
+  }
   let bytes = 0
   for (const write of writes) {
-    try {
-      io.writeInside(dir, write.path, write.bytes)
-    } catch (error) {
-      io.stderr(`${write.path}: cannot write: ${isMD2Error(error) ? describeError(error) : describeFileError(error)}\n`)
-      return EXIT_FAILED
-    }
-    bytes += write.bytes.byteLength
-    io.stdout(`wrote ${write.path} (${write.bytes.byteLength} bytes)\n`)
+    bytes += write.data.byteLength
+    io.stdout(`wrote ${write.path} (${write.data.byteLength} bytes)\n`)
   }
   io.stdout(
     `wrote ${writes.length} files, ${bytes} bytes: ${chosen.map((sample) => `${base}/${sample.name}/`).join(', ')}` +

@@ -25,6 +25,7 @@ import type { followCrowd as followCrowdFunction } from '../three/crowd/followCr
 import { loadCrowdQueries } from '../three/crowd/loadCrowdQueries.js'
 import type { MD2PoseSource } from './MD2Model.js'
 import { crowdLookSupport, type InstanceSlot } from './MD2ModelContext.js'
+import { MD2InstanceContext } from './MD2InstanceContext.js'
 import { checkProps } from './checkProps.js'
 import { useOwned } from './useOwned.js'
 import { hasPointerHandlers, useInstanceEvents } from './instanceEvents.js'
@@ -108,6 +109,8 @@ interface CrowdSlots {
 }
 
 const CrowdContext = createContext<CrowdSlots | null>(null)
+/** A crowd's `height` and `origin`, which its instances' groups do not carry (the crowd composes them in). */
+const CrowdStandingContext = createContext<{ height?: number; origin?: MD2Origin }>({})
 
 let followCrowdModule: Promise<typeof followCrowdFunction> | undefined
 /** The follower chain's code, loaded once on demand: crowds that never follow do not ship it. */
@@ -325,17 +328,20 @@ const InstancesView = forwardRef<MD2Crowd, Omit<MD2InstancesProps, 'url'> & { mo
       }
       // Nothing to undo: the next run sets its own, a follower's clock never runs, an unmounted crowd is disposed.
     }, [crowd, leader, slots])
+    const standing = useMemo(() => ({ height, origin }), [height, origin])
     return (
       <group {...groupProps}>
         <primitive object={crowd}>
           <CrowdContext.Provider value={slots}>
-            {looks ? (
-              <looks.CrowdLooks crowd={crowd} worn={worn!}>
-                {children}
-              </looks.CrowdLooks>
-            ) : (
-              children
-            )}
+            <CrowdStandingContext.Provider value={standing}>
+              {looks ? (
+                <looks.CrowdLooks crowd={crowd} worn={worn!}>
+                  {children}
+                </looks.CrowdLooks>
+              ) : (
+                children
+              )}
+            </CrowdStandingContext.Provider>
           </CrowdContext.Provider>
         </primitive>
       </group>
@@ -395,6 +401,13 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   }, [control, slots, index])
   useMD2AnimationOptions(control, animationOptions)
   useImperativeHandle(controllerRef, () => control, [control])
+  const { height, origin } = useContext(CrowdStandingContext)
+  // For <MD2Collider>: what the instance shows, and the size and origin the crowd composes into its matrix.
+  const shown = controller ?? control
+  const { model } = crowd
+  // The controller is one object for the instance's life (its fields change, not it): what the value is made of.
+  // eslint-disable-next-line react-hooks/preserve-manual-memoization
+  const told = useMemo(() => ({ model, control: shown, height, origin }), [model, shown, height, origin])
   // A controller given as a prop shows its pose instead; when it goes, the instance plays by its props again.
   const frame = useRef(animationOptions.frame)
   frame.current = animationOptions.frame
@@ -415,13 +428,15 @@ export const MD2Instance = forwardRef<Group, MD2InstanceProps>(function MD2Insta
   }, ANIMATION_FRAME_PRIORITY)
   return (
     <group ref={group} {...groupProps}>
-      {looks ? (
-        <looks.InstanceLooks crowd={crowd} slot={index}>
-          {children}
-        </looks.InstanceLooks>
-      ) : (
-        children
-      )}
+      <MD2InstanceContext.Provider value={told}>
+        {looks ? (
+          <looks.InstanceLooks crowd={crowd} slot={index}>
+            {children}
+          </looks.InstanceLooks>
+        ) : (
+          children
+        )}
+      </MD2InstanceContext.Provider>
     </group>
   )
 })

@@ -1,7 +1,7 @@
 import { useFrame } from '@react-three/fiber'
 import { useState } from 'react'
 import { checkedNumber, type MD2AnimationCallbacks } from '../core/animation/MD2AnimationController.js'
-import { PLAYER_MODEL_FRAMES, PlayerAnimationController } from '../core/animation/PlayerAnimationController.js'
+import { DEFAULT_GROUND_GRACE, PLAYER_MODEL_FRAMES, PlayerAnimationController } from '../core/animation/PlayerAnimationController.js'
 import type { MD2ModelData } from '../core/format/types.js'
 import { checkPlayerModel } from './checkProps.js'
 import { ANIMATION_FRAME_PRIORITY } from './useMD2Animation.js'
@@ -14,6 +14,12 @@ export interface UsePlayerAnimationOptions extends MD2AnimationCallbacks {
    * Default 0: as in Quake II, the client blends from the old frame into the new over one tick.
    */
   crossfade?: number
+  /**
+   * Seconds `input.onGround` must stay false before a jump (or fall) animation starts; default 0.1. Shorter
+   * drops are a physics engine's blips of grounding (rapier's `computedGrounded()` is false for a frame as a
+   * run starts), not a jump. 0: every tick reads the input as it is, as Quake II does.
+   */
+  groundGrace?: number
 }
 
 /**
@@ -38,6 +44,14 @@ export function usePlayerAnimation(
   if (model) checkPlayerModel(model, PLAYER_MODEL_FRAMES, 'usePlayerAnimation')
   const [controller] = useState(() => new PlayerAnimationController())
   controller.crossfade = checkedNumber({ name: 'usePlayerAnimation' }, 'crossfade', options.crossfade, 0, isSeconds, 'seconds, 0 or more')
+  controller.groundGrace = checkedNumber(
+    { name: 'usePlayerAnimation' },
+    'groundGrace',
+    options.groundGrace,
+    DEFAULT_GROUND_GRACE,
+    isSeconds,
+    'seconds, 0 or more',
+  )
   controller.callbacks = options
   useFrame((_, delta) => controller.update(delta), ANIMATION_FRAME_PRIORITY)
   return controller

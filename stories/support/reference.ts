@@ -16,6 +16,7 @@ export const REFERENCE_TITLES: Readonly<Record<string, string>> = {
   'errors.md': 'Reference/Errors',
   'quake2-look.md': 'Reference/The Quake II look',
   'crowds.md': 'Reference/Crowds on the GPU',
+  'physics.md': 'Games/Physics with rapier',
   'webgpu.md': 'Reference/WebGPU',
   'archives.md': 'Tools/Archives and export',
   'writing-and-converting.md': 'Reference/Writing and converting',

@@ -29,7 +29,8 @@ async function run(argv: string[], files: Record<string, Uint8Array> = {}) {
       written.set(path, data)
     },
     exists: (path) => path in files || written.has(path),
-    writeInside: (_dir, path, data) => void written.set(path, data),
+    entryAt: (path) => (path in files || written.has(path) ? 'file' : undefined),
+    makeFolder: () => {},
     isDirectory: () => false,
     rename: (from, to) => {
       written.set(to, written.get(from)!)

@@ -15,7 +15,7 @@ import { QUAKE2_PALETTE } from '../../src/core/images/quake2Palette'
 import { RIG_COLOURS, buildRig, exportRig } from '../../stories/support/rig'
 import { runOnDisk as run } from '../support/cli'
 import { withImage } from '../support/gltfFiles'
-import { quake2Refusals } from '../support/quake2Rules'
+import { quake2Refusals, quake2SkinsDrawnSmaller } from '../support/quake2Rules'
 
 let dir: string
 let small: string
@@ -51,30 +51,31 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('the default output fits Quake II', () => {
-  it('a 1024 × 1024 texture is written at 362 × 362 (512 × 256 texels at most), decoded back at the header size, st in it', async () => {
+  it('a 1024 × 1024 texture is written at 256 × 256 (what ref_gl draws as written), decoded back at the header size, st in it', async () => {
     const input = await rigWithTexture(1024, 1024)
     const out = join(dir, 'big.md2')
     const result = await run(['convert', input, out])
     // A modder's defaults: no warning, no note.
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/skin 362×362 written to .*big\.pcx \(Quake II's palette\)\n$/)
+    expect(result.stdout).toMatch(/skin 256×256 written to .*big\.pcx \(Quake II's palette\)\n$/)
     const bytes = new Uint8Array(readFileSync(out))
     expect(quake2Refusals(bytes, beside)).toEqual([])
+    expect(quake2SkinsDrawnSmaller(bytes, beside)).toEqual([])
     const model = parseMD2(bytes)
     expect(model.warnings).toEqual([])
-    expect([model.header.skinWidth, model.header.skinHeight]).toEqual([362, 362])
+    expect([model.header.skinWidth, model.header.skinHeight]).toEqual([256, 256])
     const skin = decodePCX(new Uint8Array(readFileSync(join(dir, 'big.pcx'))))
     expect([skin.width, skin.height]).toEqual([model.header.skinWidth, model.header.skinHeight])
     // Averaged down: each quadrant keeps its colour away from the seams.
     for (const [x, y, q] of [
-      [90, 90, 0],
-      [270, 90, 1],
-      [90, 270, 2],
-      [270, 270, 3],
+      [64, 64, 0],
+      [192, 64, 1],
+      [64, 192, 2],
+      [192, 192, 3],
     ] as const) {
       const p = RIG_COLOURS[q]!
-      expect(Array.from(skin.data.subarray((y * 362 + x) * 4, (y * 362 + x) * 4 + 3))).toEqual(
+      expect(Array.from(skin.data.subarray((y * 256 + x) * 4, (y * 256 + x) * 4 + 3))).toEqual(
         Array.from(QUAKE2_PALETTE.subarray(p * 3, p * 3 + 3)),
       )
     }
@@ -85,21 +86,22 @@ describe('the default output fits Quake II', () => {
     for (let i = 0; i < model.st.length; i += 2) {
       worst = Math.max(
         worst,
-        Math.abs(model.st[i]! - (reference.st[i]! * 362) / 64),
-        Math.abs(model.st[i + 1]! - (reference.st[i + 1]! * 362) / 32),
+        Math.abs(model.st[i]! - (reference.st[i]! * 256) / 64),
+        Math.abs(model.st[i + 1]! - (reference.st[i + 1]! * 256) / 32),
       )
-      expect(model.st[i]).toBeLessThanOrEqual(362)
+      expect(model.st[i]).toBeLessThanOrEqual(256)
     }
-    // One texel of the small skin is 5.7 of the large one: the large one is finer, never off by a texel of its own.
-    expect(worst).toBeLessThan(362 / 64)
+    // One texel of the small skin is 4 of the large one: the large one is finer, never off by a texel of its own.
+    expect(worst).toBeLessThan(256 / 64)
   })
 
-  it('a wide texture keeps its shape: 2048 × 512 → 640 × 160', async () => {
+  it('a wide texture: 2048 × 512 → 256 × 256, each side as many texels as ref_gl draws', async () => {
     const input = await rigWithTexture(2048, 512)
     const result = await run(['convert', input, join(dir, 'wide.md2')])
     expect(result.stderr).toBe('')
-    expect(result.stdout).toMatch(/skin 640×160 written/)
+    expect(result.stdout).toMatch(/skin 256×256 written/)
     expect(quake2Refusals(new Uint8Array(readFileSync(join(dir, 'wide.md2'))), beside)).toEqual([])
+    expect(quake2SkinsDrawnSmaller(new Uint8Array(readFileSync(join(dir, 'wide.md2'))), beside)).toEqual([])
   })
 })
 
@@ -127,7 +129,7 @@ describe('--skin-size', () => {
     expect(refused.stderr).toBe(
       '--skin-size 1024x1024: Quake II does not load it: taller than 480 (Mod_LoadAliasModel: "has a skin taller than 480"); ' +
         'a PCX larger than 640 × 480 (LoadPCX: "Bad pcx file"); 1048576 texels, over the 131072 (512 × 256) an 8-bit skin may have ' +
-        '(GL_Upload8: "too large"). --skin-size 362x362 keeps its shape and fits (--no-engine-limits writes it anyway)\n',
+        '(GL_Upload8: "too large"). --skin-size 256x256 is drawn as written (--no-engine-limits writes it anyway)\n',
     )
     expect(existsSync(out)).toBe(false)
 
@@ -136,7 +138,7 @@ describe('--skin-size', () => {
     expect(written.stdout).toMatch(/skin 1024×1024 written/)
     const lines = written.stderr.trim().split('\n')
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/huge\.md2: warning: passes Quake II's limits: skin 1024×1024: taller than 480 .*\(--skin-size 362x362\)$/)
+    expect(lines[0]).toMatch(/huge\.md2: warning: passes Quake II's limits: skin 1024×1024: taller than 480 .*\(--skin-size 256x256\)$/)
     // The engine's rules agree: the checker refuses what the line names.
     expect(quake2Refusals(new Uint8Array(readFileSync(out)), beside)).toEqual(['skin taller than 480 (1024)'])
   })
@@ -166,7 +168,7 @@ describe('the help', () => {
       '--force',
     ])
       expect(help.stdout).toContain(option)
-    expect(help.stdout).toMatch(/at most 480 tall and 512×256 texels in all/)
+    expect(help.stdout).toMatch(/each side a power of two up to 256/)
     expect(help.stdout).toMatch(/named on one line, with the option that fits it/)
   })
 })

@@ -11,7 +11,18 @@
  * may make a request (a listener on 127.0.0.1 counts them), read a file outside its folder, or change an
  * input; every refusal names a file of the case.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -219,6 +230,11 @@ const hostileCase = fc.record({
     'out.pcx-buffer',
   ),
   force: fc.boolean(),
+  // A link planted where an output may go (issue #57), to a victim outside the folder: dangling, or a file there.
+  plant: fc.option(
+    fc.record({ name: fc.constantFrom('out.md2', 'out.pcx', 'out.tga', 'out.anm', 'name with spaces.md2'), dangling: fc.boolean() }),
+    { freq: 2 },
+  ),
 })
 
 /** The rig as a .gltf (buffer in buffer.bin, image in rig.png) or a .glb, with the URI put where asked. */
@@ -252,6 +268,8 @@ describe('hostile URIs, names and outputs', () => {
   it('no request, no read outside the folder, no input changed; every refusal names a file of the case', { timeout: 60_000 }, async () => {
     let run_ = 0
     const counts = { ok: 0, refused: 0, usage: 0 }
+    /** Cases refused for a link planted where an output goes. */
+    let linksRefused = 0
     const reasons = new Map<string, number>()
     const watchdog = new FuzzWatchdog(CASE_LIMIT_MS)
     await fc
@@ -274,9 +292,27 @@ describe('hostile URIs, names and outputs', () => {
           if (outName === 'link.md2') symlinkSync(join(folder, 'rig.glb'), join(folder, 'link.md2'))
           const inputs = hostile.animationInput ? [join(folder, 'rig.glb'), bad] : [bad]
           const options = [...(hostile.force ? ['--force'] : []), ...(side === 'anm' ? ['--fps', '20'] : [])]
+          const victim = join(root, 'victim', 'planted')
+          if (hostile.plant && !hostile.plant.dangling) {
+            mkdirSync(join(root, 'victim'))
+            writeFileSync(victim, 'the victim')
+          }
           const before = fileHashes(root)
+          // Planted after the hashes are taken: a dangling link has none.
+          const link = hostile.plant && !existsSync(join(folder, hostile.plant.name)) ? join(folder, hostile.plant.name) : undefined
+          if (link) symlinkSync(victim, link)
           const { code, stdout, stderr, read } = await runRecorded(['convert', ...inputs, join(folder, outName), ...options])
           const label = `${describeCase(hostile)}: ${stderr}`
+          if (link) {
+            // Never written through, nor replaced: refused where the run would write it, left alone elsewhere.
+            expect(lstatSync(link).isSymbolicLink(), label).toBe(true)
+            expect(readlinkSync(link), label).toBe(victim)
+            if (hostile.plant!.dangling) expect(existsSync(victim), label).toBe(false)
+            else expect(readFileSync(victim, 'utf8'), label).toBe('the victim')
+            if (hostile.plant!.name === outName) expect(code, label).not.toBe(0)
+            if (stderr.startsWith(`${link}: UNSAFE_PATH: output: ${link} is a link`)) linksRefused++
+            rmSync(link)
+          }
           expect(requests, label).toBe(0)
           expect(stderr, label).not.toMatch(/internal error/)
           expect(
@@ -309,12 +345,13 @@ describe('hostile URIs, names and outputs', () => {
       )
       .finally(() => watchdog.close())
     console.log(
-      `hostile URIs and outputs: ${run_} runs, ${requests} requests:`,
+      `hostile URIs and outputs: ${run_} runs, ${requests} requests, ${linksRefused} refused for a planted link:`,
       counts,
       [...reasons].sort((a, b) => b[1] - a[1]),
     )
     expect(counts.ok).toBeGreaterThan(0)
     expect(counts.refused).toBeGreaterThan(run_ / 2)
+    expect(linksRefused).toBeGreaterThan(0)
   })
 
   it('skin names stored in an .md2: nothing outside the model’s folder read or embedded', { timeout: 60_000 }, async () => {

@@ -53,6 +53,7 @@ describe('convert --player', () => {
     expect(warnings[0]).toMatch(/no clip for attack \(taken from stand\), pain1 \(taken from stand\)/)
     expect(warnings[0]).toMatch(/crouch_walk \(taken from run\)/)
     expect(warnings[0]).toMatch(/death2 \(taken from death1\), death3 \(taken from death1\)/)
+    expect(warnings[0]).toMatch(/weapon\.md2 a stand-in/)
 
     const model = parseMD2(new Uint8Array(readFileSync(out)), { name: out })
     expect(model.header.numFrames).toBe(198)
@@ -78,9 +79,15 @@ describe('convert --player', () => {
     // run: the walk's whole cycle over 6 frames (it loops); death1: the walk from its first pose to its last over 6.
     const reference = await loadGLB(new Uint8Array(readFileSync(join(dir, 'run.glb'))))
     const walk = reference.animations[0]!
+    // Placed in the game's player box: lifted so that stand01 (idle's first pose) has its feet at z = -24.
+    const idle = await loadGLB(new Uint8Array(readFileSync(join(dir, 'idle.glb'))))
+    const stand01 = threePose(idle.scene, idle.animations[0], 0)
+    let feet = Infinity
+    for (let v = 1; v < stand01.length; v += 3) feet = Math.min(feet, stand01[v]! * SCALE)
+    const lift = -24 - feet
     const check = (first: number, count: number, time: (k: number) => number) => {
       for (let k = 0; k < count; k++) {
-        const want = threePose(reference.scene, walk, time(k)).map((v) => v * SCALE)
+        const want = threePose(reference.scene, walk, time(k)).map((v, i) => v * SCALE + (i % 3 === 1 ? lift : 0))
         expect(worstNearest(drawnFrame(model, first + k), want, halfStep(model, first + k)), `frame ${first + k}`).toBeLessThanOrEqual(1)
       }
     }

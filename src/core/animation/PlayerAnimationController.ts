@@ -15,6 +15,9 @@ import {
 /** Quake II's server frame: the player's animation moves one keyframe per tick. */
 const TICK_SECONDS = 0.1
 
+/** `groundGrace`'s default: one tick, longer than a physics engine's blips of grounding, short to the eye. */
+export const DEFAULT_GROUND_GRACE = 0.1
+
 /** Frames of the standard player model the rules play (`usePlayerAnimation` checks a model has them). */
 export const PLAYER_MODEL_FRAMES = 198
 
@@ -37,12 +40,21 @@ export class PlayerAnimationController implements MD2AnimationReadout {
   /** Seconds over which a change of animation fades from the pose shown (0: a cut, as in Quake II). */
   crossfade = 0
   /**
+   * Seconds `input.onGround` must stay false before the rules see the player in the air (default 0.1, a tick):
+   * a physics engine's grounding drops for a frame or two as a run starts or over a seam (rapier's
+   * `computedGrounded()`), which would play a whole jump. A real jump or fall starts its animation this late.
+   * 0: the input as it is, as Quake II reads it.
+   */
+  groundGrace = DEFAULT_GROUND_GRACE
+  /**
    * A keyframe reached (once a tick, with the frame the rules chose), a looping animation gone round
    * (stand, run, crouched), a play-once animation's last frame (attack, pain, gestures, death).
    */
   callbacks: MD2AnimationCallbacks = {}
   private time = 0
   private fadeElapsed = 0
+  /** Seconds `input.onGround` has been false, up to now. */
+  private airborne = 0
   private current: MD2Animation = QUAKE2_PLAYER_ANIMATIONS[0]!
 
   /** The player animation the rules play (`stand`, `run`, `attack`, `pain2`, `crouch_walk`, `death1`…). */
@@ -67,6 +79,7 @@ export class PlayerAnimationController implements MD2AnimationReadout {
       this.fadeElapsed += seconds
       pose.fadeWeight = this.fadeElapsed >= this.crossfade ? 0 : fadeOutWeight(this.fadeElapsed / this.crossfade)
     }
+    this.airborne = this.input.onGround === false ? this.airborne + seconds : 0
     // A long hitch runs at most a second of ticks: the rules only need to catch up with the input.
     this.time = Math.min(this.time + seconds, 1)
     while (this.time >= TICK_SECONDS) {
@@ -83,7 +96,11 @@ export class PlayerAnimationController implements MD2AnimationReadout {
     const input = this.input
     const before = this.current
     const wasEnd = state.frame === state.end
+    // Off the ground for less than the grace: a blip of the physics' grounding, not a jump.
+    const grounded = input.onGround
+    if (grounded === false && this.airborne < this.groundGrace) input.onGround = true
     stepPlayerAnimation(state, input)
+    input.onGround = grounded
     input.firing = false
     input.hurt = false
     input.gesture = null

@@ -1,6 +1,7 @@
 import { QUAKE2_FPS } from './spec.js'
 import { MD2Error } from '../MD2Error.js'
 import { warnOnce } from '../warnOnce.js'
+import { printable } from '../printable.js'
 import type { MD2Animation, MD2AnimationDef, MD2ModelData } from './types.js'
 
 /**
@@ -110,7 +111,7 @@ export function resolveAnimations(
   }
   const groups = groupFrameAnimations(frames)
   if (groups.length === 1 && frames.length > 1) {
-    warnings.push(`all ${frames.length} frame names share "${groups[0]!.name}": pass an animation table (e.g. from a .anm file)`)
+    warnings.push(`all ${frames.length} frame names share "${printable(groups[0]!.name)}": pass an animation table (e.g. from a .anm file)`)
   }
   if (frames.length === PLAYER_FRAME_COUNT || frames.length === PLAYER_FRAME_COUNT + 1) {
     const names = new Set(groups.map((group) => group.name.toLowerCase()))
@@ -127,7 +128,9 @@ function checkAnimationTable(table: readonly MD2AnimationDef[], numFrames: numbe
     const fps = def.fps ?? QUAKE2_FPS
     const valid = Number.isInteger(def.start) && Number.isInteger(def.end) && def.start >= 0 && def.start <= def.end && def.end < numFrames
     if (!valid || !(fps >= 0)) {
-      warnings.push(`animation "${def.name}" (${def.start}–${def.end}, ${fps} fps) does not fit frames 0–${numFrames - 1}; skipped`)
+      warnings.push(
+        `animation "${printable(def.name)}" (${def.start}–${def.end}, ${fps} fps) does not fit frames 0–${numFrames - 1}; skipped`,
+      )
       continue
     }
     result.push({ name: def.name, start: def.start, end: def.end, fps, source: 'table' })
@@ -166,7 +169,7 @@ export function parseAnimationTable(text: string, file?: string): MD2AnimationDe
   return defs
 }
 
-function typeName(value: unknown): string {
+export function typeName(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (value instanceof Uint8Array || value instanceof ArrayBuffer) return 'bytes (decode them to text first)'
@@ -179,7 +182,11 @@ function typeName(value: unknown): string {
  * one frame held, as UFO:AI's death poses, may say 0) is a `BAD_ARGUMENT`; an entry otherwise unusable (no
  * name, frames not whole numbers from 0, start after end) is warned about once and left out, the rest kept.
  */
-export function checkAnimationDefs(table: unknown, where: string): MD2AnimationDef[] {
+export function checkAnimationDefs(
+  table: unknown,
+  where: string,
+  leftOut: (key: string, message: string) => void = warnOnce,
+): MD2AnimationDef[] {
   if (!Array.isArray(table))
     throw new MD2Error('BAD_ARGUMENT', `${where} takes an array of { name, start, end, fps } entries, got ${typeName(table)}`, {
       section: 'animation table',
@@ -193,13 +200,13 @@ export function checkAnimationDefs(table: unknown, where: string): MD2AnimationD
     if (fps !== undefined && !(typeof fps === 'number' && (fps > 0 || (fps === 0 && single)) && Number.isFinite(fps)))
       throw new MD2Error(
         'BAD_ARGUMENT',
-        `${where}: entry ${index} ("${String(name)}") has the rate ${String(fps)}: a rate is a number of frames a second above 0` +
+        `${where}: entry ${index} ("${String(name)}") has the rate ${typeof fps === 'string' ? `the string "${fps}"` : String(fps)}: a rate is a number of frames a second above 0` +
           (fps === 0 ? ' (0 freezes the animation)' : ''),
         { section: 'animation table' },
       )
     if (typeof name !== 'string' || name === '' || !frame(start) || !frame(end) || (start as number) > (end as number)) {
       const shown = typeof entry === 'object' && entry !== null ? JSON.stringify(entry) : String(entry)
-      warnOnce(
+      leftOut(
         `animation-table:${where}:${index}:${shown}`,
         `${where}: entry ${index} ${shown} is not { name, start, end } with whole frame numbers from 0, start up to end; left out, the other entries kept`,
       )

@@ -1,4 +1,4 @@
-import { resolveAnimations } from './animationTable.js'
+import { checkAnimationDefs, resolveAnimations, typeName } from './animationTable.js'
 import { readLittleEndian, toBytes } from '../bytes.js'
 import {
   ENGINE_LIMITS,
@@ -39,7 +39,8 @@ interface Source {
  * `frameData`, a view on `data`, which must not be modified afterwards; only their names and
  * transforms are read out. `model.frames` (frame objects) is built on first read.
  */
-export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Options = {}): MD2ModelData {
+export function parseMD2(data: ArrayBuffer | Uint8Array, given: ParseMD2Options = {}): MD2ModelData {
+  const options = checkOptions(given)
   const bytes = toBytes(data, options.name)
   const source: Source = {
     bytes,
@@ -55,6 +56,7 @@ export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Option
   const triangles = readTriangles(source, header)
   const frames = readFrames(source, header)
   const gl = readGlCommands(source, header)
+  if (options.leftOut) source.warnings.push(...options.leftOut)
   const animations = resolveAnimations(frames.names, options.animations, source.warnings)
 
   const model: MD2ModelData = defineLazyFrames({
@@ -74,6 +76,28 @@ export function parseMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Option
   })
   if (options.name !== undefined) model.name = options.name
   return model
+}
+
+/**
+ * The options as loose JavaScript may pass them: not an object, or a name that is not a string, is a
+ * `BAD_ARGUMENT`; the table is checked by `checkAnimationDefs`, as `MD2Loader.setAnimationTable` checks one (its
+ * entries that are not `{ name, start, end }` left out, said in the model's warnings).
+ */
+function checkOptions(options: unknown): ParseMD2Options & { leftOut?: string[] } {
+  if (options === undefined) return {}
+  if (!options || typeof options !== 'object' || Array.isArray(options))
+    throw new MD2Error('BAD_ARGUMENT', `parseMD2: options take an object ({ name, animations }), got ${typeName(options)}`, {
+      section: 'options',
+    })
+  const { name, animations } = options as Record<string, unknown>
+  if (name !== undefined && typeof name !== 'string')
+    throw new MD2Error('BAD_ARGUMENT', `parseMD2: name takes the file's name or URL (a string), got ${typeName(name)}`, {
+      section: 'options',
+    })
+  if (animations === undefined) return { name }
+  const leftOut: string[] = []
+  const kept = checkAnimationDefs(animations, 'parseMD2: animations', (_, message) => leftOut.push(message))
+  return { name, animations: kept, leftOut }
 }
 
 function fail(source: Source, code: MD2ErrorCode, section: string, offset: number | undefined, message: string): never {

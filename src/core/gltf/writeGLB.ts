@@ -142,6 +142,43 @@ export function writeGLB(model: MD2ModelData, options: WriteGLBOptions = {}): Ui
   return packGLB(json, bin.bytes())
 }
 
+/** What `writeGLB` will write, from the model's counts, before anything is allocated. */
+export interface GLBSize {
+  /** The binary chunk: the mesh, a morph target (positions and normals) per keyframe, the clips' weights, the skin (at most). */
+  binBytes: number
+  /** The whole `.glb`: the binary chunk and its JSON (at most). */
+  totalBytes: number
+  /** Vertices in the drawn layout (split where texture coordinates differ). */
+  vertices: number
+}
+
+/**
+ * The size of the `.glb` `writeGLB(model, options)` writes, computed from the model's counts (the drawn
+ * layout, the keyframes, the animations' lengths, the skin's size) without writing it: a caller refuses a
+ * model whose morph targets would take gigabytes before allocating them. The skin counts as stored PNG at
+ * the most (every pixel's four bytes and zlib's overhead), the JSON at the most per keyframe and clip.
+ */
+export function glbSize(model: MD2ModelData, options: WriteGLBOptions = {}): GLBSize {
+  const frames = model.header.numFrames
+  const vertices = buildVertexLayout(model).vertexCount
+  const padded = (bytes: number) => Math.ceil(bytes / 4) * 4
+  const corners = model.header.numTris * 3
+  let bin = padded(corners * (corners > 65535 ? 4 : 2)) + vertices * (8 + 12 + 12)
+  let json = 4096
+  if (options.animations !== false) {
+    bin += frames * vertices * 24
+    json += frames * 480
+    for (const animation of model.animations) {
+      const keys = Math.max(0, animation.end - animation.start + 1) + 1
+      bin += keys * 4 + keys * frames * 4
+      json += 512
+    }
+  }
+  const skin = options.skin
+  if (skin) bin += padded(skin.width * skin.height * 4 + skin.height + Math.ceil((skin.width * skin.height * 4) / 16000) * 5 + 1024)
+  return { binBytes: bin, totalBytes: 12 + 8 + json + 8 + bin, vertices }
+}
+
 function meshName(model: MD2ModelData): string {
   return model.name?.replace(/^.*[/\\]/, '').replace(/\.md2$/i, '') || 'md2'
 }

@@ -110,6 +110,42 @@ export function deltaE2000(l1: number, a1: number, b1: number, l2: number, a2: n
   return Math.sqrt(lTerm * lTerm + cTerm * cTerm + hTerm * hTerm + rt * cTerm * hTerm)
 }
 
+/** CIEDE2000's T over every mean hue is at most 1.5725 (sampled every 0.0001°); rounded up. */
+const MAX_T = 1.5726
+/** |RT| = sin(2Δθ)·RC with Δθ ≤ 30°: at most sin 60° of RC. */
+const SIN_60 = Math.sqrt(3) / 2
+
+/**
+ * A lower bound of `deltaE2000` for the same two colours (their chromas `c1`, `c2` = hypot(a, b) given),
+ * without its trigonometry: the lightness and chroma terms are exact, the hue difference comes from the dot
+ * product (ΔH'² = 2(C'1C'2 − a'1a'2 − b1b2)), and SH and RT are taken at their worst over every mean hue.
+ * A nearest-colour search skips a candidate whose bound already passes the best found.
+ */
+export function deltaE2000Bound(l1: number, a1: number, b1: number, c1: number, l2: number, a2: number, b2: number, c2: number): number {
+  // Math.hypot is several times slower than this, and the bound runs for most of a palette per colour.
+  const cMean = (c1 + c2) / 2
+  const cMean2 = cMean * cMean
+  const cMean7 = cMean2 * cMean2 * cMean2 * cMean
+  const g = 1.5 - 0.5 * Math.sqrt(cMean7 / (cMean7 + POW25_7))
+  const a1p = g * a1
+  const a2p = g * a2
+  const c1p = Math.sqrt(a1p * a1p + b1 * b1)
+  const c2p = Math.sqrt(a2p * a2p + b2 * b2)
+  const l50 = ((l1 + l2) / 2 - 50) ** 2
+  const lTerm = (l2 - l1) / (1 + (0.015 * l50) / Math.sqrt(20 + l50))
+  const cpMean = (c1p + c2p) / 2
+  const x = Math.abs(c2p - c1p) / (1 + 0.045 * cpMean)
+  const dH2 = Math.max(0, 2 * (c1p * c2p - a1p * a2p - b1 * b2))
+  const yMin = Math.sqrt(dH2) / (1 + 0.015 * cpMean * MAX_T)
+  const cpMean2 = cpMean * cpMean
+  const cpMean7 = cpMean2 * cpMean2 * cpMean2 * cpMean
+  const k = 2 * Math.sqrt(cpMean7 / (cpMean7 + POW25_7)) * SIN_60
+  // x² + y² − k·x·y over y ≥ yMin: least at y = k·x/2 when that is allowed, else at yMin.
+  const y = Math.max(yMin, (k * x) / 2)
+  const rest = x * x + y * y - k * x * y
+  return Math.sqrt(lTerm * lTerm + Math.max(0, rest))
+}
+
 function hueDegrees(b: number, a: number): number {
   const h = Math.atan2(b, a) / DEG
   return h < 0 ? h + 360 : h

@@ -51,7 +51,9 @@ export class ColliderFit {
     place.copy(anchor.matrixWorld)
     if (body) place.premultiply(inverse.copy(body.matrixWorld).invert())
     let reshape = this.dirty
-    for (let k = 0; k < 6 && !reshape; k++) reshape = Math.abs(box[k]! - this.fitted[k]!) > tolerance
+    // The tolerance is in the model's units: scaled as the box is.
+    const limit = standing ? tolerance * standing.scale : tolerance
+    for (let k = 0; k < 6 && !reshape; k++) reshape = Math.abs(box[k]! - this.fitted[k]!) > limit
     let move = reshape
     const e = place.elements
     // A body's place comes back from rapier in float32: the product with its inverse moves by rounding alone.

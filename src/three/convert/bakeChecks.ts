@@ -1,8 +1,9 @@
 import { PropertyBinding, type AnimationClip, type Object3D } from 'three'
 import { MD2Error } from '../../core/MD2Error.js'
+import { printable } from '../../core/printable.js'
 
 function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+  if (typeof value === 'string') return printable(JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value))
   if (Array.isArray(value))
     return `an array holding ${value.length === 0 ? 'nothing' : shown(value.find((item) => typeof item !== 'string'))}`
   if (typeof value === 'function') return 'a function'
@@ -18,12 +19,43 @@ const isNames = (value: unknown) => Array.isArray(value) && value.every((item) =
 const isCount = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 1
 
 /**
+ * The deepest scene a bake takes. three.js walks a scene by recursion (`traverse`, `updateMatrixWorld`, a track's
+ * node looked up by name), which overflows the stack some ten thousand levels down; real scenes (a skeleton of
+ * a few dozen bones) are far shallower.
+ */
+export const MAX_SCENE_DEPTH = 1000
+
+/**
+ * How deep the scene's tree goes, walked with a stack of its own (a deep tree cannot overflow it); a `BAD_ARGUMENT`
+ * once past `MAX_SCENE_DEPTH`, and for a node met twice (a child array edited into a cycle).
+ */
+function checkSceneDepth(scene: Object3D): void {
+  const stack: [Object3D, number][] = [[scene, 0]]
+  const seen = new Set<Object3D>()
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (depth > MAX_SCENE_DEPTH)
+      bad(`the scene is more than ${MAX_SCENE_DEPTH} nodes deep: three.js walks a scene recursively, and cannot bake one this deep`)
+    if (seen.has(node)) bad(`the scene holds node ${shown(node.name)} twice: its tree has a cycle`)
+    seen.add(node)
+    const children: unknown = node.children
+    if (!Array.isArray(children)) bad(`node ${shown(node.name)}'s children are not an array`)
+    for (const child of children as unknown[]) {
+      if (!(child && typeof child === 'object' && (child as Object3D).isObject3D))
+        bad(`node ${shown(node.name)} has a child that is not a three.js Object3D: ${shown(child)}`)
+      stack.push([child as Object3D, depth + 1])
+    }
+  }
+}
+
+/**
  * `bakeMD2`'s arguments, as loose JavaScript may pass them: each wrong one a `BAD_ARGUMENT` naming the
  * option, what it takes and what it got (a string where a list is expected is not a list of letters).
  */
 export function checkBakeArguments(scene: unknown, clips: unknown, options: unknown): void {
   if (!(scene && typeof scene === 'object' && (scene as Object3D).isObject3D))
     bad(`the scene takes a three.js Object3D (gltf.scene), got ${shown(scene)}`)
+  checkSceneDepth(scene as Object3D)
   if (!(Array.isArray(clips) && clips.every((clip) => clip && Array.isArray((clip as AnimationClip).tracks))))
     bad(`the clips take an array of three.js AnimationClips (gltf.animations), got ${shown(clips)}`)
   if (options === undefined) return
@@ -49,6 +81,59 @@ export function checkBakeArguments(scene: unknown, clips: unknown, options: unkn
     bad(`simplify takes true (fit MD2's limits) or a triangle count (a whole number from 1), got ${shown(o.simplify)}`)
 }
 
+const SKIN_FORMATS = ['pcx', 'tga', 'png']
+
+/** `bakePlayerMD2`'s arguments: `bakeMD2`'s, and `clips` an object naming a clip for each player animation. */
+export function checkPlayerArguments(scene: unknown, clips: unknown, options: unknown): void {
+  if (options === null) bad('options takes an object, got null')
+  const { clips: chosen, ...rest } = (options ?? {}) as Record<string, unknown>
+  checkBakeArguments(scene, clips, typeof options === 'object' ? rest : options)
+  if (chosen === undefined) return
+  if (!chosen || typeof chosen !== 'object' || Array.isArray(chosen))
+    bad(`clips takes an object naming a clip for each player animation ({ stand: 'Idle', run: 'Run' }), got ${shown(chosen)}`)
+  for (const [animation, clip] of Object.entries(chosen))
+    if (typeof clip !== 'string' && clip !== undefined) bad(`clips.${printable(animation)} takes a clip's name, got ${shown(clip)}`)
+}
+
+/** A `DecodedImage` a caller hands in: whole sizes from 1, and `width × height × 4` bytes of RGBA. */
+function checkImage(name: string, image: unknown): void {
+  const { width, height, data } = (image && typeof image === 'object' ? image : {}) as Record<string, unknown>
+  if (!image || typeof image !== 'object' || !isCount(width) || !isCount(height))
+    bad(`${name} takes a decoded image ({ width, height, data: RGBA bytes }), got ${shown(image)}`)
+  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray))
+    bad(`${name}.data takes the image's RGBA bytes (a Uint8Array), got ${shown(data)}`)
+  const want = (width as number) * (height as number) * 4
+  if ((data as Uint8Array).length !== want)
+    bad(`${name}.data holds ${(data as Uint8Array).length} bytes; ${width as number} × ${height as number} RGBA takes ${want}`)
+}
+
+/**
+ * `convertToMD2`'s arguments, before any work: options an object with the skin's name, a format it writes, a
+ * skin of the caller's that is an image, a player and a weapon as they are taken; then `bakeMD2`'s (or a player's).
+ */
+export function checkConvertArguments(scene: unknown, clips: unknown, options: unknown): void {
+  if (!options || typeof options !== 'object' || Array.isArray(options))
+    bad(`options takes an object with at least the skin's name ({ skinName: 'fox.pcx' }), got ${shown(options)}`)
+  const { skinName, skinFormat, dither, skin, player, weapon, ...rest } = options as Record<string, unknown>
+  if (typeof skinName !== 'string' || skinName === '')
+    bad(`skinName takes the skin's name stored in the model ('models/monsters/fox/fox.pcx'), got ${shown(skinName)}`)
+  if (skinFormat !== undefined && !SKIN_FORMATS.includes(skinFormat as string))
+    bad(`skinFormat takes ${SKIN_FORMATS.map((format) => `'${format}'`).join(', ')}, got ${shown(skinFormat)}`)
+  if (dither !== undefined && typeof dither !== 'boolean') bad(`dither takes true or false, got ${shown(dither)}`)
+  if (skin !== undefined) checkImage('skin', skin)
+  if (player !== undefined && player !== true && !(player && typeof player === 'object' && !Array.isArray(player)))
+    bad(`player takes true (clips matched by name) or an object naming a clip for each animation, got ${shown(player)}`)
+  if (weapon !== undefined) {
+    const { meshes, skinName: weaponSkin } = (weapon && typeof weapon === 'object' ? weapon : {}) as Record<string, unknown>
+    if (!weapon || typeof weapon !== 'object' || !isNames(meshes) || (meshes as string[]).length === 0 || typeof weaponSkin !== 'string')
+      bad(`weapon takes { meshes: [names], skinName }, got ${shown(weapon)}`)
+  }
+  // A player's table sets the rate and the clips' order: convertToMD2 leaves its own `fps` and `clips` out.
+  const { fps: _fps, clips: _clips, ...playerRest } = rest
+  if (player) checkPlayerArguments(scene, clips, { ...playerRest, ...(player === true ? {} : { clips: player }) })
+  else checkBakeArguments(scene, clips, rest)
+}
+
 const MISSING_SHOWN = 8
 const VALUE_SIZES: Record<string, number> = { position: 3, scale: 3, quaternion: 4 }
 
@@ -61,12 +146,12 @@ const VALUE_SIZES: Record<string, number> = { position: 3, scale: 3, quaternion:
 export function checkClips(scene: Object3D, clips: readonly AnimationClip[]): void {
   const nodes = new Map<string, Object3D | undefined>()
   for (const clip of clips) {
-    const where = `clip "${clip.name}"`
+    const where = `clip "${printable(clip.name)}"`
     if (!(Number.isFinite(clip.duration) && clip.duration >= 0))
       throw new MD2Error('BAD_VALUE', `${where} lasts ${clip.duration} s`, { section: 'clips' })
     const missing = new Set<string>()
     for (const track of clip.tracks) {
-      const what = `${where}, track "${track.name}"`
+      const what = `${where}, track "${printable(track.name)}"`
       const times = track.times as ArrayLike<number>
       for (let k = 0; k < times.length; k++) {
         if (!Number.isFinite(times[k])) throw new MD2Error('BAD_VALUE', `${what}: key ${k}'s time is ${times[k]}`, { section: 'clips' })
@@ -110,7 +195,7 @@ export function checkClips(scene: Object3D, clips: readonly AnimationClip[]): vo
     }
     if (missing.size > 0) {
       const names = [...missing]
-      const listed = names.slice(0, MISSING_SHOWN).map((name) => `"${name}"`)
+      const listed = names.slice(0, MISSING_SHOWN).map((name) => `"${printable(name)}"`)
       if (names.length > MISSING_SHOWN) listed.push(`and ${names.length - MISSING_SHOWN} more`)
       throw new MD2Error(
         'BAD_ARGUMENT',

@@ -5,9 +5,11 @@ import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
 import type { DecodedImage } from '../../core/images/decodedImage.js'
 import { engineSkinSize } from '../../core/images/engineSkin.js'
 import { checkBakeArguments, checkClips } from './bakeChecks.js'
+import { findClip, frameBaseNote, frameBases, listClips } from './clipNames.js'
 import { collectParts, distinctPositions, keepUsed, mergeParts, simplifierAttributes, type BakeSource } from './bakeSource.js'
 import { loadedSimplifier } from './loadSimplifier.js'
 import { md2FromGeometry } from './md2FromGeometry.js'
+import { checkPoint, placeFrames, tipOver } from './placeFrames.js'
 import { simplifyMesh } from './simplifyMesh.js'
 import { buildSkinAtlas, lookTable, materialsOf } from './skinAtlas.js'
 
@@ -22,6 +24,15 @@ export interface BakeMD2Options {
   excludeMeshes?: readonly string[]
   /** Multiplies the scene's positions (MD2 stores any size; Quake II's players stand about 56 units tall). */
   scale?: number
+  /** The first frame's height (its extent up) in units, proportions kept: a scale worked out, not with `scale`. */
+  height?: number
+  /**
+   * Where the model stands (MD2's axes: x forward, y left, z up): the first frame's lowest point (its feet) at
+   * height z, the scene's origin across at x, y (Quake II's players: 0, 0, -24). Default: where the scene has it.
+   */
+  origin?: readonly [number, number, number]
+  /** Moves every frame by this after scaling (MD2's axes): another bake's `placement` (a player's weapon), not with `origin`. */
+  offset?: readonly [number, number, number]
   /** The skin size st is measured in (default: the base-colour map's image size, else 256 × 256). */
   skinWidth?: number
   skinHeight?: number
@@ -62,6 +73,8 @@ export interface BakePlanEntry {
   clip: string
   times: readonly number[]
   frameNames: readonly string[]
+  /** Per frame, how far the pose is tipped over backwards about its feet, 0 to 1 (lying on the floor): a fall. */
+  fall?: readonly number[]
 }
 
 export interface BakedMD2 {
@@ -83,6 +96,8 @@ export interface BakedMD2 {
   skinImage?: DecodedImage
   /** What `simplify` did, when it reduced the mesh: triangles and (distinct) vertices, before and after. */
   simplified?: { triangles: [number, number]; vertices: [number, number] }
+  /** How the scene's positions became the model's: multiplied by `scale`, then moved by `offset` (MD2's axes). */
+  placement: { scale: number; offset: [number, number, number] }
 }
 
 function refuse(message: string, section: string): never {
@@ -101,28 +116,6 @@ function frameCount(duration: number, fps: number): number {
   return Math.floor(duration * fps + 1e-3) + 1
 }
 
-/**
- * Frame names: the clip's name in letters, digits and `_` (ending in `_` after a digit, so that the frame
- * number stays apart), then the frame number, 1-based, within 15 bytes. Equal names get `_2`, `_3`.
- */
-function frameBases(names: readonly string[], counts: readonly number[]): string[] {
-  const used = new Set<string>()
-  return names.map((name, c) => {
-    const digits = Math.max(2, String(counts[c]!).length)
-    let base = name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'clip'
-    const fit = (text: string, suffix: string) => {
-      let cut = text.slice(0, MAX_FRAME_NAME_LENGTH - digits - suffix.length).replace(/_+$/, '') + suffix
-      if (/\d$/.test(cut)) cut = cut.slice(0, MAX_FRAME_NAME_LENGTH - digits - 1) + '_'
-      return cut
-    }
-    let candidate = fit(base, '')
-    for (let n = 2; used.has(candidate.replace(/_+$/, '').toLowerCase()); n++) candidate = fit(base, `_${n}_`)
-    base = candidate
-    used.add(base.replace(/_+$/, '').toLowerCase())
-    return base
-  })
-}
-
 /** A plan's entries: names that fit, as many names as times, finite times. */
 function checkPlan(plan: readonly BakePlanEntry[]): void {
   if (!Array.isArray(plan)) badOption(`plan must be an array of animations, got ${typeof plan}`)
@@ -136,14 +129,16 @@ function checkPlan(plan: readonly BakePlanEntry[]): void {
     for (const name of entry.frameNames)
       if (typeof name !== 'string' || name.length === 0 || new TextEncoder().encode(name).length > MAX_FRAME_NAME_LENGTH)
         badOption(`${where}: frame name "${String(name)}" is not 1 to ${MAX_FRAME_NAME_LENGTH} bytes`)
+    if (entry.fall !== undefined && !(Array.isArray(entry.fall) && entry.fall.every((amount: number) => Number.isFinite(amount))))
+      badOption(`${where}: fall takes a finite amount per frame`)
   })
 }
 
 function pickClips(clips: readonly AnimationClip[], names: readonly string[] | undefined): AnimationClip[] {
   if (!names) return [...clips]
   return names.map((name) => {
-    const clip = clips.find((c) => c.name === name)
-    if (!clip) badOption(`no clip is named "${name}" (the clips: ${clips.map((c) => `"${c.name}"`).join(', ') || 'none'})`)
+    const clip = findClip(clips, name)
+    if (!clip) badOption(`no clip is named "${name}" (the clips: ${listClips(clips)})`)
     return clip
   })
 }
@@ -204,7 +199,8 @@ function mapUVs(
   let at = 0
   for (const { mesh, locals } of source.parts) {
     const uvs = mesh.geometry.getAttribute('uv')
-    if (!uvs) warn(`"${mesh.name}" has no texture coordinates: its vertices take the skin's top-left texel`)
+    // Only where a map would be sampled: a mesh without coordinates and without a map is baked by its colours.
+    if (!uvs && mapOf(mesh, at)) warn(`"${mesh.name}" has no texture coordinates: its vertices take the skin's top-left texel`)
     for (const i of locals) {
       const map = mapOf(mesh, at)
       if (map?.matrixAutoUpdate) map.updateMatrix()
@@ -245,6 +241,13 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   const scale = options.scale ?? 1
   if (!(fps > 0 && fps <= 1000)) badOption(`fps ${fps} is not a rate from above 0 to 1000`)
   if (!(Number.isFinite(scale) && scale > 0)) badOption(`scale ${scale} is not a positive number`)
+  const { height } = options
+  if (height !== undefined && !(typeof height === 'number' && height > 0 && height <= 1e6))
+    badOption(`height ${String(height)} is not a positive number up to 1e6`)
+  if (height !== undefined && options.scale !== undefined) badOption('scale and height: give one (height works the scale out)')
+  checkPoint('origin', options.origin)
+  checkPoint('offset', options.offset)
+  if (options.origin && options.offset) badOption('origin and offset: give one (origin works the offset out)')
   const simplifier = options.simplify ? loadedSimplifier() : undefined
   if (options.simplify && !simplifier) badOption('simplify needs meshoptimizer\u2019s simplifier: await loadSimplifier() before baking')
   const warn = options.onWarning ?? (() => {})
@@ -281,12 +284,14 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   let simplified: BakedMD2['simplified']
   const wanted = Math.min(ENGINE_LIMITS.triangles, typeof options.simplify === 'number' ? options.simplify : Infinity)
   if (simplifier && (triangles > wanted || vertices > ENGINE_LIMITS.vertices)) {
-    const { attributes, same } = simplifierAttributes(source)
+    const { attributes, same } = simplifierAttributes(source, table?.atlas ? (look) => !table.looks[look]?.map : undefined)
     const index = simplifyMesh(simplifier, {
       index: source.index,
       positions: source.positions,
       attributes,
       same,
+      // Each look apart, so that a small part of its own colour keeps its triangles.
+      ...(table?.atlas ? { looks: source.looks } : {}),
       triangles: wanted,
       vertices: ENGINE_LIMITS.vertices,
     })
@@ -397,15 +402,8 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
   // A name cut (or told apart from another's) is said once, naming the clip and what it became.
   if (!plan)
     bases.forEach((base, c) => {
-      const name = base.replace(/_+$/, '')
-      const whole = clipNames[c]!.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'clip'
-      if (name === whole) return
-      const why = name.startsWith(whole)
-        ? 'another clip has the same name'
-        : `MD2's frame names hold ${MAX_FRAME_NAME_LENGTH} bytes with the frame number; the name is cut to fit`
-      warn(
-        `clip "${clipNames[c]}" is named "${name}" in the model (frames ${name}${'1'.padStart(Math.max(2, String(counts[c]!).length), '0')}, …): ${why}`,
-      )
+      const note = frameBaseNote(clipNames[c]!, base, counts[c]!)
+      if (note) warn(note)
     })
   const animations: MD2AnimationDef[] = []
   const names: string[] = []
@@ -427,6 +425,7 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
           mixer.update(0)
           scene.updateMatrixWorld(true)
           positions.push(sample(`clip "${clip.name}" at ${action.time} s`))
+          if (entry?.fall) tipOver(positions[positions.length - 1]!, entry.fall[k] ?? 0)
           names.push(entry ? entry.frameNames[k]! : bases[c]! + String(k + 1).padStart(digits, '0'))
         }
         // Stopping gives the bindings back their pose from before, for the next clip.
@@ -442,6 +441,7 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
     }
   }
 
+  const placement = placeFrames(positions, scale, options)
   const geometries = positions.map((frame, f) => {
     const geometry = new BufferGeometry()
     geometry.setAttribute('position', new BufferAttribute(frame, 3))
@@ -464,5 +464,5 @@ export function bakeMD2(scene: Object3D, clips: readonly AnimationClip[], option
     refuseLimits({ triangles, vertices: model.header.numVertices, frames }, [
       `${geometryAdvice} (the welded count: vertices at one place in the bind pose part in some frame)`,
     ])
-  return { model, clips: clipFrames, skinTexture, skinImage, ...(simplified ? { simplified } : {}) }
+  return { model, clips: clipFrames, skinTexture, skinImage, placement, ...(simplified ? { simplified } : {}) }
 }

@@ -196,9 +196,13 @@ export function keepUsed(source: BakeSource, index: Uint32Array): BakeSource {
 
 /**
  * What the simplifier weighs besides position (world normal, uv; 5 per vertex), and for each vertex the
- * first one identical to it in every frame: same mesh, geometry position, uv, skin and morph targets.
+ * first one identical to it in every frame: same mesh, geometry position, uv, skin and morph targets. A look
+ * `unmapped` says shows no map (a flat colour) has its uv neither weighed nor kept apart: it draws the same.
  */
-export function simplifierAttributes(source: BakeSource): { attributes: Float32Array; same: Uint32Array } {
+export function simplifierAttributes(
+  source: BakeSource,
+  unmapped?: (look: number) => boolean,
+): { attributes: Float32Array; same: Uint32Array } {
   const count = source.positions.length / 3
   const attributes = new Float32Array(count * 5)
   const same = new Uint32Array(count)
@@ -219,15 +223,17 @@ export function simplifierAttributes(source: BakeSource): { attributes: Float32A
     ].filter((attribute) => attribute !== undefined)
     normalMatrix.getNormalMatrix(mesh.matrixWorld)
     for (const v of locals) {
+      const flat = unmapped?.(source.looks[at]!) ?? false
       if (normals)
         normal
           .fromBufferAttribute(normals as BufferAttribute, v)
           .applyMatrix3(normalMatrix)
           .normalize()
       else normal.set(0, 0, 0)
-      attributes.set([normal.x || 0, normal.y || 0, normal.z || 0, uvs ? uvs.getX(v) : 0, uvs ? uvs.getY(v) : 0], at * 5)
+      attributes.set([normal.x || 0, normal.y || 0, normal.z || 0, uvs && !flat ? uvs.getX(v) : 0, uvs && !flat ? uvs.getY(v) : 0], at * 5)
       let key = `${p} ${source.looks[at]}`
-      for (const attribute of identity) for (let k = 0; k < attribute.itemSize; k++) key += ` ${component(attribute, v, k)}`
+      for (const attribute of identity)
+        if (!(flat && attribute === uvs)) for (let k = 0; k < attribute.itemSize; k++) key += ` ${component(attribute, v, k)}`
       const found = first.get(key)
       if (found === undefined) first.set(key, at)
       same[at] = found ?? at

@@ -10,9 +10,14 @@ import { encodeTGA } from '../../core/images/encodeTGA.js'
 import { encodePNG } from '../../core/images/png.js'
 import { resampleImage } from '../../core/images/resampleImage.js'
 import { parseMD2 } from '../../core/format/parseMD2.js'
+import { checkConvertArguments } from './bakeChecks.js'
 import { bakeMD2, type BakeMD2Options, type BakedMD2 } from './bakeMD2.js'
-import { bakePlayerMD2, type BakedPlayer, type PlayerAnimationName } from './bakePlayer.js'
+import { bakePlayerMD2, standInWeapon as standIn, type BakedPlayer, type PlayerAnimationName } from './bakePlayer.js'
 import { skinImageOf } from './skinImage.js'
+
+/** Quake II's player box (`PutClientInServer`: mins -16, -16, -24, maxs 16, 16, 32): a player's height and feet. */
+export const PLAYER_HEIGHT = 56
+export const PLAYER_FEET: readonly [number, number, number] = [0, 0, -24]
 
 /** The first line of the animation tables a conversion writes: how a rerun knows one of its own. */
 export const ANIMATION_TABLE_HEADER = '// name first last fps (react-three-md2 convert)'
@@ -28,13 +33,16 @@ export interface ConvertToMD2Options extends Omit<BakeMD2Options, 'plan' | 'bake
   skin?: DecodedImage
   /**
    * A Quake II player (the engine's 198-frame table, `bakePlayerMD2`) with this clip for each animation named, or
-   * `true` to match clips by name; and its HUD icon. `fps` and `clips` are then not taken.
+   * `true` to match clips by name; and its HUD icon. `fps` and `clips` are then not taken. Placed in the game's
+   * player box unless told otherwise: stand01 `PLAYER_HEIGHT` tall (unless `scale` or `height`), its feet at
+   * `PLAYER_FEET` (unless `origin`).
    */
   player?: true | Partial<Record<PlayerAnimationName, string>>
   /**
    * A player's weapon: these meshes (by their name or an ancestor's) baked apart, on the player's frames, into
    * `weapon` (Quake II's `weapon.md2`, drawn with the body's frames), the body without them; its skin named
-   * `weaponSkinName`.
+   * `weaponSkinName`. Without it a player gets a stand-in (`standInWeapon`: the client refuses a player with no
+   * `weapon.md2`).
    */
   weapon?: { meshes: readonly string[]; skinName: string }
 }
@@ -52,8 +60,8 @@ export interface ConvertedMD2 {
   table?: string
   /** The bake's account: which frames each clip became, what `simplify` did, a player's animations filled. */
   baked: BakedMD2 | BakedPlayer
-  /** A player's weapon (`options.weapon`): its model, file and skin, as the body's. */
-  weapon?: Pick<ConvertedMD2, 'model' | 'data' | 'skin'>
+  /** A player's weapon (`options.weapon`, else a stand-in: `standIn`): its model, file and skin, as the body's. */
+  weapon?: Pick<ConvertedMD2, 'model' | 'data' | 'skin'> & { standIn?: true }
 }
 
 /**
@@ -63,6 +71,7 @@ export interface ConvertedMD2 {
  * `react-three-md2 convert` writes and the Viewer's bake offers, from one function. Throws as `bakeMD2` does.
  */
 export function convertToMD2(scene: Object3D, clips: readonly AnimationClip[], options: ConvertToMD2Options): ConvertedMD2 {
+  checkConvertArguments(scene, clips, options)
   const { skinName, skinFormat = 'pcx', dither = false, skin: given, player: playerClips, weapon: weaponOf, ...rest } = options
   if (weaponOf && !playerClips)
     throw new MD2Error('BAD_ARGUMENT', 'weapon: a weapon is baked with a player (player), on its frames', { section: 'options' })
@@ -73,7 +82,16 @@ export function convertToMD2(scene: Object3D, clips: readonly AnimationClip[], o
     bakeSkin: given === undefined,
     fitSkin: true,
   }
-  const playerOptions = { ...withoutClips(common), ...(playerClips === true || !playerClips ? {} : { clips: playerClips }) }
+  // A player in the game's box: stand01 56 tall, its feet at z = -24 (PutClientInServer's mins and maxs).
+  const placed = {
+    ...(rest.scale === undefined && rest.height === undefined ? { height: PLAYER_HEIGHT } : {}),
+    ...(rest.origin === undefined && rest.offset === undefined ? { origin: PLAYER_FEET } : {}),
+  }
+  const playerOptions = {
+    ...withoutClips(common),
+    ...placed,
+    ...(playerClips === true || !playerClips ? {} : { clips: playerClips }),
+  }
   const baked: BakedMD2 | BakedPlayer = playerClips
     ? bakePlayerMD2(scene, clips, { ...playerOptions, ...(weaponOf ? { excludeMeshes: weaponOf.meshes } : {}) })
     : bakeMD2(scene, clips, common)
@@ -83,11 +101,15 @@ export function convertToMD2(scene: Object3D, clips: readonly AnimationClip[], o
   // The HUD's icon: the player seen from the front in its first stand frame, 32 × 32 as the game draws it.
   const icon = playerClips ? encodePCX(drawModel(parseMD2(data), image, { width: 32, height: 32 })) : undefined
   // The weapon's own materials make its skin, whatever skin the body was given.
-  const { skinWidth: _width, skinHeight: _height, ...unsized } = playerOptions
+  // The weapon placed as the body is: the body's scale and offset, not worked out again from the weapon alone.
+  const { skinWidth: _width, skinHeight: _height, height: _tall, origin: _feet, scale: _scale, ...unsized } = playerOptions
+  const { height: _tall2, origin: _feet2, scale: _scale2, ...unplaced } = playerOptions
   const weapon = weaponOf
     ? written(
         bakePlayerMD2(scene, clips, {
-          ...(given ? unsized : playerOptions),
+          ...(given ? unsized : unplaced),
+          scale: baked.placement.scale,
+          offset: baked.placement.offset,
           bakeSkin: true,
           meshes: weaponOf.meshes,
           skins: [weaponOf.skinName],
@@ -109,8 +131,14 @@ export function convertToMD2(scene: Object3D, clips: readonly AnimationClip[], o
     ...(body.skin ? { skin: body.skin } : {}),
     ...(icon ? { icon } : {}),
     ...(table ? { table } : {}),
-    ...(weapon ? { weapon } : {}),
+    ...(weapon ? { weapon } : playerClips ? { weapon: standInOf(baked.model) } : {}),
   }
+}
+
+/** A player's stand-in weapon (`standInWeapon`), on the body's frames, naming the body's skin (written or none). */
+function standInOf(body: MD2ModelData): NonNullable<ConvertedMD2['weapon']> {
+  const model = standIn(body)
+  return { model, data: writeMD2(model), standIn: true }
 }
 
 /** The options less `clips` and `fps`, which a player's table sets. */

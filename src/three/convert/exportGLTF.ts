@@ -21,8 +21,32 @@ export interface ExportGLTFOptions {
  * (an `<img>`, an `ImageBitmap`) needs a 2D canvas to be read, and without one is a coded error.
  */
 export async function exportGLTF(model: MD2ModelData, options: ExportGLTFOptions = {}): Promise<Uint8Array> {
+  checkArguments(model, options)
   const skin = options.skin ? topDownPixels(options.skin) : null
   return writeGLB(model, { skin, animations: options.animations, frame: options.frame })
+}
+
+function shown(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value).slice(0, 40)}`
+}
+
+/** The arguments as loose JavaScript may pass them: each wrong one a `BAD_ARGUMENT` saying what it takes. */
+function checkArguments(model: unknown, options: unknown): void {
+  const bad = (message: string): never => {
+    throw new MD2Error('BAD_ARGUMENT', `exportGLTF: ${message}`, { section: 'options' })
+  }
+  const header = (model as { header?: { numFrames?: unknown } } | null)?.header
+  if (!model || typeof model !== 'object' || !header || typeof header.numFrames !== 'number')
+    bad(`the model takes a parsed MD2 model (parseMD2, useMD2), got ${shown(model)}`)
+  if (!options || typeof options !== 'object' || Array.isArray(options)) bad(`options take an object, got ${shown(options)}`)
+  const { skin, animations, frame } = options as Record<string, unknown>
+  if (skin !== undefined && skin !== null && !(typeof skin === 'object' && (skin as Texture).isTexture))
+    bad(`skin takes a three.js texture (useMD2Skin, MD2SkinLoader) or null, got ${shown(skin)}`)
+  if (animations !== undefined && typeof animations !== 'boolean') bad(`animations takes true or false, got ${shown(animations)}`)
+  if (frame !== undefined && !(typeof frame === 'number' && Number.isInteger(frame)))
+    bad(`frame takes a keyframe's number, got ${shown(frame)}`)
 }
 
 /** The texture's pixels, top row first (the library keeps skins bottom row first unless the texture flips on upload). */

@@ -82,7 +82,7 @@ export function lookTable(parts: readonly { mesh: Mesh; index: ArrayLike<number>
       }
       if (material?.color) base.copy(material.color)
       else base.setRGB(1, 1, 1)
-      let key = map ? `m${map.uuid}` : 'c'
+      let key = map ? `m${mapKey(map)}` : 'c'
       if (material?.vertexColors && vertexColours) {
         if (map) tellOnce(`${label(mesh, material)}: its vertex colours are not baked over its texture (MD2 has one colour per texel)`)
         else {
@@ -106,6 +106,24 @@ export function lookTable(parts: readonly { mesh: Mesh; index: ArrayLike<number>
   const only = looks[0]
   const atlas = !(looks.length === 1 && only?.map && isWhite(only.color))
   return { looks, triangles, atlas }
+}
+
+/** A number per image (its pixels, or the image object), so that textures sharing one share a look. */
+const imageIds = new WeakMap<object, number>()
+let nextImageId = 0
+
+/**
+ * What makes a map's region: its image and how it is sampled. Textures of one image sampled alike (a glTF's
+ * many textures of one file) are one look, painted once, rather than a copy each in the atlas.
+ */
+function mapKey(map: Texture): string {
+  const image = map.image as { data?: object } | null | undefined
+  const pixels = image?.data ?? image
+  if (typeof pixels !== 'object' || pixels === null) return map.uuid
+  let id = imageIds.get(pixels)
+  if (id === undefined) imageIds.set(pixels, (id = nextImageId++))
+  const { offset, repeat, center } = map
+  return `${id} ${map.wrapS} ${map.wrapT} ${map.flipY} ${map.channel} ${offset.x} ${offset.y} ${repeat.x} ${repeat.y} ${map.rotation} ${center.x} ${center.y}`
 }
 
 /** The most distinct vertex colours given blocks of their own; more are grouped with coarser channels. */

@@ -22,7 +22,8 @@ import { warnOnce } from '../../core/warnOnce.js'
 import { CrowdInstances, composeTransform, type CrowdTransform } from './gpu/CrowdInstances.js'
 import { crowdParts, posedOnItsOwn, type CrowdParts } from './crowdParts.js'
 import type { CrowdQueries } from './CrowdQueries.js'
-import { loadCrowdQueries, loadedCrowdQueries } from './loadCrowdQueries.js'
+import { dressedLooks, queriesNotLoaded, refuseLooksOptions, type CrowdDress } from './crowdDress.js'
+import { loadedCrowdQueries } from './loadCrowdQueries.js'
 import { writePosedRows } from './posedRows.js'
 import { CrowdRenderer } from './gpu/CrowdRenderer.js'
 import { crowdShaderStates } from './gpu/CrowdShaderState.js'
@@ -32,22 +33,8 @@ import type { MD2CrowdOptions } from './gpu/MD2CrowdOptions.js'
 import type { CrowdLayer } from './CrowdLayer.js'
 import type { CrowdLighting, CrowdLooks, CrowdShell } from './CrowdLooks.js'
 
-/**
- * What `MD2Crowd` gives its base: its looks (shells, shadows, Quake II light, made for each crowd) and the queries'
- * code.
- */
-export interface CrowdDress {
-  looks(crowd: ConstructorParameters<typeof CrowdLooks>[0], options: MD2CrowdOptions): CrowdLooks
-  /** Its queries, there from the start (a crowd made without them loads them at the first query). */
-  queries: typeof CrowdQueries
-}
-
-/** What brings the looks' code, for the error of a crowd made without it. */
-const LOOKS_IMPORT =
-  "`MD2Crowd` from 'react-three-md2/three' has them; an <MD2Instances> has them once the app imports a look (`MD2Shell`, `MD2BlobShadow` or `MD2Quake2Lighting` from 'react-three-md2')"
-/** What brings the queries' code sooner, for the warning or error of a query asked before it is loaded. */
-const QUERIES_LOADED =
-  "an <MD2Instances> loads it before it draws once it or an <MD2Instance> has a pointer handler; `MD2Crowd` from 'react-three-md2/three' has it"
+// Where `MD2Crowd` has always found it: what it gives its base (the looks, the queries), the base's errors without them.
+export type { CrowdDress } from './crowdDress.js'
 
 /** Scratch for `setMatrix`: an instance's matrix times the crowd's standing one. */
 const placedMatrix = new Matrix4()
@@ -114,11 +101,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
   /** `dress`: the looks and queries (`MD2Crowd`'s); without it, options asking for looks are refused. */
   constructor(model: MD2ModelData, options: MD2CrowdOptions, dress?: CrowdDress) {
     const limit = options.limit
-    if (!dress) {
-      const asked =
-        options.lighting === 'quake2' ? 'lighting: "quake2"' : options.shell !== undefined ? 'shell' : options.shadow ? 'shadow' : ''
-      if (asked) throw new MD2Error('UNSUPPORTED', `${model.name ?? 'MD2Crowd'}: ${asked} needs the crowd's looks; ${LOOKS_IMPORT}`)
-    }
+    if (!dress) refuseLooksOptions(model, options)
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CROWD_SIZE)
       throw new MD2Error('BAD_ARGUMENT', `MD2Crowd: limit must be a whole number from 1 to ${MAX_CROWD_SIZE}, got ${String(limit)}`)
     const frames = acquireMD2GpuFrames(model, options.maxTextureSize ?? 4096)
@@ -200,13 +183,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
 
   /** This crowd's looks, or the error naming what brings them (a crowd made without them: `MD2CrowdBase`). */
   private dressed(member: string): CrowdLooks {
-    const looks = this.parts.looks
-    if (!looks)
-      throw new MD2Error(
-        'UNSUPPORTED',
-        `MD2Crowd.${member} (${this.model.name ?? 'a crowd'}): this crowd was made without its looks; ${LOOKS_IMPORT}`,
-      )
-    return looks
+    return dressedLooks(this.parts.looks, this.model, member)
   }
 
   /**
@@ -431,12 +408,7 @@ export class MD2CrowdBase extends InstancedMesh<BufferGeometry, Material> {
   private queried(member: string, mustAnswer = false): CrowdQueries | undefined {
     if (this.queries) return this.queries
     const Queries = this.Queries ?? loadedCrowdQueries()
-    if (Queries) return (this.queries = new Queries(this.parts))
-    void loadCrowdQueries()
-    const message = `MD2Crowd.${member} (${this.model.name ?? 'a crowd'}): the crowd's query code (raycasts, pose bounds) loads on demand, and is loading now; ${QUERIES_LOADED}`
-    if (mustAnswer) throw new MD2Error('UNSUPPORTED', message)
-    warnOnce(`crowd-queries:${member}`, `${message}. No hits until it is in`)
-    return undefined
+    return Queries ? (this.queries = new Queries(this.parts)) : queriesNotLoaded(this.model, member, mustAnswer)
   }
 
   /**

@@ -58,7 +58,7 @@ describe('MD2Loader.setAnimationTable', () => {
     expect(error).toMatchObject({
       code: 'BAD_ARGUMENT',
       section: 'animation table',
-      reason: `MD2Loader.setAnimationTable: entry 0 ("run") has the rate ${String(fps)}: a rate is a number of frames a second above 0${note}`,
+      reason: `MD2Loader.setAnimationTable: entry 0 ("run") has the rate ${typeof fps === 'string' ? `the string "${fps}"` : String(fps)}: a rate is a number of frames a second above 0${note}`,
     })
   })
 

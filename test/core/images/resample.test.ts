@@ -68,29 +68,37 @@ describe('resampleImage', () => {
 })
 
 describe('engineSkinSize and skinSizeProblems (Quake II ref_gl)', () => {
-  it('the largest size of the shape within 480 tall and 512 × 256 texels, never larger than the image', () => {
-    expect(engineSkinSize(1024, 1024)).toEqual([362, 362])
-    expect(engineSkinSize(2048, 512)).toEqual([640, 160])
-    expect(engineSkinSize(300, 1000)).toEqual([144, 480])
+  it('each side a power of two up to 256 (what GL_Upload32 draws as written), rounded up so that no texel is lost below 256', () => {
+    expect(engineSkinSize(1024, 1024)).toEqual([256, 256])
+    expect(engineSkinSize(2048, 512)).toEqual([256, 256])
+    expect(engineSkinSize(14, 24)).toEqual([16, 32])
+    expect(engineSkinSize(22, 32)).toEqual([32, 32])
     expect(engineSkinSize(64, 32)).toEqual([64, 32])
-    expect(engineSkinSize(512, 256)).toEqual([512, 256])
+    expect(engineSkinSize(1, 1)).toEqual([1, 1])
     for (const [w, h] of [
       [4096, 4096],
       [4096, 17],
       [1, 4096],
       [777, 555],
+      [55, 129],
     ] as const) {
       const [fw, fh] = engineSkinSize(w, h)
       expect(fw * fh).toBeLessThanOrEqual(QUAKE2_SKIN_LIMITS.maxTexels)
-      expect(fh).toBeLessThanOrEqual(480)
       expect(skinSizeProblems(fw, fh, 'pcx')).toEqual([])
-      // The shape kept to a pixel: fw / fh = w / h, give or take a pixel on one side.
-      expect(Math.abs(fw * h - fh * w)).toBeLessThanOrEqual(Math.max(w, h))
+      expect(skinSizeProblems(fw, fh, 'tga')).toEqual([])
+      expect(fw).toBeGreaterThanOrEqual(Math.min(w, 256))
+      expect(fh).toBeGreaterThanOrEqual(Math.min(h, 256))
     }
   })
 
   it('names each limit a size passes', () => {
-    expect(skinSizeProblems(362, 362, 'pcx')).toEqual([])
+    expect(skinSizeProblems(256, 128, 'pcx')).toEqual([])
+    expect(skinSizeProblems(362, 362, 'pcx')).toEqual([
+      'drawn from 256 × 256 (GL_Upload32 rounds each side down to a power of two, at most 256)',
+    ])
+    expect(skinSizeProblems(14, 24, 'tga')).toEqual([
+      'drawn from 8 × 16 (GL_Upload32 rounds each side down to a power of two, at most 256)',
+    ])
     expect(skinSizeProblems(256, 481, 'tga')).toEqual(['taller than 480 (Mod_LoadAliasModel: "has a skin taller than 480")'])
     expect(skinSizeProblems(513, 256, 'pcx')).toEqual([
       '131328 texels, over the 131072 (512 × 256) an 8-bit skin may have (GL_Upload8: "too large")',
