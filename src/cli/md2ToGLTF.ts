@@ -3,6 +3,7 @@ import { readGLB, type GLBContents } from '../core/gltf/glb.js'
 import { glbSize, writeGLB } from '../core/gltf/writeGLB.js'
 import type { DecodedImage } from '../core/images/decodedImage.js'
 import { isMD2Error, MD2Error } from '../core/MD2Error.js'
+import { printable } from '../core/printable.js'
 import { folderOf as skinFolderOf, skinCandidates } from '../core/images/skinPaths.js'
 import { fileInside, folderOf, progress, readInput, RunBudget, type CliIO, type Parsed } from './common.js'
 import { MAX_INPUT_BYTES, readSkin } from './readInputs.js'
@@ -18,7 +19,7 @@ export function md2ToGLTF(
   budget = new RunBudget(),
 ): { files: OutputFile[]; summary: string } {
   const model = parseMD2(readInput(input, io, { maxBytes: MAX_INPUT_BYTES }), { name: input })
-  for (const warning of model.warnings) io.stderr(`${input}: warning: ${warning}\n`)
+  for (const warning of model.warnings) io.stderr(`${input}: warning: ${printable(warning)}\n`)
   const skin = parsed.skin !== undefined ? { path: parsed.skin, image: readSkin(parsed.skin, io) } : findSkin(input, model.skins, io)
   checkOutputSize(input, output, to, glbSize(model, { skin: skin?.image }), model.header.numFrames, budget)
   if (model.header.numFrames > 50) progress(io, `${input}: writing ${model.header.numFrames} keyframes…`)
@@ -76,7 +77,7 @@ function findSkin(input: string, skins: readonly string[], io: CliIO): { path: s
       } catch (error) {
         if (!isMD2Error(error) || error.code !== 'UNSAFE_PATH') throw error
         // Once a name: its other spellings lead to the same place.
-        if (!warned.has(name)) io.stderr(`${input}: warning: ${error.reason.replace(/"[^"]*"/, JSON.stringify(name))}\n`)
+        if (!warned.has(name)) io.stderr(`${input}: warning: ${printable(error.reason.replace(/"[^"]*"/, JSON.stringify(name)))}\n`)
         warned.add(name)
       }
     }

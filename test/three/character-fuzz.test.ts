@@ -5,7 +5,7 @@
  * shareParts, dispose, and more calls after dispose, with loads left to run between calls or not. After
  * every call: nothing thrown but an `MD2Error`, `onLoadError` given only `MD2Error`s, no NaN in a position
  * buffer or the root, one mesh under `root` per part, a load counter never below 0; after every sequence the
- * load settles (no hang). Deterministic (fixed seed; `FUZZ_SEED`, `FUZZ_RUNS` as test/core/fuzz.test.ts).
+ * load settles (no hang). Deterministic (fixed seed; `FUZZ_SEED`, `FUZZ_RUNS` as test/core/fuzz-fixtures.test.ts).
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'

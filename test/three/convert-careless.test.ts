@@ -141,8 +141,8 @@ describe("parseMD2's options, checked as MD2Loader.setAnimationTable checks a ta
     expectMD2Error(() => parseMD2(ogro(), { animations: [{ name: 'stand', start: 0, end: 39, fps: loose('10') }] }), 'BAD_ARGUMENT', {
       text: 'has the rate the string "10"',
     })
-    expectMD2Error(() => parseMD2(ogro(), loose(null)), 'BAD_ARGUMENT', { text: 'options take an object' })
-    expectMD2Error(() => parseMD2(ogro(), { name: loose(7) }), 'BAD_ARGUMENT', { text: 'name takes' })
+    expectMD2Error(() => parseMD2(ogro(), loose(null)), 'BAD_ARGUMENT', { text: 'options take { name?: string' })
+    expectMD2Error(() => parseMD2(ogro(), { name: loose(7) }), 'BAD_ARGUMENT', { text: 'options take { name?: string' })
   })
 
   it('a rate of 0 on one held frame is kept; an entry that is not an object is left out and said', () => {

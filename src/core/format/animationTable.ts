@@ -1,7 +1,6 @@
 import { QUAKE2_FPS } from './spec.js'
 import { MD2Error } from '../MD2Error.js'
 import { warnOnce } from '../warnOnce.js'
-import { printable } from '../printable.js'
 import type { MD2Animation, MD2AnimationDef, MD2ModelData } from './types.js'
 
 /**
@@ -111,7 +110,7 @@ export function resolveAnimations(
   }
   const groups = groupFrameAnimations(frames)
   if (groups.length === 1 && frames.length > 1) {
-    warnings.push(`all ${frames.length} frame names share "${printable(groups[0]!.name)}": pass an animation table (e.g. from a .anm file)`)
+    warnings.push(`all ${frames.length} frame names share "${groups[0]!.name}": pass an animation table (e.g. from a .anm file)`)
   }
   if (frames.length === PLAYER_FRAME_COUNT || frames.length === PLAYER_FRAME_COUNT + 1) {
     const names = new Set(groups.map((group) => group.name.toLowerCase()))
@@ -128,9 +127,7 @@ function checkAnimationTable(table: readonly MD2AnimationDef[], numFrames: numbe
     const fps = def.fps ?? QUAKE2_FPS
     const valid = Number.isInteger(def.start) && Number.isInteger(def.end) && def.start >= 0 && def.start <= def.end && def.end < numFrames
     if (!valid || !(fps >= 0)) {
-      warnings.push(
-        `animation "${printable(def.name)}" (${def.start}–${def.end}, ${fps} fps) does not fit frames 0–${numFrames - 1}; skipped`,
-      )
+      warnings.push(`animation "${def.name}" (${def.start}–${def.end}, ${fps} fps) does not fit frames 0–${numFrames - 1}; skipped`)
       continue
     }
     result.push({ name: def.name, start: def.start, end: def.end, fps, source: 'table' })

@@ -39,8 +39,18 @@ interface Source {
  * `frameData`, a view on `data`, which must not be modified afterwards; only their names and
  * transforms are read out. `model.frames` (frame objects) is built on first read.
  */
-export function parseMD2(data: ArrayBuffer | Uint8Array, given: ParseMD2Options = {}): MD2ModelData {
-  const options = checkOptions(given)
+export function parseMD2(data: ArrayBuffer | Uint8Array, options?: ParseMD2Options): MD2ModelData {
+  const checked = checkOptions(options)
+  const model = readMD2(data, checked)
+  if (checked.leftOut) model.warnings.unshift(...checked.leftOut)
+  return model
+}
+
+/**
+ * `parseMD2` on options already checked (`MD2Loader`'s, whose table `setAnimationTable` checked): an app that
+ * loads through the loader does not ship the options' checks twice.
+ */
+export function readMD2(data: ArrayBuffer | Uint8Array, options: ParseMD2Options): MD2ModelData {
   const bytes = toBytes(data, options.name)
   const source: Source = {
     bytes,
@@ -56,7 +66,6 @@ export function parseMD2(data: ArrayBuffer | Uint8Array, given: ParseMD2Options 
   const triangles = readTriangles(source, header)
   const frames = readFrames(source, header)
   const gl = readGlCommands(source, header)
-  if (options.leftOut) source.warnings.push(...options.leftOut)
   const animations = resolveAnimations(frames.names, options.animations, source.warnings)
 
   const model: MD2ModelData = defineLazyFrames({
@@ -85,13 +94,9 @@ export function parseMD2(data: ArrayBuffer | Uint8Array, given: ParseMD2Options 
  */
 function checkOptions(options: unknown): ParseMD2Options & { leftOut?: string[] } {
   if (options === undefined) return {}
-  if (!options || typeof options !== 'object' || Array.isArray(options))
-    throw new MD2Error('BAD_ARGUMENT', `parseMD2: options take an object ({ name, animations }), got ${typeName(options)}`, {
-      section: 'options',
-    })
-  const { name, animations } = options as Record<string, unknown>
-  if (name !== undefined && typeof name !== 'string')
-    throw new MD2Error('BAD_ARGUMENT', `parseMD2: name takes the file's name or URL (a string), got ${typeName(name)}`, {
+  const { name, animations } = (options ?? {}) as Record<string, unknown>
+  if (typeof options !== 'object' || !options || Array.isArray(options) || (name !== undefined && typeof name !== 'string'))
+    throw new MD2Error('BAD_ARGUMENT', `parseMD2: options take { name?: string, animations?: [...] }, got ${typeName(options)}`, {
       section: 'options',
     })
   if (animations === undefined) return { name }

@@ -1,6 +1,6 @@
 import { isMD2Error } from '../../core/MD2Error.js'
 import { checkAnimationDefs } from '../../core/format/animationTable.js'
-import { parseMD2 } from '../../core/format/parseMD2.js'
+import { readMD2 } from '../../core/format/parseMD2.js'
 import type { MD2AnimationDef, MD2ModelData } from '../../core/format/types.js'
 import { FormatLoader } from './fetchBytes.js'
 
@@ -47,7 +47,7 @@ export class MD2Loader extends FormatLoader<MD2ModelData> {
 
   parse(data: ArrayBuffer | Uint8Array, name?: string): MD2ModelData {
     try {
-      return parseMD2(data, { name, animations: this.animationTable })
+      return readMD2(data, { name, animations: this.animationTable })
     } catch (error) {
       throw isMD2Error(error) && name !== undefined ? error.withFile(name) : error
     }

@@ -4,7 +4,7 @@ import type { LitBlendTarget } from '../../core/animation/blendVerticesLit.js'
 import type { PoseBoxKernels } from '../../core/animation/blendVerticesBounded.js'
 import type { PoseOutputs } from '../../core/animation/blendPoseInto.js'
 import { getMD2RenderData } from './MD2RenderData.js'
-import { createPose, type MD2Pose } from '../../core/animation/pose.js'
+import type { MD2Pose } from '../../core/animation/pose.js'
 import type { MD2ModelData } from '../../core/format/types.js'
 import { MD2Error } from '../../core/MD2Error.js'
 
@@ -42,9 +42,8 @@ export function createMD2Geometry(model: MD2ModelData, options: CreateMD2Geometr
   geometry.boundingBox = data.boundingBox.clone()
   geometry.boundingSphere = data.boundingSphere.clone()
   geometryModels.set(geometry, model)
-  // Written as any pose is (not by `writeMD2Frame`, which an app writing poses then need not ship).
-  stillPose.from = stillPose.to = Math.min(Math.max(options.frame ?? 0, 0), model.header.numFrames - 1)
-  writeMD2Pose(geometry, stillPose)
+  const frame = Math.min(Math.max(options.frame ?? 0, 0), model.header.numFrames - 1)
+  writeMD2Frame(geometry, model, frame, frame, 0)
   return geometry
 }
 
@@ -150,8 +149,8 @@ export function writeMD2Pose(geometry: BufferGeometry, pose: Readonly<MD2Pose>, 
     isFrame(pose.to, count) &&
     (!fading || (isFrame(pose.fadeFrom, count) && isFrame(pose.fadeTo, count)))
   )) {
-    // As for a plain blend, a frame the model does not have shows frame 0 (the body alone).
-    writeMD2Pose(geometry, FRAME_ZERO)
+    // As for a plain blend, a frame the model does not have shows frame 0.
+    writeMD2Frame(geometry, model, 0, 0, 0)
     return
   }
   const lit = light !== undefined && color !== undefined
@@ -274,9 +273,6 @@ export function resetMD2Bounds(geometry: BufferGeometry, model: MD2ModelData): v
 
 const poseBoxArray = new Float64Array(6)
 const NO_OPTIONS: WriteMD2PoseOptions = {}
-/** The frame `createMD2Geometry` writes; frame 0, what a pose the model has not the frames of shows (never changed). */
-const stillPose = createPose(0)
-const FRAME_ZERO: Readonly<MD2Pose> = createPose(0)
 
 function isFrame(frame: number, count: number): boolean {
   return Number.isInteger(frame) && frame >= 0 && frame < count
