@@ -10,7 +10,7 @@ import { checkClips } from '../three/convert/bakeChecks.js'
 import { findClip, listClips, shortClipName } from '../three/convert/clipNames.js'
 import { ANIMATION_TABLE_HEADER, convertToMD2 } from '../three/convert/convertToMD2.js'
 import { loadSimplifier } from '../three/convert/loadSimplifier.js'
-import { CliFailure, UsageError, type CliIO, type Parsed } from './common.js'
+import { CliFailure, UsageError, type CliIO, type Parsed, type RunBudget } from './common.js'
 import { engineLimitsLine, fitSkin, skinNameIn, withLimitsLine, type GamePath, type SkinFormat } from './fitEngine.js'
 import { loadGLTF, readSkin } from './readInputs.js'
 import type { OutputFile } from './writeOutputs.js'
@@ -266,10 +266,15 @@ export async function bakeToMD2(
   settings: BakeSettings,
   parsed: Parsed,
   io: CliIO,
+  budget?: RunBudget,
 ): Promise<{ files: OutputFile[]; summary: string; warnings: string[] }> {
   const first = inputs[0]!
   const { fps, scale, format, clips, simplify, skinSize } = settings
   const given = parsed.skin !== undefined ? fitSkin(readSkin(parsed.skin, io), skinSize) : undefined
+  // Charged from the JSON before three's loader runs: it copies each buffer view it reads, and the bake merges
+  // every drawn instance of a mesh apart (a small file can name one mesh, or one file, thousands of times).
+  for (const input of inputs) budget?.charge(viewBytes(input.contents.json), "three's loader copying the buffer views", input.path)
+  budget?.charge(mergeBytes(first.contents.json), 'merging the meshes drawn (each instance of a mesh apart)', first.path)
   const gltf = await loadGLTF(first.path, first.contents, (image) => fitSkin(image, skinSize))
   const loaded = [{ path: first.path, clips: gltf.animations }]
   for (const input of inputs.slice(1)) loaded.push({ path: input.path, clips: (await loadGLTF(input.path, input.contents)).animations })
@@ -364,4 +369,36 @@ export async function bakeToMD2(
       : '')
   const limits = engineLimitsLine(header, image ? { width: image.width, height: image.height, format } : null)
   return { files, summary, warnings: withLimitsLine(written.warnings, limits) }
+}
+
+type Entry = Record<string, unknown>
+const list = (json: Entry, key: string) => (Array.isArray(json[key]) ? (json[key] as unknown[]) : []).map((item) => (item ?? {}) as Entry)
+const count = (value: unknown) => (typeof value === 'number' && value > 0 ? value : 0)
+
+/** The bytes of the buffer views a glTF's accessors read, each once (three's loader copies each one it reads). */
+function viewBytes(json: Entry): number {
+  const views = list(json, 'bufferViews')
+  const read = new Set(list(json, 'accessors').map((accessor) => accessor.bufferView))
+  return views.reduce((sum, view, i) => sum + (read.has(i) ? count(view.byteLength) : 0), 0)
+}
+
+/**
+ * What the bake's merge costs: each node drawing a mesh is merged apart (the node tree, checked by checkGLTF,
+ * names each node once), and each merged vertex is held by the merge, the simplifier's copy and the bake's
+ * samples: measured near 140 bytes a vertex, charged at 160, and 16 a triangle corner.
+ */
+function mergeBytes(json: Entry): number {
+  const accessors = list(json, 'accessors')
+  const meshes = list(json, 'meshes')
+  let bytes = 0
+  for (const node of list(json, 'nodes')) {
+    const mesh = typeof node.mesh === 'number' ? meshes[node.mesh] : undefined
+    for (const primitive of mesh ? list(mesh, 'primitives') : []) {
+      const attributes = (primitive.attributes ?? {}) as Entry
+      const vertices = typeof attributes.POSITION === 'number' ? count(accessors[attributes.POSITION]?.count) : 0
+      const corners = typeof primitive.indices === 'number' ? count(accessors[primitive.indices]?.count) : vertices
+      bytes += vertices * 160 + corners * 16
+    }
+  }
+  return bytes
 }

@@ -278,7 +278,7 @@ export async function convert(parsed: Parsed, given: CliIO): Promise<number> {
         if (skinSize) checkSkinSize(skinSize, settings.format, parsed.noEngineLimits)
         const all = [first]
         for (const path of inputs.slice(1)) all.push(await readGLTF(path, io, parsed.resources, budget))
-        result = await bakeToMD2(all, output, { ...settings, gamePath }, parsed, io)
+        result = await bakeToMD2(all, output, { ...settings, gamePath }, parsed, io, budget)
         hunkFit = { fps: settings.player ? undefined : (settings.fps ?? 10), baked: true }
       }
     }

@@ -5,7 +5,7 @@
  * before three's recursive loader meets it, an .md2 whose morph targets would take gigabytes is refused
  * from its counts. Speed belongs to benchmarks: these assert behaviour, with bounds only against hangs.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -95,6 +95,54 @@ function chain(count: number): Record<string, unknown> {
   const nodes = Array.from({ length: count }, (_, i) => (i + 1 < count ? { children: [i + 1] } : {}))
   return { asset: { version: '2.0' }, nodes, scenes: [{ nodes: [0] }] }
 }
+
+describe("what the bake merges is charged from the JSON, before three's loader runs", () => {
+  /** The Ogro's mesh drawn by `instances` nodes: a small file whose bake would merge each instance apart. */
+  const instanced = (name: string, instances: number) => {
+    const { gltf } = writeGLTF(ogroGLB, dir, name)
+    const json = JSON.parse(readFileSync(gltf, 'utf8')) as Record<string, unknown>
+    json.nodes = Array.from({ length: instances }, (_, i) => ({ mesh: 0, translation: [i * 50, 0, 0] }))
+    json.scenes = [{ nodes: Array.from({ length: instances }, (_, i) => i) }]
+    delete json.animations
+    writeFileSync(gltf, JSON.stringify(json))
+    return gltf
+  }
+
+  it('one mesh drawn 400 times: refused naming the merge, nothing written; drawn twice, baked in the same budget', async () => {
+    const many = await runRecorded(['convert', instanced('instanced-many', 400), join(dir, 'instanced-many.md2'), '--max-bytes', '16M'])
+    expect(many.code).toBe(1)
+    expect(many.stderr).toMatch(/OUT_OF_RANGE: budget: merging the meshes drawn \(each instance of a mesh apart\) needs [\d,]+ bytes/)
+    expect(existsSync(join(dir, 'instanced-many.md2'))).toBe(false)
+    const two = await runRecorded(['convert', instanced('instanced-two', 2), join(dir, 'instanced-two.md2'), '--max-bytes', '16M'])
+    expect(two.stderr).not.toMatch(/budget/)
+    expect(two.code).toBe(0)
+    expect(parseMD2(readFileSync(join(dir, 'instanced-two.md2'))).header.numTris).toBe(2 * ogro.header.numTris)
+  }, 60_000)
+
+  it("2,000 meshes each reading its own view of one file: refused before three's loader copies each view", async () => {
+    const { gltf } = writeGLTF(ogroGLB, dir, 'views')
+    type Json = {
+      accessors: { bufferView: number }[]
+      bufferViews: object[]
+      meshes: { primitives: { attributes: Record<string, number> }[] }[]
+    }
+    const json = JSON.parse(readFileSync(gltf, 'utf8')) as Json & Record<string, unknown>
+    const position = json.meshes[0]!.primitives[0]!.attributes.POSITION!
+    for (let i = 0; i < 2000; i++) {
+      json.bufferViews.push({ ...json.bufferViews[json.accessors[position]!.bufferView]! })
+      json.accessors.push({ ...json.accessors[position]!, bufferView: json.bufferViews.length - 1 })
+      json.meshes.push({ primitives: [{ attributes: { POSITION: json.accessors.length - 1 } }] })
+    }
+    json.nodes = json.meshes.map((_, mesh) => ({ mesh }))
+    json.scenes = [{ nodes: json.meshes.map((_, i) => i) }]
+    delete json.animations
+    writeFileSync(gltf, JSON.stringify(json))
+    const run = await runRecorded(['convert', gltf, join(dir, 'views.md2'), '--max-bytes', '8M'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/OUT_OF_RANGE: budget: three's loader copying the buffer views needs [\d,]+ bytes/)
+    expect(existsSync(join(dir, 'views.md2'))).toBe(false)
+  }, 60_000)
+})
 
 describe('an image several textures use is decoded once', () => {
   it('120 materials, each its own texture of one image: one decode, every texture its pixels', async () => {
