@@ -171,7 +171,7 @@ describe('pak add and bad input', () => {
     expect(safeEntryPath('players\\ogro\\tris.md2')).toBe('players/ogro/tris.md2')
     expect(safeEntryPath('./players//ogro/./tris.md2')).toBe('players/ogro/tris.md2')
     expect(safeEntryPath('a..b/c..')).toBe('a..b/c..')
-    for (const bad of ['', '..', 'a/../../b', '/x', '\\\\server\\x', 'C:x', 'd:/x', 'a\u0000b'])
+    for (const bad of ['', '..', 'a/../../b', '/x', '\\\\server\\x', 'C:x', 'd:/x', 'a\u0000b', 'c1\u009b2J.txt', 'del\u007f.txt'])
       expect(() => safeEntryPath(bad)).toThrow(expect.objectContaining({ code: 'UNSAFE_PATH' }))
   })
 })

@@ -1,4 +1,5 @@
 import { MD2Error } from '../MD2Error.js'
+import { printable } from '../printable.js'
 
 /**
  * The relative path an archive entry may be written to, `/`-separated, or an `UNSAFE_PATH` error:
@@ -12,7 +13,7 @@ export function safeEntryPath(name: string, options: { file?: string } = {}): st
   }
   if (name.length === 0) refuse('the name is empty')
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f]/.test(name)) refuse('the name holds a control character')
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) refuse('the name holds a control character')
   const slashed = name.replace(/\\/g, '/')
   if (slashed.startsWith('/')) refuse('an absolute path')
   if (/^[A-Za-z]:/.test(slashed)) refuse('a drive letter')
@@ -20,9 +21,4 @@ export function safeEntryPath(name: string, options: { file?: string } = {}): st
   if (segments.some((segment) => segment === '..')) refuse('a ".." segment leaves the folder')
   if (segments.length === 0) refuse('the name is a folder')
   return segments.join('/')
-}
-
-function printable(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  return name.replace(/[\u0000-\u001f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
 }
