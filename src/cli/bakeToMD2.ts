@@ -10,7 +10,7 @@ import { checkClips } from '../three/convert/bakeChecks.js'
 import { findClip, listClips, shortClipName } from '../three/convert/clipNames.js'
 import { ANIMATION_TABLE_HEADER, convertToMD2 } from '../three/convert/convertToMD2.js'
 import { loadSimplifier } from '../three/convert/loadSimplifier.js'
-import { CliFailure, UsageError, type CliIO, type Parsed, type RunBudget } from './common.js'
+import { CliFailure, progress, UsageError, type CliIO, type Parsed, type RunBudget } from './common.js'
 import { engineLimitsLine, fitSkin, skinNameIn, withLimitsLine, type GamePath, type SkinFormat } from './fitEngine.js'
 import { loadGLTF, readSkin } from './readInputs.js'
 import type { OutputFile } from './writeOutputs.js'
@@ -294,6 +294,10 @@ export async function bakeToMD2(
   const side = bakeSideFiles(output, settings)
   const skinName = skinNameIn(settings.gamePath, side.skin.replace(/^.*[/\\]/, ''))
   if (simplify !== undefined) await loadSimplifier()
+  // Each distinct colour is matched by CIEDE2000: seconds for a skin Quake II draws as written, minutes for a
+  // large one (--no-engine-limits), said where stderr is a terminal.
+  if (format === 'pcx' && skinSize && skinSize[0] * skinSize[1] > 256 * 256)
+    progress(io, `${output}: mapping a ${skinSize[0]} × ${skinSize[1]} skin to Quake II's palette…`)
   const converted = convertToMD2(gltf.scene, renamed(named.flat(), settings.renames), {
     ...(fps !== undefined ? { fps } : {}),
     ...(clips ? { clips } : {}),

@@ -23,6 +23,7 @@ import { QUAKE2_PALETTE } from '../../src/core/images/quake2Palette'
 import { readAsset } from '../support/assets'
 import { runRecorded } from '../support/cli'
 import { writeGLTF } from '../support/gltfFiles'
+import { buildRig, exportRig } from '../../stories/support/rig'
 
 const dir = mkdtempSync(join(tmpdir(), 'md2-budgets-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -280,6 +281,24 @@ describe('progress lines', () => {
       expect(piped.stderr).not.toMatch(/keyframes…/)
     }
   }, 60_000)
+
+  it('a large PCX skin says that its colours are being mapped, on a terminal only', async () => {
+    const rig = join(dir, 'progress-rig.glb')
+    const { scene, clips } = buildRig()
+    writeFileSync(rig, await exportRig(scene, clips))
+    const convert = async (progress: boolean) => {
+      let stderr = ''
+      const io: CliIO = { ...nodeIO, stdout: () => {}, stderr: (text) => void (stderr += text), progress }
+      const args = ['convert', rig, join(dir, `progress-${progress}.md2`), '--skin-size', '512x512', '--no-engine-limits', '--force']
+      return { code: await runCli(args, io), stderr }
+    }
+    const terminal = await convert(true)
+    expect(terminal.code, terminal.stderr).toBe(0)
+    expect(terminal.stderr).toMatch("mapping a 512 × 512 skin to Quake II's palette…")
+    const piped = await convert(false)
+    expect(piped.code).toBe(0)
+    expect(piped.stderr).not.toMatch(/palette…/)
+  }, 120_000)
 })
 
 describe('palette mapping', () => {
