@@ -200,7 +200,7 @@ describe('file size', () => {
   const HAND_WRITTEN = ['src', 'test', 'bench', 'scripts', 'stories', 'examples', 'bin', '.storybook', '.ci']
   const walkCode = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {
-      if (name === 'node_modules' || name === 'dist') return []
+      if (name === 'node_modules' || name === 'dist' || name.startsWith('dist-') || name === 'storybook-static') return []
       const path = join(dir, name)
       if (statSync(path).isDirectory()) return walkCode(path)
       return /\.(ts|tsx|mts|js|mjs|cjs)$/.test(name) ? [path] : []

@@ -8,7 +8,17 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encode as encodePng } from 'fast-png'
-import { AnimationClip, Group, Mesh, MeshStandardMaterial, Quaternion, QuaternionKeyframeTrack, SphereGeometry, Vector3 } from 'three'
+import {
+  AnimationClip,
+  Group,
+  Mesh,
+  MeshStandardMaterial,
+  Quaternion,
+  QuaternionKeyframeTrack,
+  SphereGeometry,
+  Vector3,
+  REVISION,
+} from 'three'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseMD2 } from '../../src/core/format/parseMD2'
 import { encodePCX } from '../../src/core/images/encodePCX'
@@ -137,33 +147,37 @@ async function turningBall(seconds: number): Promise<string> {
 }
 
 describe('the 2 MiB alias hunk (Mod_LoadAliasModel Hunk_Alloc’s ofs_end; past it the game quits)', () => {
-  it('a model past it is refused before writing, naming the limit, its size and a rate that fits; that rate loads', async () => {
-    const input = await turningBall(30)
-    const out = join(dir, 'ball.md2')
-    const refused = await run(['convert', input, out])
-    expect(refused).toMatchObject({ code: 1, stdout: '' })
-    expect(refused.stderr).toMatch(
-      /^.*ball\.md2: Quake II does not load it: \d+ bytes, past the 2097152 \(2 MiB\) Quake II loads an alias model into \(Mod_LoadAliasModel: "Hunk_Alloc overflow", the game quits\): 301 frames of \d+ vertices; --fps (\d+\.?\d*), or --simplify (\d+) fits it; nothing written \(--no-engine-limits writes it anyway\)\n$/,
-    )
-    expect(readdirSync(dir).filter((name) => name.startsWith('ball.'))).toEqual([])
-    const rate = /--fps (\d+\.?\d*)/.exec(refused.stderr)![1]!
-    const fitted = await run(['convert', input, out, '--fps', rate])
-    expect(fitted.code, fitted.stderr).toBe(0)
-    expect(quake2Refusals(bytesOf(out), beside)).toEqual([])
-    // So does the mesh simplified to the triangles it names, at the rate asked.
-    const triangles = /--simplify (\d+)/.exec(refused.stderr)![1]!
-    const simplified = await run(['convert', input, out, '--simplify', triangles, '--force'])
-    expect(simplified.code, simplified.stderr).toBe(0)
-    expect(quake2Refusals(bytesOf(out), beside)).toEqual([])
+  // The figures are measured on r187's SphereGeometry; older three.js builds its spheres with other vertices.
+  it.skipIf(Number(REVISION) < 187)(
+    'a model past it is refused before writing, naming the limit, its size and a rate that fits; that rate loads',
+    async () => {
+      const input = await turningBall(30)
+      const out = join(dir, 'ball.md2')
+      const refused = await run(['convert', input, out])
+      expect(refused).toMatchObject({ code: 1, stdout: '' })
+      expect(refused.stderr).toMatch(
+        /^.*ball\.md2: Quake II does not load it: \d+ bytes, past the 2097152 \(2 MiB\) Quake II loads an alias model into \(Mod_LoadAliasModel: "Hunk_Alloc overflow", the game quits\): 301 frames of \d+ vertices; --fps (\d+\.?\d*), or --simplify (\d+) fits it; nothing written \(--no-engine-limits writes it anyway\)\n$/,
+      )
+      expect(readdirSync(dir).filter((name) => name.startsWith('ball.'))).toEqual([])
+      const rate = /--fps (\d+\.?\d*)/.exec(refused.stderr)![1]!
+      const fitted = await run(['convert', input, out, '--fps', rate])
+      expect(fitted.code, fitted.stderr).toBe(0)
+      expect(quake2Refusals(bytesOf(out), beside)).toEqual([])
+      // So does the mesh simplified to the triangles it names, at the rate asked.
+      const triangles = /--simplify (\d+)/.exec(refused.stderr)![1]!
+      const simplified = await run(['convert', input, out, '--simplify', triangles, '--force'])
+      expect(simplified.code, simplified.stderr).toBe(0)
+      expect(quake2Refusals(bytesOf(out), beside)).toEqual([])
 
-    const past = join(dir, 'past.md2')
-    const written = await run(['convert', input, past, '--no-engine-limits'])
-    expect(written.code).toBe(0)
-    expect(written.stderr).toMatch(/past\.md2: warning: passes Quake II's limits: past\.md2: \d+ bytes, past the 2097152 \(2 MiB\)/)
-    expect(quake2Refusals(bytesOf(past), beside)).toEqual([
-      expect.stringMatching(/^Hunk_Alloc overflow: ofs_end \d+ past the 2097152-byte alias hunk$/),
-    ])
-  })
+      const past = join(dir, 'past.md2')
+      const written = await run(['convert', input, past, '--no-engine-limits'])
+      expect(written.code).toBe(0)
+      expect(written.stderr).toMatch(/past\.md2: warning: passes Quake II's limits: past\.md2: \d+ bytes, past the 2097152 \(2 MiB\)/)
+      expect(quake2Refusals(bytesOf(past), beside)).toEqual([
+        expect.stringMatching(/^Hunk_Alloc overflow: ofs_end \d+ past the 2097152-byte alias hunk$/),
+      ])
+    },
+  )
 })
 
 describe('a player folder as CL_LoadClientinfo loads it', () => {
