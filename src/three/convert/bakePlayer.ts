@@ -142,24 +142,10 @@ function closer(score: readonly number[], than: readonly number[]): boolean {
   return k >= 0 && score[k]! < than[k]!
 }
 
-const ANIMATIONS_GUESSED: readonly PlayerAnimationName[] = [
-  'stand',
-  'run',
-  'attack',
-  'pain1',
-  'jump',
-  'flip',
-  'salute',
-  'taunt',
-  'wave',
-  'point',
-  'crouch_stand',
-  'crouch_walk',
-  'crouch_attack',
-  'crouch_pain',
-  'crouch_death',
-  'death1',
-]
+/** The animations a clip's name can say, in the table's order: those with words, standing or crouching. */
+const ANIMATIONS_GUESSED = QUAKE2_PLAYER_ANIMATIONS.map((animation) => animation.name).filter(
+  (name) => WORDS[name] !== undefined || UNCROUCHED[name] !== undefined,
+)
 
 /**
  * Which clip plays which player animation, guessed from the clips' names as a person would pick them: the
