@@ -13,7 +13,10 @@
  *    shows whole (`<Markdown>{…?raw}</Markdown>`: the Reference pages, docs/*.md) counts as its source there;
  *  - no props table (ArgTypes, Controls) renders empty, and an MDX page renders one per block it names.
  *
- *   node --import tsx scripts/check-static-storybook.mjs [--dir storybook-static] [--only <id part>] [--renderer webgl|webgpu|webgpu-webgl2]
+ *   node --import tsx scripts/check-static-storybook.mjs [--dir storybook-static] [--only <id part>] [--renderer webgl|webgpu|webgpu-webgl2] [--stories-only]
+ *
+ * `--stories-only` leaves the docs pages out: their text does not change with the renderer, and the stories they show
+ * are the ones checked on their own (`npm run test:static` checks the pages once, with WebGLRenderer).
  */
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -31,6 +34,7 @@ const root = resolve(option('--dir', 'storybook-static'))
 const repository = resolve(import.meta.dirname, '..')
 const only = option('--only', undefined)
 const renderer = option('--renderer', undefined)
+const storiesOnly = args.includes('--stories-only')
 const STORY_TIMEOUT = 180_000
 /**
  * Noise from the libraries underneath, not from this one: fiber 9.8 constructs a THREE.Clock; @react-three/rapier
@@ -74,7 +78,7 @@ const origin = `http://127.0.0.1:${server.address().port}`
 const index = JSON.parse(readFileSync(join(root, 'index.json'), 'utf8'))
 const entries = Object.values(index.entries).filter((entry) => !only || entry.id.includes(only))
 const stories = entries.filter((entry) => entry.type === 'story' && entry.tags?.includes('test'))
-const docs = entries.filter((entry) => entry.type === 'docs')
+const docs = storiesOnly ? [] : entries.filter((entry) => entry.type === 'docs')
 
 const browser = await chromium.launch({
   executablePath: CHROMIUM_PATH,

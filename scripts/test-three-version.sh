@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the unit and browser tests against another three.js release (the oldest the package claims, in CI):
 # installs it without saving over the locked one, clears the bundlers' caches of the old one, runs both
-# suites (on a release without three/webgpu, the WebGL ones). Meant for a fresh clone (CI): it leaves that
+# suites (on a release without three/webgpu, the WebGL ones). The stories, the repository's docs, are checked
+# on the locked release only (`npm run test:browser`, `npm run test:static`). Meant for a fresh clone (CI): it leaves that
 # three.js installed; `npm ci` restores the locked one.
 #   bash scripts/test-three-version.sh 0.187.0
 set -euo pipefail
@@ -17,7 +18,7 @@ fi
 # Vite and Storybook keep pre-bundled copies of dependencies keyed by the lockfile, which did not change.
 rm -rf node_modules/.vite node_modules/.cache
 # A three.js older than react-three-md2/webgpu's floor has no three/webgpu or three/tsl: vitest.config.ts then
-# leaves WebGPU out (a stub for both, the tests needing them skipped, no storybook-webgpu project).
+# leaves WebGPU out (a stub for both, the tests needing them skipped).
 floor="$(sed -n 's/^export const WEBGPU_MIN_REVISION = \([0-9][0-9]*\)$/\1/p' src/three/webgpu/minRevision.ts)"
 if [ -z "$floor" ]; then
   echo "WEBGPU_MIN_REVISION not found in src/three/webgpu/minRevision.ts" >&2
@@ -26,9 +27,9 @@ fi
 revision="$(echo "$installed" | cut -d. -f2)"
 if [ "$revision" -lt "$floor" ]; then
   echo "--- three.js ${installed} is older than r${floor}, the three/webgpu and three/tsl react-three-md2/webgpu needs:"
-  echo "    left out: the WebGPU unit and browser tests (skipped, each run lists them at its end) and the storybook-webgpu project"
+  echo "    left out: the WebGPU unit and browser tests (skipped, each run lists them at its end)"
 fi
 echo "--- three.js ${installed}: npm test"
 npm test </dev/null
-echo "--- three.js ${installed}: npm run test:browser"
-npm run test:browser </dev/null
+echo "--- three.js ${installed}: the browser tests (vitest --project browser)"
+npx vitest run --project browser </dev/null

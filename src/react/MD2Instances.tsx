@@ -109,7 +109,11 @@ interface CrowdSlots {
 }
 
 const CrowdContext = createContext<CrowdSlots | null>(null)
-/** A crowd's `height` and `origin`, which its instances' groups do not carry (the crowd composes them in). */
+/**
+ * A crowd's `height` and `origin`, which its instances' groups do not carry (the crowd composes them in), for what an
+ * instance tells its children (`MD2InstanceContext`). Apart from `CrowdContext`: when they change, the instances
+ * re-render, while the slots stay the same object (their claim and free effects do not run again).
+ */
 const CrowdStandingContext = createContext<{ height?: number; origin?: MD2Origin }>({})
 
 let followCrowdModule: Promise<typeof followCrowdFunction> | undefined

@@ -130,6 +130,59 @@ async function findColliders(world: () => World | undefined, count: number) {
   )
 }
 
+/**
+ * What a test reads of the game as it runs: rapier's world, the camera and the scene, and `afterStep` called after
+ * every physics step while set (where the crowd's clock is where it was when the colliders were fitted: it moves
+ * on in the crowd's own useFrame, after rapier's step, so a collider is a frame behind what is drawn).
+ */
+function gameProbe() {
+  const seen: { world?: World; camera?: Camera; scene?: Object3D; afterStep?: (world: World, crowd: MD2Crowd) => void } = {}
+  function Probe() {
+    seen.world = useRapier().world
+    seen.camera = useThree((state) => state.camera)
+    seen.scene = useThree((state) => state.scene)
+    useAfterPhysicsStep(() => seen.afterStep?.(seen.world!, crowdIn(seen.scene!)))
+    return null
+  }
+  /** Where the camera shows a world point, in the canvas's pixels. */
+  const onScreen = (canvas: HTMLCanvasElement, x: number, y: number, z: number) => {
+    const point = new Vector3(x, y, z).project(seen.camera!)
+    return { x: Math.round(((point.x + 1) / 2) * canvas.clientWidth), y: Math.round(((1 - point.y) / 2) * canvas.clientHeight) }
+  }
+  return { seen, Probe, onScreen }
+}
+
+/**
+ * The player stopped at a living enemy's box: on the floor, its capsule's front at the box's face (which moves as
+ * the enemy breathes and swings its arms, by up to 30 cm on the Ogro: the box is refitted when it has moved by a
+ * model unit, 3 cm here), its body in front of the enemy's centre (it did not pass into it).
+ */
+function expectStoppedAtFace(stopped: ReturnType<typeof boxOf>, enemy: ReturnType<typeof boxOf>) {
+  expect(Math.abs(stopped.minY), 'on the floor when stopped').toBeLessThan(0.1)
+  const gap = stopped.z - stopped.halfZ - (enemy.z + enemy.halfZ)
+  expect(gap).toBeGreaterThan(-0.35)
+  expect(gap).toBeLessThan(0.15)
+  expect(stopped.z).toBeGreaterThan(enemy.z + 0.5)
+}
+
+/** Clicks at `at` until the enemy whose collider is `shot` falls (its collider's top lower than it stood). */
+async function shootUntilFalling(
+  world: World,
+  canvas: HTMLCanvasElement,
+  at: () => { x: number; y: number },
+  shot: number,
+  stoodTo: number,
+) {
+  await vi.waitFor(
+    async () => {
+      await userEvent.click(canvas, { position: at() })
+      await frames(5)
+      expect(boxOf(world, shot).maxY).toBeLessThan(stoodTo - 0.1)
+    },
+    { timeout: 30_000, interval: 500 },
+  )
+}
+
 /** Drives the player forward until it stops moving; returns its box then. */
 async function walkUntilStopped(world: World, player: number, controls: Controls) {
   controls.forward = 1
@@ -146,23 +199,8 @@ async function walkUntilStopped(world: World, player: number, controls: Controls
 
 test("the README's enemies: colliders on the drawn poses in the crowd's height and origin, a living one blocking, a corpse walked over", async () => {
   serveOgro()
-  let world: World | undefined
-  let camera: Camera | undefined
-  let scene: Object3D | undefined
-  /** The enemies' colliders whose distance to the drawn poses is being measured, after every step, into `offs`. */
-  let measuring: number[] | undefined
+  const { seen, Probe, onScreen } = gameProbe()
   const offs: number[] = []
-  function Probe() {
-    world = useRapier().world
-    camera = useThree((state) => state.camera)
-    scene = useThree((state) => state.scene)
-    useAfterPhysicsStep(() => {
-      if (!measuring) return
-      const crowd = crowdIn(scene!)
-      for (let i = 0; i < PLACES.length; i++) offs.push(offBy(world!, measuring, crowd, i))
-    })
-    return null
-  }
   const controls: Controls = { forward: 0, turn: 0, jump: false, attack: false }
   const { host, root } = openHost(800, 600)
   await act(async () =>
@@ -187,17 +225,17 @@ test("the README's enemies: colliders on the drawn poses in the crowd's height a
       </StrictMode>,
     ),
   )
-  const found = await findColliders(() => world, PLACES.length)
-  const w = world!
+  const found = await findColliders(() => seen.world, PLACES.length)
+  const w = seen.world!
   // Each box within a few centimetres of what is drawn (a keyframe's box blended, refitted past a model unit:
   // 3 cm at 1.7 m tall).
-  // Measured right after physics steps, where the crowd's clock is where it was when the colliders were fitted
-  // (it moves on in the crowd's own useFrame, after rapier's step: a collider is a frame behind what is drawn).
-  // 8 cm: on three r187 the largest is under 6, on r159 (the oldest supported) 6.5.
-  offs.length = 0
-  measuring = found.enemies
+  // Measured right after physics steps (see gameProbe). 8 cm: on three r187 the largest is under 6, on r159 (the
+  // oldest supported) 6.5.
+  seen.afterStep = (world, crowd) => {
+    for (let i = 0; i < PLACES.length; i++) offs.push(offBy(world, found.enemies, crowd, i))
+  }
   await vi.waitFor(() => expect(offs.length).toBeGreaterThan(60), { timeout: 30_000, interval: 100 })
-  measuring = undefined
+  seen.afterStep = undefined
   for (let i = 0; i < PLACES.length; i++)
     expect(Math.max(...offs.filter((_, k) => k % PLACES.length === i)), `enemy ${i}`).toBeLessThan(0.08)
   const colliderAt = (x: number, z: number) =>
@@ -210,26 +248,11 @@ test("the README's enemies: colliders on the drawn poses in the crowd's height a
   const blocker = colliderAt(0, 0)
   const stopped = await walkUntilStopped(w, found.player, controls)
   const enemy = boxOf(w, blocker)
-  expect(Math.abs(stopped.minY), 'on the floor when stopped').toBeLessThan(0.1)
-  // At the face of its box, which moves as the enemy breathes and swings its arms (by up to 30 cm on the Ogro).
-  expect(stopped.z - stopped.halfZ - (enemy.z + enemy.halfZ)).toBeGreaterThan(-0.35)
-  expect(stopped.z - stopped.halfZ - (enemy.z + enemy.halfZ)).toBeLessThan(0.15)
-  expect(stopped.z).toBeGreaterThan(enemy.z + 0.5)
+  expectStoppedAtFace(stopped, enemy)
 
   // Shot, it falls (its collider lying down with it), then its death has played: a corpse that blocks nothing.
   const canvas = host.querySelector('canvas')!
-  const onScreen = (x: number, y: number, z: number) => {
-    const point = new Vector3(x, y, z).project(camera!)
-    return { x: Math.round(((point.x + 1) / 2) * canvas.clientWidth), y: Math.round(((1 - point.y) / 2) * canvas.clientHeight) }
-  }
-  await vi.waitFor(
-    async () => {
-      await userEvent.click(canvas, { position: onScreen(0, 1.3, 0) })
-      await frames(5)
-      expect(boxOf(w, blocker).maxY).toBeLessThan(enemy.maxY - 0.1)
-    },
-    { timeout: 30_000, interval: 500 },
-  )
+  await shootUntilFalling(w, canvas, () => onScreen(canvas, 0, 1.3, 0), blocker, enemy.maxY)
   await vi.waitFor(() => expect(boxOf(w, blocker).enabled).toBe(false), { timeout: 20_000, interval: 200 })
   expect(boxOf(w, blocker).maxY).toBeLessThan(0.6 * enemy.maxY)
   // The others still stand, and still block.
@@ -245,43 +268,10 @@ test("the README's enemies: colliders on the drawn poses in the crowd's height a
 }, 180_000)
 test('the game: the player walks on a rapier floor and stops at an enemy, a patrol moves with its collider, a shot enemy falls and its collider with it', async () => {
   serveOgro()
-  let world: World | undefined
-  let camera: Camera | undefined
-  let scene: Object3D | undefined
+  const { seen, Probe, onScreen } = gameProbe()
   /** The patrol's collider's x and its distance to its drawn pose, after each step while measuring. */
-  let measuring: number[] | undefined
   const patrolled: { x: number; dx: number; dy: number }[] = []
   const patrol = ENEMIES.findIndex((enemy) => enemy.patrol)
-  function Probe() {
-    world = useRapier().world
-    camera = useThree((state) => state.camera)
-    scene = useThree((state) => state.scene)
-    useAfterPhysicsStep(() => {
-      if (!measuring) return
-      const crowd = crowdIn(scene!)
-      const box = crowd.getPoseBounds(patrol, new Box3())
-      const centre = box.getCenter(new Vector3())
-      const near = measuring.reduce((a, b) =>
-        Math.abs(boxOf(world!, a).x - centre.x) + Math.abs(boxOf(world!, a).z - centre.z) <
-        Math.abs(boxOf(world!, b).x - centre.x) + Math.abs(boxOf(world!, b).z - centre.z)
-          ? a
-          : b,
-      )
-      const c = boxOf(world!, near)
-      patrolled.push({
-        x: centre.x,
-        dx: Math.abs(c.x - centre.x),
-        dy: Math.max(Math.abs(c.minY - box.min.y), Math.abs(c.maxY - box.max.y)),
-      })
-    })
-    return null
-  }
-  /** Where the game's camera shows a world point, in its canvas's pixels. */
-  const onScreen = (x: number, y: number, z: number) => {
-    const point = new Vector3(x, y, z).project(camera!)
-    const { clientWidth, clientHeight } = host.querySelector('canvas')!
-    return { x: Math.round(((point.x + 1) / 2) * clientWidth), y: Math.round(((1 - point.y) / 2) * clientHeight) }
-  }
   const controls: Controls = { forward: 0, turn: 0, jump: false, attack: false }
   const { host, root } = openHost(800, 600)
   await act(async () =>
@@ -295,8 +285,8 @@ test('the game: the player walks on a rapier floor and stops at an enemy, a patr
   )
   // rapier's wasm is in (the world exists), the models have loaded and each collider has been fitted: the
   // player's capsule on its kinematic body, one collider per enemy on no body (they follow their instances).
-  const found = await findColliders(() => world, ENEMIES.length)
-  const w = world!
+  const found = await findColliders(() => seen.world, ENEMIES.length)
+  const w = seen.world!
   // Each enemy's collider stands where its instance does, its feet on the floor.
   const enemyAt = (id: number) =>
     found.enemies.find(
@@ -308,9 +298,22 @@ test('the game: the player walks on a rapier floor and stops at an enemy, a patr
     if (!patrol) expect(Math.abs(boxOf(w, enemyAt(id)).minY)).toBeLessThan(0.1)
   }
   // The patrol moves (its instance placed every frame by the game) and its collider with it, on its drawn pose.
-  measuring = found.enemies
+  seen.afterStep = (world, crowd) => {
+    const box = crowd.getPoseBounds(patrol, new Box3())
+    const centre = box.getCenter(new Vector3())
+    const distance = (handle: number) => Math.abs(boxOf(world, handle).x - centre.x) + Math.abs(boxOf(world, handle).z - centre.z)
+    const c = boxOf(
+      world,
+      found.enemies.reduce((a, b) => (distance(a) < distance(b) ? a : b)),
+    )
+    patrolled.push({
+      x: centre.x,
+      dx: Math.abs(c.x - centre.x),
+      dy: Math.max(Math.abs(c.minY - box.min.y), Math.abs(c.maxY - box.max.y)),
+    })
+  }
   await vi.waitFor(() => expect(patrolled.length).toBeGreaterThan(90), { timeout: 30_000, interval: 100 })
-  measuring = undefined
+  seen.afterStep = undefined
   const xs = patrolled.map(({ x }) => x)
   expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(0.15)
   // Its pose's height within a few centimetres of the drawn one's, its place within a frame's run of the drawn
@@ -333,17 +336,9 @@ test('the game: the player walks on a rapier floor and stops at an enemy, a patr
   // Walk forward (towards −z, where enemy 0 stands) until the player stops moving.
   const stopped = await walkUntilStopped(w, found.player, controls)
   const enemy = boxOf(w, enemyAt(0))
-  // It walked most of the way (3 m to the enemy's centre)…
+  // It walked most of the way (3 m to the enemy's centre), and stopped on the floor at the enemy's box's face.
   expect(start.z - stopped.z).toBeGreaterThan(1.5)
-  // …on the floor: its capsule's bottom on it, not sunk through nor in the air…
-  expect(Math.abs(stopped.minY)).toBeLessThan(0.1)
-  // …and stopped short of the enemy: its capsule's front at the enemy's box's face (the enemy breathes and swings
-  // its arms as it stands, by up to 30 cm: its box is refitted when it has moved by a model unit, 3 cm here).
-  const gap = stopped.z - stopped.halfZ - (enemy.z + enemy.halfZ)
-  expect(gap).toBeGreaterThan(-0.35)
-  expect(gap).toBeLessThan(0.15)
-  // Its body in front of the enemy's centre: it did not pass into it.
-  expect(stopped.z).toBeGreaterThan(enemy.z + 0.5)
+  expectStoppedAtFace(stopped, enemy)
   // Held there: pushing on for a while more moves it no further.
   controls.forward = 1
   await frames(20)
@@ -355,14 +350,7 @@ test('the game: the player walks on a rapier floor and stops at an enemy, a patr
   const standing = boxOf(w, shot)
   expect(standing.maxY).toBeGreaterThan(1.4)
   const canvas = host.querySelector('canvas')!
-  await vi.waitFor(
-    async () => {
-      await userEvent.click(canvas, { position: onScreen(ENEMIES[1]!.x, 1.1, ENEMIES[1]!.z) })
-      await frames(5)
-      expect(boxOf(w, shot).maxY).toBeLessThan(standing.maxY - 0.1)
-    },
-    { timeout: 30_000, interval: 500 },
-  )
+  await shootUntilFalling(w, canvas, () => onScreen(canvas, ENEMIES[1]!.x, 1.1, ENEMIES[1]!.z), shot, standing.maxY)
   await vi.waitFor(() => expect(boxOf(w, shot).maxY).toBeLessThan(0.6 * standing.maxY), { timeout: 20_000, interval: 200 })
   const lying = boxOf(w, shot)
   // Still where the enemy lies: on the floor, at its place.

@@ -11,18 +11,7 @@
  * may make a request (a listener on 127.0.0.1 counts them), read a file outside its folder, or change an
  * input; every refusal names a file of the case.
  */
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -33,6 +22,7 @@ import { readGLB, packGLB } from '../../src/core/gltf/glb'
 import { buildRig, exportRig } from '../../stories/support/rig'
 import { fileHashes, runOnDisk as run, runRecorded } from '../support/cli'
 import { describeCase, FuzzWatchdog, FUZZ_RUN_FACTOR, fuzzSeed } from '../support/fuzz'
+import { expectLinkUntouched, plantLink } from '../support/plantedLinks'
 
 const SEED = fuzzSeed(0x6d6434)
 /** No convert of these small files comes near it: past it, something loops. */
@@ -300,15 +290,12 @@ describe('hostile URIs, names and outputs', () => {
           const before = fileHashes(root)
           // Planted after the hashes are taken: a dangling link has none.
           const link = hostile.plant && !existsSync(join(folder, hostile.plant.name)) ? join(folder, hostile.plant.name) : undefined
-          if (link) symlinkSync(victim, link)
+          if (link) plantLink(link, victim)
           const { code, stdout, stderr, read } = await runRecorded(['convert', ...inputs, join(folder, outName), ...options])
           const label = `${describeCase(hostile)}: ${stderr}`
           if (link) {
             // Never written through, nor replaced: refused where the run would write it, left alone elsewhere.
-            expect(lstatSync(link).isSymbolicLink(), label).toBe(true)
-            expect(readlinkSync(link), label).toBe(victim)
-            if (hostile.plant!.dangling) expect(existsSync(victim), label).toBe(false)
-            else expect(readFileSync(victim, 'utf8'), label).toBe('the victim')
+            expectLinkUntouched(link, victim, hostile.plant!.dangling ? undefined : 'the victim', label)
             if (hostile.plant!.name === outName) expect(code, label).not.toBe(0)
             if (stderr.startsWith(`${link}: UNSAFE_PATH: output: ${link} is a link`)) linksRefused++
             rmSync(link)

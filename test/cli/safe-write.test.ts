@@ -4,18 +4,7 @@
  * or folder goes, and all or none of their files. A link aimed at a victim outside the folder written to
  * (dangling, so a write through it would create the victim) must leave no victim and the link as it was.
  */
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -25,6 +14,7 @@ import { buildRig, exportRig } from '../../stories/support/rig'
 import { makePak } from '../support/archives'
 import { readAsset } from '../support/assets'
 import { runOnDisk as run, runRecorded } from '../support/cli'
+import { expectLinkUntouched, plantLink } from '../support/plantedLinks'
 
 let dir: string
 let glb: Uint8Array
@@ -46,19 +36,7 @@ function setUp(name: string): { out: string; victim: string } {
 }
 
 /** A dangling link at `at` to `victim/<name>`: a write through it would make that file. */
-function plant(at: string, victim: string, name = 'planted'): string {
-  mkdirSync(join(at, '..'), { recursive: true })
-  const target = join(victim, name)
-  symlinkSync(target, at)
-  return target
-}
-
-/** The link at `at` is still there, still a link to `target`, and nothing came to be at `target`. */
-function untouched(at: string, target: string): void {
-  expect(lstatSync(at).isSymbolicLink(), at).toBe(true)
-  expect(readlinkSync(at)).toBe(target)
-  expect(existsSync(target), target).toBe(false)
-}
+const plant = (at: string, victim: string, name = 'planted'): string => plantLink(at, join(victim, name))
 
 /** Every entry under `root` (links as links), with no temporary file among them. */
 function entries(root: string, prefix = ''): string[] {
@@ -82,7 +60,7 @@ describe('samples', () => {
     expect(ran.stdout).toBe('')
     expect(ran.stderr).toContain(`${link}: UNSAFE_PATH`)
     expect(ran.stderr).toMatch(/is a link/)
-    untouched(link, target)
+    expectLinkUntouched(link, target)
     expect(entries(out)).toEqual(['ogro', 'ogro/tris.MD2'])
   })
 
@@ -111,7 +89,7 @@ describe('samples', () => {
     const link = join(linked.out, 'ogro/igdosh.pcx')
     const target = plant(link, linked.victim)
     expect((await run(['samples', linked.out])).code).toBe(1)
-    untouched(link, target)
+    expectLinkUntouched(link, target)
     expect(entries(linked.out)).toEqual(['ogro', 'ogro/igdosh.pcx'])
 
     // A write that fails (a full disk, a folder made read-only): the temporary files go, nothing lands.
@@ -143,7 +121,7 @@ describe('pak extract', () => {
     expect(ran.code).toBe(1)
     expect(ran.stderr).toMatch(new RegExp(`UNSAFE_PATH: archive: ${link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a link`))
     expect(ran.stdout).toBe(`extracted 1 of 2 files to ${out}, 1 refused\n`)
-    untouched(link, target)
+    expectLinkUntouched(link, target)
     expect([...readFileSync(join(out, 'players/ok/skin.pcx'))]).toEqual([8, 8])
   })
 
@@ -179,14 +157,14 @@ describe('pak add and rebuild', () => {
     } finally {
       process.chdir(cwd)
     }
-    untouched(archive, archiveTarget)
+    expectLinkUntouched(archive, archiveTarget)
 
     const model = join(out, 'new.md2')
     const modelTarget = plant(model, victim, 'new.md2')
     const rebuilt = await run(['rebuild', join(out, 'tris.md2'), '-o', model])
     expect(rebuilt.code).toBe(1)
     expect(rebuilt.stderr).toMatch(/new\.md2: UNSAFE_PATH: .*new\.md2 is a link/)
-    untouched(model, modelTarget)
+    expectLinkUntouched(model, modelTarget)
     expect(entries(out)).toEqual(['mod.pk3', 'new.md2', 'tris.md2'])
   })
 })
@@ -207,7 +185,7 @@ describe('convert', () => {
     expect(ran.code).toBe(1)
     expect(ran.stdout).toBe('')
     expect(ran.stderr).toMatch(new RegExp(`^${link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: UNSAFE_PATH: output: .* is a link`))
-    untouched(link, target)
+    expectLinkUntouched(link, target)
     expect(entries(out)).toEqual([name, 'rig.glb'].sort())
   })
 
@@ -218,7 +196,7 @@ describe('convert', () => {
     const target = plant(link, victim, 'weapon.glb')
     const ran = await run(['convert', join(out, 'tris.md2'), link, '--force'])
     expect(ran.code).toBe(1)
-    untouched(link, target)
+    expectLinkUntouched(link, target)
   })
 
   it('an animation table an earlier run wrote, edited since, is kept without --force (removed with it)', async () => {
