@@ -8,7 +8,8 @@
 import { MD2Error } from '../MD2Error.js'
 import type { DecodedImage } from './decodedImage.js'
 import { QUAKE2_PALETTE } from './quake2Palette.js'
-import { SRGB_TO_LINEAR, deltaE2000, deltaE2000Bound, linearToSrgb8, srgb8ToLab } from './colorLab.js'
+import { SRGB_TO_LINEAR, linearToSrgb8 } from './colorLab.js'
+import { type PaletteMatcher, paletteMatcher } from './paletteMatch.js'
 
 export interface EncodePCXOptions {
   /** 256 RGB triples; default `QUAKE2_PALETTE`. */
@@ -45,10 +46,10 @@ export function quantizeToPalette(image: DecodedImage, options: EncodePCXOptions
   if (transparent !== null && !(Number.isInteger(transparent) && transparent >= 0 && transparent <= 255))
     throw new MD2Error('BAD_ARGUMENT', `transparentIndex must be an integer from 0 to 255 or null, got ${transparent}`)
   if (typeof dither !== 'boolean') throw new MD2Error('BAD_ARGUMENT', `dither must be true or false, got ${String(dither)}`)
-  const matcher = paletteMatcher(palette)
+  const matcher = paletteMatcher(palette, transparent)
   // Each colour is searched once. Skins repeat few colours (a map); a large image may hold millions (a photo,
   // noise), past what a Map holds well: a table of every 24-bit colour (16 MiB and a 2 MiB bit set) then.
-  const lookup = image.width * image.height >= DENSE_CACHE_PIXELS ? denseLookup(matcher, transparent) : sparseLookup(matcher, transparent)
+  const lookup = image.width * image.height >= DENSE_CACHE_PIXELS ? denseLookup(matcher) : sparseLookup(matcher)
   if (dither) return ditherToPalette(image, palette, transparent, lookup)
   const { data } = image
   const indices = new Uint8Array(image.width * image.height)
@@ -131,140 +132,30 @@ const DENSE_CACHE_PIXELS = 1 << 20
 
 type Lookup = (r: number, g: number, b: number) => number
 
-function sparseLookup(matcher: PaletteMatcher, skip: number | null): Lookup {
+function sparseLookup(matcher: PaletteMatcher): Lookup {
   const found = new Map<number, number>()
   return (r, g, b) => {
     const key = (r << 16) | (g << 8) | b
     let index = found.get(key)
     if (index === undefined) {
-      index = matcher.nearest(r, g, b, skip)
+      index = matcher.nearest(r, g, b)
       found.set(key, index)
     }
     return index
   }
 }
 
-function denseLookup(matcher: PaletteMatcher, skip: number | null): Lookup {
+function denseLookup(matcher: PaletteMatcher): Lookup {
   const index = new Uint8Array(1 << 24)
   const known = new Uint8Array(1 << 21)
   return (r, g, b) => {
     const key = (r << 16) | (g << 8) | b
     if (known[key >> 3]! & (1 << (key & 7))) return index[key]!
-    const found = matcher.nearest(r, g, b, skip)
+    const found = matcher.nearest(r, g, b)
     index[key] = found
     known[key >> 3]! |= 1 << (key & 7)
     return found
   }
-}
-
-interface PaletteMatcher {
-  /** The palette index nearest to the 8-bit sRGB colour, `skip` (when not null) left out. */
-  nearest(r: number, g: number, b: number, skip: number | null): number
-}
-
-interface PaletteLab {
-  /** The palette bytes the table was made from (a palette changed in place is measured again). */
-  bytes: Uint8Array
-  /** L*, a*, b* per entry. */
-  lab: Float64Array
-  /** C*ab (the chroma, hypot(a*, b*)) per entry, for `deltaE2000Bound`. */
-  chroma: Float64Array
-  /** Entries by ascending L*, and their L*. */
-  byLightness: Uint8Array
-  lightness: Float64Array
-}
-
-const paletteLabs = new WeakMap<Uint8Array, PaletteLab>()
-
-// ΔE00 ≥ |ΔL*| / SL, and SL = 1 + 0.015 (L̄ − 50)² / √(20 + (L̄ − 50)²) is at most 1.7470 for L̄ in 0..100.
-const MAX_SL = 1.7471
-
-/**
- * Nearest by CIEDE2000 in CIELAB (D65). Not weighted RGB: the eye's distances are not RGB's, and the old
- * weighting took a tan for a yellower one. Not ΔE76 (straight Lab distance), which over-counts chroma
- * differences against lightness and hue; CIE94 corrects that but not lightness or the hue weighting;
- * CIEDE2000 does all three. Measured on UFO:AI's true-colour soldier skin (assets/ufoai/soldier-male), the
- * mean ΔE00 to the chosen entries was 8.64 by weighted RGB, 6.14 by ΔE76, 6.09 by CIE94, 6.01 by CIEDE2000
- * (test/core/images/palette-lab.test.ts measures it again); by ΔE76 itself ΔE76's choice scores 8.50 and
- * CIEDE2000's 8.65, weighted RGB 13.2: each scores best by its own measure, and CIEDE2000 is the one fitted to
- * what observers judge (tans and skin tones are low-chroma, where its lightness and chroma weights matter). The search starts from the ΔE76-nearest entry
- * and then looks only at entries whose L* could still beat it (ΔE00 ≥ |ΔL*| / SL), by L* outward.
- */
-function paletteMatcher(palette: Uint8Array): PaletteMatcher {
-  let table = paletteLabs.get(palette)
-  if (!table || !sameBytes(table.bytes, palette)) {
-    table = measurePalette(palette)
-    paletteLabs.set(palette, table)
-  }
-  const { lab, chroma, byLightness, lightness } = table
-  const source = new Float64Array(3)
-  return {
-    nearest(r, g, b, skip) {
-      srgb8ToLab(r, g, b, source)
-      const l = source[0]!
-      const a = source[1]!
-      const bb = source[2]!
-      const c = Math.hypot(a, bb)
-      let guess = -1
-      let guessDistance = Infinity
-      for (let p = 0; p < 256; p++) {
-        if (p === skip) continue
-        const dl = lab[p * 3]! - l
-        const da = lab[p * 3 + 1]! - a
-        const db = lab[p * 3 + 2]! - bb
-        const distance = dl * dl + da * da + db * db
-        if (distance < guessDistance) {
-          guessDistance = distance
-          guess = p
-        }
-      }
-      let best = guess
-      let bestDistance = deltaE2000(l, a, bb, lab[guess * 3]!, lab[guess * 3 + 1]!, lab[guess * 3 + 2]!)
-      const consider = (p: number): void => {
-        if (p === skip || p === guess) return
-        // The bound skips most entries without CIEDE2000's trigonometry (ten times faster on noise).
-        if (deltaE2000Bound(l, a, bb, c, lab[p * 3]!, lab[p * 3 + 1]!, lab[p * 3 + 2]!, chroma[p]!) * BOUND_MARGIN > bestDistance) return
-        const distance = deltaE2000(l, a, bb, lab[p * 3]!, lab[p * 3 + 1]!, lab[p * 3 + 2]!)
-        if (distance < bestDistance || (distance === bestDistance && p < best)) {
-          bestDistance = distance
-          best = p
-        }
-      }
-      // The first entry at or above this lightness.
-      let low = 0
-      let high = 256
-      while (low < high) {
-        const mid = (low + high) >> 1
-        if (lightness[mid]! < l) low = mid + 1
-        else high = mid
-      }
-      for (let k = low; k < 256 && (lightness[k]! - l) / MAX_SL <= bestDistance; k++) consider(byLightness[k]!)
-      for (let k = low - 1; k >= 0 && (l - lightness[k]!) / MAX_SL <= bestDistance; k--) consider(byLightness[k]!)
-      return best
-    },
-  }
-}
-
-/** The bound and the distance round differently: a bound this near the best is measured rather than skipped. */
-const BOUND_MARGIN = 1 - 1e-9
-
-function measurePalette(palette: Uint8Array): PaletteLab {
-  const lab = new Float64Array(768)
-  for (let p = 0; p < 256; p++) srgb8ToLab(palette[p * 3]!, palette[p * 3 + 1]!, palette[p * 3 + 2]!, lab, p * 3)
-  const chroma = Float64Array.from({ length: 256 }, (_, p) => Math.hypot(lab[p * 3 + 1]!, lab[p * 3 + 2]!))
-  const order = Array.from({ length: 256 }, (_, p) => p).sort((p, q) => lab[p * 3]! - lab[q * 3]! || p - q)
-  return {
-    bytes: palette.slice(),
-    lab,
-    chroma,
-    byLightness: Uint8Array.from(order),
-    lightness: Float64Array.from(order, (p) => lab[p * 3]!),
-  }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return a.length === b.length
 }
 
 function checkImage({ width, height, data }: DecodedImage, what: string): void {
