@@ -97,6 +97,24 @@ export function paletteMatcher(palette: Uint8Array, skip: number | null): Palett
 
 type Search = (r: number, g: number, b: number) => number
 
+/** The entry nearest to L*, a*, b* by ΔE76 (straight Lab distance, a few flops an entry), lowest of equals, never `skip`. */
+function nearestByDeltaE76(lab: Float64Array, l: number, a: number, b: number, skip: number | null): number {
+  let nearest = -1
+  let nearestDistance = Infinity
+  for (let p = 0; p < 256; p++) {
+    if (p === skip) continue
+    const dl = lab[p * 3]! - l
+    const da = lab[p * 3 + 1]! - a
+    const db = lab[p * 3 + 2]! - b
+    const distance = dl * dl + da * da + db * db
+    if (distance < nearestDistance) {
+      nearestDistance = distance
+      nearest = p
+    }
+  }
+  return nearest
+}
+
 /**
  * One colour against the whole palette: from the ΔE76-nearest entry, only entries whose L* could still beat
  * the best (ΔE00 ≥ |ΔL*| / SL), by L* outward, and of those only the ones `deltaE2000Bound` does not rule out.
@@ -109,19 +127,7 @@ function singleSearch({ lab, chroma, byLightness, lightness }: PaletteLab, skip:
     const a = source[1]!
     const bb = source[2]!
     const c = Math.sqrt(a * a + bb * bb)
-    let guess = -1
-    let guessDistance = Infinity
-    for (let p = 0; p < 256; p++) {
-      if (p === skip) continue
-      const dl = lab[p * 3]! - l
-      const da = lab[p * 3 + 1]! - a
-      const db = lab[p * 3 + 2]! - bb
-      const distance = dl * dl + da * da + db * db
-      if (distance < guessDistance) {
-        guessDistance = distance
-        guess = p
-      }
-    }
+    const guess = nearestByDeltaE76(lab, l, a, bb, skip)
     let best = guess
     let bestDistance = deltaE2000(l, a, bb, lab[guess * 3]!, lab[guess * 3 + 1]!, lab[guess * 3 + 2]!)
     // The first entry at or above this lightness.
@@ -186,19 +192,7 @@ function cellSearch({ lab, chroma }: PaletteLab, skip: number | null, single: Se
   function makeList(cell: number, r0: number, g0: number, b0: number): void {
     // The entry the reach is measured from: any entry keeps the list exact; a near one keeps it short.
     srgb8ToLab(r0 + CELL_SIDE / 2, g0 + CELL_SIDE / 2, b0 + CELL_SIDE / 2, source)
-    let middle = -1
-    let middleDistance = Infinity
-    for (let p = 0; p < 256; p++) {
-      if (p === skip) continue
-      const dl = lab[p * 3]! - source[0]!
-      const da = lab[p * 3 + 1]! - source[1]!
-      const db = lab[p * 3 + 2]! - source[2]!
-      const distance = dl * dl + da * da + db * db
-      if (distance < middleDistance) {
-        middleDistance = distance
-        middle = p
-      }
-    }
+    const middle = nearestByDeltaE76(lab, source[0]!, source[1]!, source[2]!, skip)
     const ml = lab[middle * 3]!
     const ma = lab[middle * 3 + 1]!
     const mb = lab[middle * 3 + 2]!
